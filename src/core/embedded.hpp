@@ -1,0 +1,17 @@
+// Files compiled into the binary (migrations, dashboard assets) by cmake/Embed.cmake.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+namespace benchguard {
+
+struct EmbeddedFile {
+  std::string_view name;
+  std::string_view content;
+};
+
+// src/store/migrations/*.sql, sorted by name (NNNN_name.sql).
+const std::vector<EmbeddedFile>& sqlite_migration_files();
+
+}  // namespace benchguard

@@ -1,0 +1,153 @@
+// The vocabulary of benchguard as plain data: what a suite asks for (specs) and what a
+// run measured (records). Shared by suite parsing, the runner, the store and reports.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace benchguard {
+
+using KeyValues = std::vector<std::pair<std::string, std::string>>;
+
+enum class Direction { kLowerIsBetter, kHigherIsBetter };
+
+struct MetricInfo {
+  std::string name;
+  std::string unit;
+  Direction direction = Direction::kLowerIsBetter;
+};
+
+// Metrics benchguard knows by name (wall_time, cpu_time, ...); nullptr for unknown names.
+const MetricInfo* find_builtin_metric(const std::string& name);
+// Every built-in metric, in display order.
+const std::vector<MetricInfo>& builtin_metrics();
+
+// ---------------------------------------------------------------- specs (from a suite)
+
+// One side of a comparison. After suite resolution a variant carries the full command.
+struct VariantSpec {
+  std::string name = "default";
+  std::vector<std::string> command;  // argv; with shell, {"/bin/sh", "-c", script}
+  std::string cwd;                   // empty: the suite file's directory
+  KeyValues env;                     // set on top of the inherited environment
+};
+
+struct BenchmarkSpec {
+  std::string name;  // unique in the suite; with params: "base/k=v/k2=v2"
+  std::string base_name;
+  KeyValues params;  // the values substituted for this member of the product
+  int instances = 5;
+  int iterations = 1;  // measured iterations asked of a protocol-aware benchmark
+  int burn_in = 0;     // iterations flagged burn-in before the measured ones
+  int warmup = 0;      // whole instances run first and not stored
+  double timeout_s = 0;  // per instance; 0 = none
+  int max_failures = 3;  // consecutive failed instances before the benchmark is abandoned
+  std::vector<std::string> metrics{"wall_time"};
+  std::vector<VariantSpec> variants;  // never empty after resolution
+  int line = 0;                       // where it is declared in the suite file
+};
+
+struct Suite {
+  std::string path;  // file it came from ("" for `run -- CMD`)
+  std::string name;
+  std::string schedule = "sequential";
+  std::vector<BenchmarkSpec> benchmarks;
+};
+
+// What `plan` writes and `run --plan` reads: per benchmark counts.
+struct PlanEntry {
+  std::optional<int> burn_in;
+  std::optional<int> instances;
+  std::optional<int> iterations;
+  // Informational, written by `plan`.
+  std::optional<double> mean, cv, mds, fpr;
+};
+struct Plan {
+  std::string path;
+  std::map<std::string, PlanEntry> benchmarks;  // keyed by benchmark name (or base name)
+};
+
+// ---------------------------------------------------------------- records (measured)
+
+struct IterationRecord {
+  int index = 0;
+  int64_t start_ns = 0;  // CLOCK_MONOTONIC
+  int64_t end_ns = 0;
+  bool burn_in = false;
+  bool timed_out = false;
+  std::string failure;  // empty when the iteration succeeded
+  std::vector<std::pair<std::string, double>> metrics;  // e.g. {"wall_time", 1.2e-3} (seconds)
+
+  std::optional<double> metric(const std::string& name) const {
+    for (const auto& [k, v] : metrics)
+      if (k == name) return v;
+    return std::nullopt;
+  }
+};
+
+struct InstanceRecord {
+  int index = 0;        // 0-based within its (benchmark, variant)
+  int64_t order = 0;    // position in the run's schedule
+  int64_t start_ns = 0;  // CLOCK_MONOTONIC at launch
+  int64_t end_ns = 0;    // CLOCK_MONOTONIC when reaped
+  int64_t started_at = 0;  // unix epoch ns at launch
+  int exit_code = -1;    // -1 when killed by a signal or never started
+  int signal = 0;        // terminating signal, 0 if none
+  bool timed_out = false;
+  std::string failure;  // empty when the instance succeeded
+  double user_s = 0;
+  double sys_s = 0;
+  int64_t max_rss_bytes = 0;   // from wait4's rusage
+  int64_t mem_peak_bytes = 0;  // sampled over the whole process tree
+  double mem_avg_bytes = 0;
+  int mem_samples = 0;
+  std::optional<int64_t> instructions;  // unset: counters unavailable
+  std::optional<int64_t> cycles;
+  std::string cpus;  // CPU list it was pinned to, "" if not pinned
+  std::string schedule_tag;  // e.g. "AB" for duet order; "" otherwise
+  std::vector<IterationRecord> iterations;
+
+  bool ok() const { return failure.empty(); }
+};
+
+struct VariantRecord {
+  std::string benchmark;  // BenchmarkSpec::name
+  std::string name;       // VariantSpec::name
+  std::vector<std::string> command;
+  KeyValues params;
+  KeyValues env;
+  std::string config_json;  // counts and options used, for the record
+};
+
+struct RunRecord {
+  std::string uuid;
+  int64_t started_at = 0;   // unix epoch ns
+  int64_t finished_at = 0;  // 0 while running
+  std::string status = "running";  // running | complete | failed | interrupted | imported
+  std::string suite;          // suite name
+  std::string suite_path;
+  std::string hostname;
+  std::string git_commit;
+  std::string git_branch;
+  bool git_dirty = false;
+  std::string command_line;
+  KeyValues labels;
+  KeyValues artifacts;  // host and environment facts
+};
+
+struct VariantData {
+  VariantRecord variant;
+  std::vector<InstanceRecord> instances;
+};
+
+struct RunData {
+  int64_t id = 0;
+  RunRecord run;
+  std::vector<VariantData> variants;
+};
+
+}  // namespace benchguard

@@ -1,0 +1,74 @@
+// Launching one instance of a benchmark and measuring it from outside: wall time on
+// CLOCK_MONOTONIC, rusage from wait4, memory of the whole process tree sampled about every
+// 10 ms, hardware counters when the kernel allows, a timeout that ends the process group.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/model.hpp"
+#include "core/result.hpp"
+
+namespace benchguard::measure {
+
+struct LaunchSpec {
+  std::vector<std::string> argv;  // argv[0] is looked up in PATH when it has no '/'
+  std::string cwd;                // empty: inherit
+  KeyValues env;                  // added to (or replacing in) the inherited environment
+  double timeout_s = 0;           // 0: no timeout
+  double kill_grace_s = 1.0;      // SIGTERM to the group, then SIGKILL after this long
+  std::vector<int> cpus;          // pin to these CPUs; empty: no pinning
+  bool sample_memory = true;
+  bool counters = true;           // try hardware counters (recorded unavailable if refused)
+  bool quiet = true;              // stdout/stderr of the child to /dev/null
+  std::string stdout_path;        // when set (and quiet), capture stdout/stderr there
+};
+
+struct LaunchResult {
+  int64_t start_ns = 0;  // CLOCK_MONOTONIC just before spawn
+  int64_t end_ns = 0;    // CLOCK_MONOTONIC when the child was reaped
+  int64_t started_at = 0;  // unix epoch ns
+  int exit_code = -1;
+  int signal = 0;
+  bool timed_out = false;
+  double user_s = 0;
+  double sys_s = 0;
+  int64_t max_rss_bytes = 0;
+  int64_t mem_peak_bytes = 0;
+  double mem_avg_bytes = 0;
+  int mem_samples = 0;
+  std::optional<int64_t> instructions;
+  std::optional<int64_t> cycles;
+
+  double wall_s() const { return static_cast<double>(end_ns - start_ns) * 1e-9; }
+};
+
+// A started child. start() returns once the child runs; wait() blocks until it is reaped
+// (enforcing the timeout) and fills the result. Two may run at once (duet schedules).
+class Child {
+ public:
+  static Result<std::unique_ptr<Child>> start(const LaunchSpec& spec);
+  virtual ~Child() = default;
+  virtual int pid() const = 0;
+  virtual Result<LaunchResult> wait() = 0;
+};
+
+// start() + wait().
+Result<LaunchResult> launch(const LaunchSpec& spec);
+
+// Resolves argv[0] as execvp would; an Error naming the program when it cannot be run.
+Result<std::string> resolve_executable(const std::string& program);
+
+// True when perf_event_open lets this process count instructions of its children.
+bool counters_available();
+
+int64_t monotonic_ns();
+int64_t realtime_ns();
+
+// Parses "0,2-3" into {0,2,3}; an Error for bad syntax or CPUs this machine lacks.
+Result<std::vector<int>> parse_cpu_list(const std::string& list);
+
+}  // namespace benchguard::measure

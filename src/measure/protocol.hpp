@@ -1,0 +1,23 @@
+// The iteration protocol (benchmark -> benchguard): the benchmark appends one JSON object
+// per line to the file named by BENCHGUARD_RESULTS:
+//   {"iteration":3,"start_ns":...,"end_ns":...,"burn_in":false,"metrics":{"wall_time":1.2e-3}}
+// Timestamps are CLOCK_MONOTONIC nanoseconds. wall_time (seconds) defaults to
+// (end_ns - start_ns) * 1e-9 when absent. Optional: "timed_out", "failure" (string).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/model.hpp"
+#include "core/result.hpp"
+
+namespace benchguard::measure {
+
+// Parses protocol text; `source` names it in errors ("file:line: ...").
+Result<std::vector<IterationRecord>> parse_protocol(std::string_view text,
+                                                    const std::string& source);
+// Reads and parses a results file; a missing or empty file gives no iterations.
+Result<std::vector<IterationRecord>> read_protocol_file(const std::string& path);
+
+}  // namespace benchguard::measure
