@@ -1,7 +1,9 @@
 // Facts about the machine and the working directory recorded with every run.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "core/model.hpp"
 
@@ -19,5 +21,13 @@ struct GitInfo {
 KeyValues host_artifacts();
 GitInfo git_info(const std::string& dir);
 std::string hostname();
+
+// The web page of the CI job running us, from the variables GitHub Actions, GitLab CI,
+// Jenkins, Buildkite or CircleCI set; empty outside CI. `getenv` returns nullptr when unset.
+std::string ci_url(const std::function<const char*(const char*)>& getenv);
+// PRETTY_NAME from the text of /etc/os-release, unquoted.
+std::string os_pretty_name(std::string_view os_release);
+// The CPU model from the text of /proc/cpuinfo ("model name" on x86).
+std::string cpu_model_name(std::string_view cpuinfo);
 
 }  // namespace benchguard::measure

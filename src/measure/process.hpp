@@ -22,21 +22,25 @@ struct LaunchSpec {
   double kill_grace_s = 1.0;      // SIGTERM to the group, then SIGKILL after this long
   std::vector<int> cpus;          // pin to these CPUs; empty: no pinning
   bool sample_memory = true;
-  bool counters = true;           // try hardware counters (recorded unavailable if refused)
-  bool quiet = true;              // stdout/stderr of the child to /dev/null
-  std::string stdout_path;        // when set (and quiet), capture stdout/stderr there
+  bool counters = true;     // try hardware counters (recorded unavailable if refused)
+  bool quiet = true;        // stdout/stderr of the child to /dev/null
+  std::string stdout_path;  // when set (and quiet), capture stdout/stderr there
 };
 
 struct LaunchResult {
-  int64_t start_ns = 0;  // CLOCK_MONOTONIC just before spawn
-  int64_t end_ns = 0;    // CLOCK_MONOTONIC when the child was reaped
+  int64_t start_ns = 0;    // CLOCK_MONOTONIC just before spawn
+  int64_t end_ns = 0;      // CLOCK_MONOTONIC when the child was reaped
   int64_t started_at = 0;  // unix epoch ns
   int exit_code = -1;
   int signal = 0;
   bool timed_out = false;
   double user_s = 0;
   double sys_s = 0;
-  int64_t max_rss_bytes = 0;
+  int64_t max_rss_bytes = 0;  // ru_maxrss of the largest process (see rss_floor_bytes)
+  // The launcher's peak RSS when the child started. The kernel folds the RSS of the address
+  // space a child execs from into its ru_maxrss, so a max_rss_bytes at or below this floor
+  // is only an upper bound (docs/measurement.md).
+  int64_t rss_floor_bytes = 0;
   int64_t mem_peak_bytes = 0;
   double mem_avg_bytes = 0;
   int mem_samples = 0;

@@ -1,0 +1,63 @@
+#include "measure/environment.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+extern char** environ;
+
+namespace benchguard::measure {
+namespace {
+
+// True when `entry` ("NAME=value") defines `name`.
+bool defines(const char* entry, std::string_view name) {
+  return std::strncmp(entry, name.data(), name.size()) == 0 && entry[name.size()] == '=';
+}
+
+}  // namespace
+
+ChildEnvironment::ChildEnvironment(const KeyValues& overrides) {
+  if (overrides.empty()) {
+    inherited_ = environ;
+    return;
+  }
+  owned_.reserve(overrides.size());
+  for (const auto& kv : overrides) {
+    const std::string& name = kv.first;
+    std::string entry;
+    entry.reserve(name.size() + 1 + kv.second.size());
+    entry.append(name).append(1, '=').append(kv.second);
+    // A later override of the same name wins, as repeated setenv() calls would.
+    auto same = std::find_if(owned_.begin(), owned_.end(),
+                             [&](const std::string& o) { return defines(o.c_str(), name); });
+    if (same != owned_.end())
+      *same = std::move(entry);
+    else
+      owned_.push_back(std::move(entry));
+  }
+  size_t n = 0;
+  while (environ[n] != nullptr) ++n;
+  entries_.reserve(n + owned_.size() + 1);
+  for (size_t i = 0; i < n; ++i) {
+    bool overridden = false;
+    for (const auto& [name, value] : overrides)
+      overridden = overridden || defines(environ[i], name);
+    if (!overridden) entries_.push_back(environ[i]);
+  }
+  for (auto& o : owned_) entries_.push_back(o.data());
+  entries_.push_back(nullptr);
+}
+
+const char* ChildEnvironment::get(std::string_view name) const {
+  for (char* const* e = envp(); *e != nullptr; ++e)
+    if (defines(*e, name)) return *e + name.size() + 1;
+  return nullptr;
+}
+
+Status validate_env(const KeyValues& env) {
+  for (const auto& [name, value] : env)
+    if (name.empty() || name.find('=') != std::string::npos || name.find('\0') != std::string::npos)
+      return Error{"invalid environment variable name '" + name + "'"};
+  return ok_status();
+}
+
+}  // namespace benchguard::measure

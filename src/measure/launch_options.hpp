@@ -1,0 +1,29 @@
+// How an instance is started, for tests and diagnostics: Child::start() picks posix_spawn,
+// or fork + exec when hardware counters are wanted and available. Forcing the fork path,
+// or other perf events (software ones work in VMs without a PMU), exercises the counter
+// machinery where hardware counters are missing.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "measure/counters.hpp"
+#include "measure/process.hpp"
+
+namespace benchguard::measure {
+
+enum class LaunchMethod { kAuto, kPosixSpawn, kFork };
+
+struct LaunchOptions {
+  LaunchMethod method = LaunchMethod::kAuto;
+  // Opened with the fork method and reported as instructions, cycles (in this order).
+  // Unset: hardware_counter_events() when spec.counters and counters_available().
+  std::optional<std::vector<CounterEvent>> events;
+  // Samples memory with this sampler instead of MemorySampler::shared().
+  class MemorySampler* sampler = nullptr;
+};
+
+Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchOptions& options);
+
+}  // namespace benchguard::measure

@@ -1,0 +1,221 @@
+#include "measure/process.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "measure/affinity.hpp"
+#include "measure/environment.hpp"
+#include "measure/exec_resolve.hpp"
+#include "measure/launch_options.hpp"
+#include "measure/memory_sampler.hpp"
+#include "measure/spawn.hpp"
+#include "measure/wait.hpp"
+
+namespace benchguard::measure {
+namespace {
+
+int64_t clock_ns(clockid_t id) {
+  timespec ts{};
+  clock_gettime(id, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+double seconds(const timeval& tv) {
+  return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) * 1e-6;
+}
+
+// Owns a descriptor opened for one launch.
+struct Fd {
+  int fd = -1;
+  ~Fd() {
+    if (fd >= 0) close(fd);
+  }
+};
+
+class ProcessChild final : public Child {
+ public:
+  ProcessChild(Spawned spawned, const LaunchSpec& spec, MemorySampler* sampler)
+      : s_(std::move(spawned)),
+        timeout_s_(spec.timeout_s),
+        grace_s_(spec.kill_grace_s),
+        sampler_(sampler) {
+    if (sampler_ != nullptr) ticket_ = sampler_->watch(s_.pid);
+    // Only a timeout needs a waitable handle; plain waits block in waitid.
+    if (timeout_s_ > 0) pidfd_ = static_cast<int>(syscall(SYS_pidfd_open, s_.pid, 0));
+  }
+
+  ~ProcessChild() override {
+    if (!reaped_) {
+      // Never waited for: do not leave the tree running or a zombie behind.
+      signal_group(s_.pid, SIGKILL);
+      LaunchResult ignored;
+      reap(ignored);
+    }
+    if (pidfd_ >= 0) close(pidfd_);
+  }
+
+  int pid() const override { return s_.pid; }
+
+  Result<LaunchResult> wait() override {
+    if (reaped_) return Error{"instance " + std::to_string(s_.pid) + " was already waited for"};
+    LaunchResult r;
+    r.start_ns = s_.start_ns;
+    r.started_at = s_.started_at;
+    if (timeout_s_ > 0) {
+      const int64_t deadline = s_.start_ns + static_cast<int64_t>(timeout_s_ * 1e9);
+      if (!wait_exit(s_.pid, pidfd_, deadline)) {
+        r.timed_out = true;
+        signal_group(s_.pid, SIGTERM);
+        const int64_t grace_end = monotonic_ns() + static_cast<int64_t>(grace_s_ * 1e9);
+        if (grace_s_ <= 0 || !wait_exit(s_.pid, pidfd_, grace_end)) signal_group(s_.pid, SIGKILL);
+      }
+    }
+    wait_exit(s_.pid, -1, -1);
+    r.end_ns = monotonic_ns();
+    reap(r);
+    return r;
+  }
+
+ private:
+  // Reaps the exited child; fills exit status, rusage, memory and counters.
+  void reap(LaunchResult& r) {
+    // The child is a zombie now, so its pid (the group id) cannot be reused: stray
+    // grandchildren still in the group are killed before the instance counts as over.
+    kill(-s_.pid, SIGKILL);
+    int status = 0;
+    rusage ru{};
+    while (wait4(s_.pid, &status, 0, &ru) < 0 && errno == EINTR) {
+    }
+    reaped_ = true;
+    if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+    r.user_s = seconds(ru.ru_utime);
+    r.sys_s = seconds(ru.ru_stime);
+    r.max_rss_bytes = static_cast<int64_t>(ru.ru_maxrss) * 1024;  // Linux reports KiB
+    r.rss_floor_bytes = s_.rss_floor_bytes;
+
+    MemoryStats mem;
+    if (sampler_ != nullptr) mem = sampler_->unwatch(ticket_);
+    r.mem_samples = mem.samples;
+    if (mem.samples > 0) {
+      // The tree holds at least its largest process, even if sampling missed that moment;
+      // but a ru_maxrss within the floor may be benchguard's own size, not the tree's.
+      const bool genuine = r.max_rss_bytes > r.rss_floor_bytes;
+      r.mem_peak_bytes = genuine ? std::max(mem.peak_bytes, r.max_rss_bytes) : mem.peak_bytes;
+      r.mem_avg_bytes = mem.avg_bytes;
+    } else {
+      r.mem_peak_bytes = r.max_rss_bytes;
+      r.mem_avg_bytes = static_cast<double>(r.max_rss_bytes);
+    }
+    if (!s_.counters.empty()) {
+      const auto counts = s_.counters.read();
+      if (!counts.empty()) r.instructions = counts[0];
+      if (counts.size() > 1) r.cycles = counts[1];
+    }
+  }
+
+  Spawned s_;
+  double timeout_s_ = 0;
+  double grace_s_ = 0;
+  MemorySampler* sampler_ = nullptr;
+  uint64_t ticket_ = 0;
+  int pidfd_ = -1;
+  bool reaped_ = false;
+};
+
+}  // namespace
+
+int64_t monotonic_ns() {
+  return clock_ns(CLOCK_MONOTONIC);
+}
+int64_t realtime_ns() {
+  return clock_ns(CLOCK_REALTIME);
+}
+
+Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchOptions& options) {
+  if (spec.argv.empty() || spec.argv[0].empty()) return Error{"cannot run an empty command"};
+  const std::string& program = spec.argv[0];
+  BG_TRY(validate_env(spec.env));
+  if (!spec.cwd.empty()) {
+    // Checked here, because a failed chdir in the child looks like a missing program.
+    struct stat st {};
+    if (stat(spec.cwd.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+      return Error{"cannot run '" + program + "': working directory '" + spec.cwd +
+                   "' does not exist"};
+  }
+  const ChildEnvironment env(spec.env);
+  std::string path = program;
+  // A name with a '/' goes to exec as is; its errors are explained after a failed spawn.
+  if (program.find('/') == std::string::npos) {
+    BG_ASSIGN(path, resolve_executable(program, env.get("PATH"), spec.cwd));
+  }
+  std::vector<char*> argv;
+  argv.reserve(spec.argv.size() + 1);
+  for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+
+  cpu_set_t cpus;
+  if (!spec.cpus.empty()) {
+    BG_ASSIGN(cpus, to_cpu_set(spec.cpus));
+  }
+  Fd out;
+  SpawnRequest req;
+  req.program = &program;
+  req.path = path.c_str();
+  req.argv = argv.data();
+  req.envp = env.envp();
+  req.cwd = spec.cwd.empty() ? nullptr : spec.cwd.c_str();
+  req.cpus = spec.cpus.empty() ? nullptr : &cpus;
+  req.stdin_fd = devnull_fd();
+  if (spec.quiet) {
+    if (!spec.stdout_path.empty()) {
+      out.fd = open(spec.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      if (out.fd < 0)
+        return Error{"cannot write '" + spec.stdout_path + "': " + std::strerror(errno)};
+      req.stdout_fd = req.stderr_fd = out.fd;
+    } else {
+      req.stdout_fd = req.stderr_fd = devnull_fd();
+    }
+  }
+
+  const bool hardware = spec.counters && counters_available();
+  const bool fork_path =
+      options.method == LaunchMethod::kFork || (options.method == LaunchMethod::kAuto && hardware);
+  Result<Spawned> spawned = Error{};
+  if (fork_path) {
+    std::vector<CounterEvent> events;
+    if (options.events.has_value())
+      events = *options.events;
+    else if (hardware)
+      events = hardware_counter_events();
+    spawned = spawn_forked(req, events);
+  } else {
+    spawned = spawn_posix(req);
+  }
+  if (!spawned.ok()) return spawned.error();
+  MemorySampler* sampler = nullptr;
+  if (spec.sample_memory)
+    sampler = options.sampler != nullptr ? options.sampler : &MemorySampler::shared();
+  return std::unique_ptr<Child>(
+      std::make_unique<ProcessChild>(std::move(spawned.value()), spec, sampler));
+}
+
+Result<std::unique_ptr<Child>> Child::start(const LaunchSpec& spec) {
+  return start_child(spec, LaunchOptions{});
+}
+
+Result<LaunchResult> launch(const LaunchSpec& spec) {
+  BG_ASSIGN(auto child, Child::start(spec));
+  return child->wait();
+}
+
+}  // namespace benchguard::measure

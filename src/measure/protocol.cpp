@@ -1,0 +1,138 @@
+#include "measure/protocol.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+namespace benchguard::measure {
+namespace {
+
+using Json = nlohmann::ordered_json;  // keeps metrics in the order the benchmark wrote them
+
+constexpr const char* kKnownFields =
+    "iteration, start_ns, end_ns, burn_in, metrics, timed_out, failure";
+
+// The parser's message without its "[json.exception...] parse error at line 1, " prefix.
+std::string json_reason(const std::string& what) {
+  const size_t at = what.find("column");
+  return at == std::string::npos ? what : what.substr(at);
+}
+
+Result<int64_t> get_int(const Json& v, const char* name) {
+  if (!v.is_number_integer()) return Error{std::string("'") + name + "' must be an integer"};
+  if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))
+    return Error{std::string("'") + name + "' is out of range"};
+  return v.get<int64_t>();
+}
+
+// Fills `rec` from one parsed line; a message (without position) on failure.
+Status read_record(const Json& j, int position, IterationRecord& rec) {
+  if (!j.is_object()) return Error{"expected a JSON object per line"};
+  rec.index = position;
+  bool has_start = false;
+  bool has_end = false;
+  for (const auto& [key, v] : j.items()) {
+    if (key == "iteration") {
+      BG_ASSIGN(const int64_t i, get_int(v, "iteration"));
+      if (i < 0 || i > INT32_MAX) return Error{"'iteration' must be a non-negative integer"};
+      rec.index = static_cast<int>(i);
+    } else if (key == "start_ns") {
+      BG_ASSIGN(rec.start_ns, get_int(v, "start_ns"));
+      has_start = true;
+    } else if (key == "end_ns") {
+      BG_ASSIGN(rec.end_ns, get_int(v, "end_ns"));
+      has_end = true;
+    } else if (key == "burn_in" || key == "timed_out") {
+      if (!v.is_boolean()) return Error{"'" + key + "' must be true or false"};
+      (key == "burn_in" ? rec.burn_in : rec.timed_out) = v.get<bool>();
+    } else if (key == "failure") {
+      if (!v.is_string()) return Error{"'failure' must be a string"};
+      rec.failure = v.get<std::string>();
+    } else if (key == "metrics") {
+      if (!v.is_object()) return Error{"'metrics' must be an object of numbers"};
+      for (const auto& [name, value] : v.items()) {
+        if (!value.is_number()) return Error{"metric '" + name + "' must be a number"};
+        rec.metrics.emplace_back(name, value.get<double>());
+      }
+    } else {
+      // Rejected rather than skipped: a misspelt "burn_in" would silently change results.
+      return Error{"unknown field '" + key + "' (known: " + kKnownFields + ")"};
+    }
+  }
+  if (has_start != has_end) return Error{"'start_ns' and 'end_ns' come together"};
+  if (has_start && rec.end_ns < rec.start_ns) return Error{"'end_ns' is before 'start_ns'"};
+  if (!rec.metric("wall_time").has_value()) {
+    if (!has_start) return Error{"needs 'start_ns' and 'end_ns', or a 'wall_time' metric"};
+    rec.metrics.insert(rec.metrics.begin(),
+                       {"wall_time", static_cast<double>(rec.end_ns - rec.start_ns) * 1e-9});
+  }
+  return ok_status();
+}
+
+bool blank(std::string_view line) {
+  return line.find_first_not_of(" \t\r") == std::string_view::npos;
+}
+
+}  // namespace
+
+Result<std::vector<IterationRecord>> parse_protocol(std::string_view text,
+                                                    const std::string& source) {
+  std::vector<IterationRecord> records;
+  int line_no = 0;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    ++line_no;
+    const size_t nl = text.find('\n', pos);
+    const bool last_unterminated = nl == std::string_view::npos;
+    std::string_view line = text.substr(pos, last_unterminated ? std::string_view::npos : nl - pos);
+    pos = last_unterminated ? text.size() : nl + 1;
+    if (blank(line)) continue;
+    if (line.back() == '\r') line.remove_suffix(1);
+
+    Json j = Json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) {
+      // A benchmark killed mid-write leaves a final line without its newline: drop it.
+      if (last_unterminated) break;
+      std::string reason = "not valid JSON";
+      try {
+        const Json again = Json::parse(line);
+      } catch (const Json::parse_error& e) {
+        reason = "invalid JSON at " + json_reason(e.what());
+      }
+      return Error::at(source, line_no, reason);
+    }
+    IterationRecord rec;
+    if (auto st = read_record(j, static_cast<int>(records.size()), rec); !st.ok())
+      return Error::at(source, line_no, st.error().message);
+    records.push_back(std::move(rec));
+  }
+  return records;
+}
+
+Result<std::vector<IterationRecord>> read_protocol_file(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return std::vector<IterationRecord>{};
+    return Error{"cannot read '" + path + "': " + std::strerror(errno)};
+  }
+  std::string text;
+  char buf[65536];
+  ssize_t n = 0;
+  while ((n = read(fd, buf, sizeof buf)) != 0) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      close(fd);
+      return Error{"cannot read '" + path + "': " + std::strerror(err)};
+    }
+    text.append(buf, static_cast<size_t>(n));
+  }
+  close(fd);
+  return parse_protocol(text, path);
+}
+
+}  // namespace benchguard::measure

@@ -1,0 +1,46 @@
+// Starting a child process, two ways: posix_spawn (the lean default) and fork + exec with a
+// handshake, which lets perf events be attached to the child before it execs.
+// Both give the child its own process group, default signal dispositions, an empty signal
+// mask, only descriptors 0-2, and the requested working directory and CPUs.
+#pragma once
+
+#include <sched.h>
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+#include "measure/counters.hpp"
+
+namespace benchguard::measure {
+
+struct SpawnRequest {
+  const std::string* program = nullptr;  // as the user wrote it, for error messages
+  const char* path = nullptr;            // resolved file to exec (no PATH search)
+  char* const* argv = nullptr;
+  char* const* envp = nullptr;
+  const char* cwd = nullptr;  // nullptr: inherit
+  int stdin_fd = -1;          // -1: inherit; otherwise made descriptor 0 of the child
+  int stdout_fd = -1;
+  int stderr_fd = -1;
+  const cpu_set_t* cpus = nullptr;  // nullptr: inherit the launching thread's affinity
+};
+
+struct Spawned {
+  pid_t pid = -1;               // also the id of the child's process group
+  int64_t start_ns = 0;         // CLOCK_MONOTONIC just before the child was started
+  int64_t started_at = 0;       // unix epoch ns, same moment
+  int64_t rss_floor_bytes = 0;  // this process's ru_maxrss just before, in bytes
+  CounterSet counters;
+};
+
+Result<Spawned> spawn_posix(const SpawnRequest& req);
+// `events` are opened on the child before it execs; refused ones stay unset.
+Result<Spawned> spawn_forked(const SpawnRequest& req, const std::vector<CounterEvent>& events);
+
+// A descriptor of /dev/null opened once per process (close-on-exec, never 0-2).
+int devnull_fd();
+
+}  // namespace benchguard::measure
