@@ -68,6 +68,7 @@ class Store {
   virtual Status finish_run(int64_t run_id, int64_t finished_at, const std::string& status) = 0;
 
   // ---- reading back
+  // Newest first: by started_at, then by id.
   virtual Result<std::vector<RunSummary>> list_runs() = 0;
   // ref: "latest" (or ""), a numeric id, a uuid or a unique uuid prefix.
   virtual Result<RunData> load_run(const std::string& ref) = 0;

@@ -1,0 +1,195 @@
+#include "store/sqlite/db.hpp"
+
+#include <sqlite3.h>
+
+#include <cstring>
+
+namespace benchguard::store::sqlite {
+
+// ---------------------------------------------------------------- Stmt
+
+Stmt::~Stmt() {
+  if (stmt_ == nullptr) return;
+  reset();
+  if (in_use_ != nullptr)
+    *in_use_ = false;
+  else
+    sqlite3_finalize(stmt_);
+}
+
+void Stmt::reset() {
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+  bind_rc_ = SQLITE_OK;
+}
+
+void Stmt::bind_null(int index) {
+  const int rc = sqlite3_bind_null(stmt_, index);
+  if (bind_rc_ == SQLITE_OK) bind_rc_ = rc;
+}
+
+void Stmt::bind_int64(int index, int64_t value) {
+  const int rc = sqlite3_bind_int64(stmt_, index, value);
+  if (bind_rc_ == SQLITE_OK) bind_rc_ = rc;
+}
+
+void Stmt::bind_double(int index, double value) {
+  const int rc = sqlite3_bind_double(stmt_, index, value);
+  if (bind_rc_ == SQLITE_OK) bind_rc_ = rc;
+}
+
+void Stmt::bind_text(int index, std::string_view value) {
+  // SQLITE_TRANSIENT: sqlite copies the text, so callers may bind temporaries.
+  const int rc =
+      sqlite3_bind_text64(stmt_, index, value.data(), value.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+  if (bind_rc_ == SQLITE_OK) bind_rc_ = rc;
+}
+
+Result<bool> Stmt::step() {
+  if (bind_rc_ != SQLITE_OK)
+    return Error{db_->path() + ": cannot bind a parameter: " + sqlite3_errstr(bind_rc_)};
+  const int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  return db_->error("");
+}
+
+Status Stmt::run() {
+  const Result<bool> stepped = step();
+  // Unlike sqlite3_step, binding does not reset a finished statement by itself.
+  sqlite3_reset(stmt_);
+  bind_rc_ = SQLITE_OK;
+  if (!stepped.ok()) return stepped.error();
+  return ok_status();
+}
+
+int64_t Stmt::int64(int col) const {
+  return sqlite3_column_int64(stmt_, col);
+}
+double Stmt::real(int col) const {
+  return sqlite3_column_double(stmt_, col);
+}
+bool Stmt::is_null(int col) const {
+  return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
+}
+
+std::string Stmt::text(int col) const {
+  const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
+  if (p == nullptr) return {};
+  return std::string(p, static_cast<size_t>(sqlite3_column_bytes(stmt_, col)));
+}
+
+// ---------------------------------------------------------------- Db
+
+void Db::StmtDeleter::operator()(sqlite3_stmt* s) const {
+  sqlite3_finalize(s);
+}
+
+Result<std::unique_ptr<Db>> Db::open(const std::string& path, int flags) {
+  sqlite3* handle = nullptr;
+  const int rc = sqlite3_open_v2(path.c_str(), &handle, flags, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string message = handle ? sqlite3_errmsg(handle) : sqlite3_errstr(rc);
+    // "unable to open database file" alone does not say why; the OS error does.
+    if (const int err = handle ? sqlite3_system_errno(handle) : 0; err != 0)
+      message += std::string(" (") + std::strerror(err) + ")";
+    sqlite3_close_v2(handle);
+    return Error{path + ": cannot open database: " + message};
+  }
+  sqlite3_extended_result_codes(handle, 1);
+  return std::unique_ptr<Db>(new Db(path, handle));
+}
+
+Db::~Db() {
+  cache_.clear();  // statements must be finalized before the connection closes
+  sqlite3_close_v2(db_);
+}
+
+Status Db::exec(const std::string& sql) {
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK) return ok_status();
+  return error("");
+}
+
+Result<Stmt> Db::prepare(std::string_view sql) {
+  auto it = cache_.find(sql);
+  if (it != cache_.end() && !it->second.in_use) {
+    it->second.in_use = true;
+    return Stmt(this, it->second.stmt.get(), &it->second.in_use);
+  }
+  const bool cache = it == cache_.end();
+  sqlite3_stmt* stmt = nullptr;
+  const int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()),
+                                    cache ? SQLITE_PREPARE_PERSISTENT : 0, &stmt, nullptr);
+  if (rc != SQLITE_OK) {
+    sqlite3_finalize(stmt);
+    return error("");
+  }
+  if (!cache) return Stmt(this, stmt, nullptr);  // the cached one is busy: a one-off
+  Cached& entry = cache_[std::string(sql)];
+  entry.stmt.reset(stmt);
+  entry.in_use = true;
+  return Stmt(this, stmt, &entry.in_use);
+}
+
+Result<int64_t> Db::query_int(std::string_view sql) {
+  BG_ASSIGN(Stmt stmt, prepare(sql));
+  BG_ASSIGN(bool row, stmt.step());
+  return row ? stmt.int64(0) : int64_t{0};
+}
+
+int64_t Db::last_insert_rowid() const {
+  return sqlite3_last_insert_rowid(db_);
+}
+int64_t Db::changes() const {
+  return sqlite3_changes64(db_);
+}
+bool Db::in_transaction() const {
+  return sqlite3_get_autocommit(db_) == 0;
+}
+int Db::last_error_code() const {
+  return sqlite3_errcode(db_) & 0xff;
+}
+
+Error Db::error(std::string_view context) const {
+  // Said once here, as any first read of such a file fails this way.
+  if (last_error_code() == SQLITE_NOTADB)
+    return Error{path_ + ": not a SQLite database (or an encrypted one); refusing to touch it"};
+  std::string message = path_ + ": ";
+  if (!context.empty()) message.append(context).append(": ");
+  message += sqlite3_errmsg(db_);
+  // In WAL mode even reading may need to create PATH-wal and PATH-shm beside the file.
+  if (last_error_code() == SQLITE_READONLY)
+    message += "; check the permissions of the file and of its directory";
+  return Error{message};
+}
+
+// ---------------------------------------------------------------- Transaction
+
+Result<Transaction> Transaction::begin(Db& db) {
+  BG_ASSIGN(Stmt stmt, db.prepare("BEGIN IMMEDIATE"));
+  BG_TRY(stmt.run());
+  return Transaction(&db);
+}
+
+Result<Transaction> Transaction::begin_read(Db& db) {
+  if (db.in_transaction()) return Transaction(nullptr);
+  BG_ASSIGN(Stmt stmt, db.prepare("BEGIN"));
+  BG_TRY(stmt.run());
+  return Transaction(&db);
+}
+
+Transaction::~Transaction() {
+  if (db_ == nullptr || !db_->in_transaction()) return;
+  // A failed rollback leaves nothing better to do; the connection reports it next time.
+  if (auto stmt = db_->prepare("ROLLBACK"); stmt.ok()) (void)stmt->run();
+}
+
+Status Transaction::commit() {
+  if (db_ == nullptr) return ok_status();
+  BG_ASSIGN(Stmt stmt, db_->prepare("COMMIT"));
+  BG_TRY(stmt.run());
+  db_ = nullptr;
+  return ok_status();
+}
+
+}  // namespace benchguard::store::sqlite

@@ -1,0 +1,159 @@
+#include "store/sqlite/migrate.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+
+#include "core/embedded.hpp"
+
+namespace benchguard::store::sqlite {
+namespace {
+
+constexpr std::string_view kCreateMigrationsTable =
+    "CREATE TABLE IF NOT EXISTS schema_migrations ("
+    "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)";
+
+// "0002_history_indexes.sql" -> {2, "history_indexes"}.
+Result<Migration> parse_migration(const EmbeddedFile& file) {
+  const std::string_view name = file.name;
+  const auto bad = [&] {
+    return Error{"embedded migration '" + std::string(name) +
+                 "' is not named NNNN_name.sql; fix src/store/migrations"};
+  };
+  constexpr std::string_view kSuffix = ".sql";
+  if (name.size() < 4 + 1 + 1 + kSuffix.size() || name[4] != '_' || !name.ends_with(kSuffix))
+    return bad();
+  int version = 0;
+  for (size_t i = 0; i < 4; ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(name[i]))) return bad();
+    version = version * 10 + (name[i] - '0');
+  }
+  std::string label(name.substr(5, name.size() - 5 - kSuffix.size()));
+  return Migration{version, std::move(label), file.content};
+}
+
+int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string join_tables(const std::vector<std::string>& tables) {
+  constexpr size_t kShown = 5;
+  std::string out;
+  for (size_t i = 0; i < tables.size() && i < kShown; ++i) out += (i ? ", " : "") + tables[i];
+  if (tables.size() > kShown) out += ", ...";
+  return out;
+}
+
+Status apply_one(Db& db, const Migration& m) {
+  BG_ASSIGN(Transaction txn, Transaction::begin(db));
+  // Another process may have migrated while this one waited for the write lock.
+  BG_ASSIGN(int64_t current, db.query_int("PRAGMA user_version"));
+  if (current >= m.version) return txn.commit();
+  const std::string what = fmt::format("migration {:04d}_{} failed", m.version, m.name);
+  if (auto s = db.exec(std::string(m.sql)); !s.ok())
+    return Error{s.error().message + " (" + what + ")"};
+  BG_TRY(db.exec(std::string(kCreateMigrationsTable)));
+  BG_ASSIGN(Stmt insert,
+            db.prepare("INSERT INTO schema_migrations(version, name, applied_at) VALUES(?,?,?)"));
+  BG_TRY(insert.bind_all(m.version, m.name, now_ns()).run());
+  // PRAGMA takes no parameters; the version is an integer we produced.
+  BG_TRY(db.exec("PRAGMA user_version = " + std::to_string(m.version)));
+  return txn.commit();
+}
+
+}  // namespace
+
+Result<std::vector<Migration>> embedded_migrations() {
+  std::vector<Migration> out;
+  for (const auto& file : sqlite_migration_files()) {
+    BG_ASSIGN(Migration m, parse_migration(file));
+    if (m.version != static_cast<int>(out.size()) + 1)
+      return Error{"embedded migration '" + std::string(file.name) + "' should be version " +
+                   std::to_string(out.size() + 1) + "; fix src/store/migrations"};
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+int latest_schema_version() {
+  static const int kLatest = [] {
+    auto migrations = embedded_migrations();
+    return migrations.ok() ? static_cast<int>(migrations->size()) : 0;
+  }();
+  return kLatest;
+}
+
+Result<SchemaProbe> probe_schema(Db& db) {
+  SchemaProbe probe;
+  {
+    BG_ASSIGN(Stmt stmt, db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND "
+                                    "name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"));
+    while (true) {
+      BG_ASSIGN(bool row, stmt.step());
+      if (!row) break;
+      probe.tables.push_back(stmt.text(0));
+    }
+  }
+  BG_ASSIGN(int64_t version, db.query_int("PRAGMA user_version"));
+  probe.version = static_cast<int>(version);
+  const bool has_migrations = std::binary_search(probe.tables.begin(), probe.tables.end(),
+                                                 std::string("schema_migrations"));
+  if (probe.tables.empty() && probe.version == 0)
+    probe.kind = SchemaKind::kEmpty;
+  else if (probe.version > 0 && has_migrations)
+    probe.kind = SchemaKind::kBenchguard;
+  else
+    probe.kind = SchemaKind::kForeign;
+  return probe;
+}
+
+Result<SchemaProbe> check_schema(Db& db) {
+  BG_ASSIGN(SchemaProbe probe, probe_schema(db));
+  if (probe.kind == SchemaKind::kForeign) {
+    std::string what =
+        probe.tables.empty() ? "no benchguard tables" : "tables: " + join_tables(probe.tables);
+    return Error{db.path() + ": a SQLite database but not benchguard's (" + what +
+                 "); refusing to touch it, give another --db path"};
+  }
+  const int latest = latest_schema_version();
+  if (latest == 0) BG_TRY(embedded_migrations());  // reports what is wrong with them
+  if (probe.version > latest)
+    return Error{db.path() + ": database schema version " + std::to_string(probe.version) +
+                 " is newer than this benchguard understands (" + std::to_string(latest) +
+                 "); upgrade benchguard"};
+  return probe;
+}
+
+Status apply_migrations(Db& db, int target) {
+  BG_ASSIGN(std::vector<Migration> migrations, embedded_migrations());
+  BG_ASSIGN(int64_t current, db.query_int("PRAGMA user_version"));
+  for (const auto& m : migrations)
+    if (m.version > current && m.version <= target) BG_TRY(apply_one(db, m));
+  return ok_status();
+}
+
+Result<SchemaStatus> read_schema_status(Db& db) {
+  BG_ASSIGN(SchemaProbe probe, probe_schema(db));
+  BG_ASSIGN(std::vector<Migration> migrations, embedded_migrations());
+  SchemaStatus status;
+  status.current = probe.version;
+  status.latest = static_cast<int>(migrations.size());
+  if (probe.kind == SchemaKind::kBenchguard) {
+    BG_ASSIGN(Stmt stmt,
+              db.prepare("SELECT version, name FROM schema_migrations ORDER BY version"));
+    while (true) {
+      BG_ASSIGN(bool row, stmt.step());
+      if (!row) break;
+      status.applied.emplace_back(static_cast<int>(stmt.int64(0)), stmt.text(1));
+    }
+  }
+  for (const auto& m : migrations)
+    if (m.version > status.current) status.pending.emplace_back(m.version, m.name);
+  return status;
+}
+
+}  // namespace benchguard::store::sqlite

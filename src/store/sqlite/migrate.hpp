@@ -1,0 +1,47 @@
+// Versioned schema: the embedded src/store/migrations/NNNN_name.sql files, applied in
+// order, each in its own transaction, recorded in schema_migrations and PRAGMA user_version.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.hpp"
+#include "store/sqlite/db.hpp"
+#include "store/store.hpp"
+
+namespace benchguard::store::sqlite {
+
+struct Migration {
+  int version = 0;
+  std::string name;  // "history_indexes" for 0002_history_indexes.sql
+  std::string_view sql;
+};
+
+// The embedded migrations, checked once: well-formed names, versions 1..N without gaps.
+Result<std::vector<Migration>> embedded_migrations();
+// N, the newest version this binary knows (0 if the embedded set is malformed).
+int latest_schema_version();
+
+// What a file holds, learned without writing to it.
+enum class SchemaKind {
+  kEmpty,       // no tables: a new database
+  kBenchguard,  // user_version > 0 and a schema_migrations table
+  kForeign,     // tables, but not benchguard's
+};
+struct SchemaProbe {
+  SchemaKind kind = SchemaKind::kEmpty;
+  int version = 0;
+  std::vector<std::string> tables;  // user tables, sorted
+};
+Result<SchemaProbe> probe_schema(Db& db);
+
+// Refuses foreign databases and newer schema versions with a one-line Error naming the path.
+Result<SchemaProbe> check_schema(Db& db);
+
+// Applies the migrations after the database's version up to `target`, one transaction each.
+Status apply_migrations(Db& db, int target);
+
+Result<SchemaStatus> read_schema_status(Db& db);
+
+}  // namespace benchguard::store::sqlite

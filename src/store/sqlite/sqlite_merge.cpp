@@ -1,0 +1,105 @@
+// merge_from: appends the runs of another benchguard database, skipping runs whose uuid is
+// already here. The other file is only read; an older one is migrated in a temporary copy.
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <optional>
+
+#include "store/sqlite/migrate.hpp"
+#include "store/sqlite/open.hpp"
+#include "store/sqlite/sqlite_store.hpp"
+
+namespace benchguard::store::sqlite {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A temporary database file, removed with its -wal and -shm companions.
+class TempDatabase {
+ public:
+  static Result<TempDatabase> create() {
+    std::error_code ec;
+    std::string path = (fs::temp_directory_path(ec) / "benchguard-merge-XXXXXX").string();
+    const int fd = mkstemp(path.data());
+    if (fd < 0) return Error{path + ": cannot create a temporary copy for merging"};
+    close(fd);
+    return TempDatabase(std::move(path));
+  }
+  TempDatabase(TempDatabase&& other) noexcept : path_(std::move(other.path_)) {
+    other.path_.clear();
+  }
+  TempDatabase(const TempDatabase&) = delete;
+  TempDatabase& operator=(const TempDatabase&) = delete;
+  TempDatabase& operator=(TempDatabase&&) = delete;
+  ~TempDatabase() {
+    if (!path_.empty()) remove_database_files(path_);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  explicit TempDatabase(std::string path) : path_(std::move(path)) {}
+  std::string path_;
+};
+
+}  // namespace
+
+Result<MergeCounts> SqliteStore::merge_from(const std::string& other_path) {
+  BG_TRY(require_latest());
+  std::error_code ec;
+  if (fs::equivalent(other_path, db_->path(), ec))
+    return error("cannot merge a database into itself");
+
+  // Declared before the store that uses it, so the file outlives the connection.
+  std::optional<TempDatabase> temp;
+  BG_ASSIGN(std::unique_ptr<Db> other, open_for_reading(other_path));
+  BG_ASSIGN(SchemaProbe probe, probe_schema(*other));
+  if (probe.version < latest_schema_version()) {
+    BG_ASSIGN(TempDatabase copy, TempDatabase::create());
+    temp.emplace(std::move(copy));
+    BG_TRY(copy_database(*other, temp->path()));
+    other.reset();
+    BG_ASSIGN(other, open_read_write(temp->path(), OpenOptions{.create = false, .migrate = true}));
+  }
+  SqliteStore source(std::move(other), latest_schema_version());
+  BG_ASSIGN(Transaction snapshot, Transaction::begin_read(*source.db_));
+  BG_ASSIGN(auto metrics, source.read_metrics());
+  BG_ASSIGN(std::vector<RunSummary> runs, source.list_runs());
+
+  MergeCounts counts;
+  auto merged = [&]() -> Status {
+    // One transaction for everything: a failure leaves this database as it was.
+    BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
+    // Metrics the target lacks arrive with their unit and direction.
+    for (const auto& [id, metric] : metrics) BG_TRY(insert_metric(metric));
+    // Oldest first, so that ids here grow with time as they did there.
+    for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
+      const RunSummary& summary = *it;
+      bool present = false;
+      {
+        BG_ASSIGN(Stmt known, db_->prepare("SELECT 1 FROM runs WHERE uuid = ?"));
+        BG_ASSIGN(present, known.bind(1, summary.uuid).step());
+      }
+      if (present) {
+        ++counts.runs_skipped;
+        continue;
+      }
+      BG_ASSIGN(RunData data, source.read_run(summary.id));
+      BG_ASSIGN(int64_t run_id, insert_run(data.run));
+      for (const auto& v : data.variants) {
+        BG_ASSIGN(int64_t variant_id, insert_variant(run_id, v.variant));
+        for (const auto& instance : v.instances) BG_TRY(insert_instance(variant_id, instance));
+        counts.instances_added += static_cast<int64_t>(v.instances.size());
+      }
+      ++counts.runs_added;
+    }
+    return txn.commit();
+  }();
+  if (!merged.ok()) {
+    metric_ids_.clear();  // ids created in the rolled-back transaction are gone
+    return merged.error();
+  }
+  return counts;
+}
+
+}  // namespace benchguard::store::sqlite

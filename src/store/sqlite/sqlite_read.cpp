@@ -1,0 +1,187 @@
+// Reading runs back: list_runs, run references, load_run.
+#include <algorithm>
+#include <cctype>
+#include <unordered_map>
+
+#include "store/sqlite/json_columns.hpp"
+#include "store/sqlite/sqlite_store.hpp"
+
+namespace benchguard::store::sqlite {
+namespace {
+
+bool all_digits(const std::string& s) {
+  return !s.empty() && s.size() < 19 &&
+         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+// Reads every row of a key/value table for one run, in insertion order.
+Result<KeyValues> read_key_values(Db& db, std::string_view sql, int64_t run_id) {
+  BG_ASSIGN(Stmt stmt, db.prepare(sql));
+  stmt.bind(1, run_id);
+  KeyValues out;
+  while (true) {
+    BG_ASSIGN(bool row, stmt.step());
+    if (!row) return out;
+    out.emplace_back(stmt.text(0), stmt.text(1));
+  }
+}
+
+}  // namespace
+
+Result<std::vector<RunSummary>> SqliteStore::list_runs() {
+  BG_TRY(require_latest());
+  BG_ASSIGN(Transaction snapshot, Transaction::begin_read(*db_));
+  std::vector<RunSummary> runs;
+  std::unordered_map<int64_t, size_t> position;
+  {
+    BG_ASSIGN(Stmt stmt,
+              db_->prepare("SELECT r.id, r.uuid, r.started_at, r.finished_at, r.status, r.suite, "
+                           "r.hostname, r.git_commit, r.git_branch, "
+                           "(SELECT COUNT(DISTINCT v.benchmark_id) FROM variants v WHERE v.run_id "
+                           "= r.id AND EXISTS (SELECT 1 FROM instances i WHERE i.variant_id = "
+                           "v.id)), "
+                           "(SELECT COUNT(*) FROM instances i JOIN variants v ON v.id = "
+                           "i.variant_id WHERE v.run_id = r.id) "
+                           "FROM runs r ORDER BY r.started_at DESC, r.id DESC"));
+    while (true) {
+      BG_ASSIGN(bool row, stmt.step());
+      if (!row) break;
+      RunSummary s;
+      s.id = stmt.int64(0);
+      s.uuid = stmt.text(1);
+      s.started_at = stmt.int64(2);
+      s.finished_at = stmt.int64(3);
+      s.status = stmt.text(4);
+      s.suite = stmt.text(5);
+      s.hostname = stmt.text(6);
+      s.git_commit = stmt.text(7);
+      s.git_branch = stmt.text(8);
+      s.benchmarks = static_cast<int>(stmt.int64(9));
+      s.instances = static_cast<int>(stmt.int64(10));
+      position.emplace(s.id, runs.size());
+      runs.push_back(std::move(s));
+    }
+  }
+  BG_ASSIGN(Stmt labels, db_->prepare("SELECT run_id, key, value FROM run_labels ORDER BY id"));
+  while (true) {
+    BG_ASSIGN(bool row, labels.step());
+    if (!row) break;
+    if (auto it = position.find(labels.int64(0)); it != position.end())
+      runs[it->second].labels.emplace_back(labels.text(1), labels.text(2));
+  }
+  BG_TRY(snapshot.commit());
+  return runs;
+}
+
+Result<int64_t> SqliteStore::resolve_ref(const std::string& ref) {
+  if (ref.empty() || ref == "latest") {
+    BG_ASSIGN(Stmt stmt, db_->prepare("SELECT id FROM runs ORDER BY started_at DESC, id DESC "
+                                      "LIMIT 1"));
+    BG_ASSIGN(bool row, stmt.step());
+    if (!row) return error("no runs stored yet");
+    return stmt.int64(0);
+  }
+  if (all_digits(ref)) {
+    BG_ASSIGN(Stmt stmt, db_->prepare("SELECT id FROM runs WHERE id = ?"));
+    BG_ASSIGN(bool row, stmt.bind(1, std::stoll(ref)).step());
+    if (row) return stmt.int64(0);
+  }
+  {
+    BG_ASSIGN(Stmt stmt, db_->prepare("SELECT id FROM runs WHERE uuid = ?"));
+    BG_ASSIGN(bool row, stmt.bind(1, ref).step());
+    if (row) return stmt.int64(0);
+  }
+  // A uuid prefix, case-insensitive as uuids are hex; a few matches suffice to list.
+  BG_ASSIGN(Stmt stmt, db_->prepare("SELECT id, uuid FROM runs WHERE lower(substr(uuid, 1, "
+                                    "length(?1))) = lower(?1) ORDER BY uuid LIMIT 4"));
+  stmt.bind(1, ref);
+  std::vector<std::pair<int64_t, std::string>> matches;
+  while (true) {
+    BG_ASSIGN(bool row, stmt.step());
+    if (!row) break;
+    matches.emplace_back(stmt.int64(0), stmt.text(1));
+  }
+  if (matches.empty())
+    return error("no run matches '" + ref + "' (give latest, a run id, or a uuid or its prefix)");
+  if (matches.size() > 1) {
+    std::string listed;
+    for (size_t i = 0; i < matches.size() && i < 3; ++i)
+      listed += (i ? ", " : "") + matches[i].second;
+    if (matches.size() > 3) listed += ", ...";
+    return error("run reference '" + ref + "' is ambiguous: it matches " + listed +
+                 "; give more of the uuid");
+  }
+  return matches.front().first;
+}
+
+Result<RunData> SqliteStore::load_run(const std::string& ref) {
+  BG_TRY(require_latest());
+  BG_ASSIGN(Transaction snapshot, Transaction::begin_read(*db_));
+  BG_ASSIGN(int64_t run_id, resolve_ref(ref));
+  BG_ASSIGN(RunData data, read_run(run_id));
+  BG_TRY(snapshot.commit());
+  return data;
+}
+
+Result<RunData> SqliteStore::read_run(int64_t run_id) {
+  RunData data;
+  data.id = run_id;
+  {
+    BG_ASSIGN(Stmt stmt, db_->prepare("SELECT uuid, started_at, finished_at, status, suite, "
+                                      "suite_path, hostname, git_commit, git_branch, git_dirty, "
+                                      "command_line FROM runs WHERE id = ?"));
+    BG_ASSIGN(bool row, stmt.bind(1, run_id).step());
+    if (!row) return error("no run with id " + std::to_string(run_id));
+    RunRecord& r = data.run;
+    r.uuid = stmt.text(0);
+    r.started_at = stmt.int64(1);
+    r.finished_at = stmt.int64(2);
+    r.status = stmt.text(3);
+    r.suite = stmt.text(4);
+    r.suite_path = stmt.text(5);
+    r.hostname = stmt.text(6);
+    r.git_commit = stmt.text(7);
+    r.git_branch = stmt.text(8);
+    r.git_dirty = stmt.int64(9) != 0;
+    r.command_line = stmt.text(10);
+  }
+  BG_ASSIGN(data.run.labels,
+            read_key_values(*db_, "SELECT key, value FROM run_labels WHERE run_id = ? ORDER BY id",
+                            run_id));
+  BG_ASSIGN(data.run.artifacts,
+            read_key_values(*db_, "SELECT key, value FROM artifacts WHERE run_id = ? ORDER BY id",
+                            run_id));
+  BG_ASSIGN(std::vector<int64_t> variant_ids, read_variants(run_id, data));
+  BG_TRY(read_instances(run_id, variant_ids, data));
+  return data;
+}
+
+Result<std::vector<int64_t>> SqliteStore::read_variants(int64_t run_id, RunData& data) {
+  BG_ASSIGN(Stmt stmt, db_->prepare("SELECT v.id, b.name, v.name, v.command, v.params, v.env, "
+                                    "v.config_json FROM variants v JOIN benchmarks b ON b.id = "
+                                    "v.benchmark_id WHERE v.run_id = ? ORDER BY v.id"));
+  stmt.bind(1, run_id);
+  std::vector<int64_t> ids;
+  while (true) {
+    BG_ASSIGN(bool row, stmt.step());
+    if (!row) return ids;
+    ids.push_back(stmt.int64(0));
+    const std::string what = "variant " + std::to_string(stmt.int64(0));
+    VariantRecord v;
+    v.benchmark = stmt.text(1);
+    v.name = stmt.text(2);
+    auto command = command_from_json(stmt.text(3), what + " command");
+    auto params = key_values_from_json(stmt.text(4), what + " params");
+    auto env = key_values_from_json(stmt.text(5), what + " env");
+    if (!command.ok()) return error(command.error().message);
+    if (!params.ok()) return error(params.error().message);
+    if (!env.ok()) return error(env.error().message);
+    v.command = std::move(command).value();
+    v.params = std::move(params).value();
+    v.env = std::move(env).value();
+    v.config_json = stmt.text(6);
+    data.variants.push_back(VariantData{std::move(v), {}});
+  }
+}
+
+}  // namespace benchguard::store::sqlite

@@ -1,0 +1,124 @@
+// Reading a run's measurements: instances, their iterations and metric values. Each level
+// is one query over the whole run, joined to its parents by id in memory. The caller holds
+// a read transaction, so the levels agree; rows without a parent are skipped regardless.
+#include <limits>
+#include <unordered_map>
+
+#include "store/sqlite/sqlite_store.hpp"
+
+namespace benchguard::store::sqlite {
+
+Result<std::vector<std::pair<int64_t, MetricInfo>>> SqliteStore::read_metrics() {
+  BG_ASSIGN(Stmt stmt, db_->prepare("SELECT id, name, unit, direction FROM metrics ORDER BY id"));
+  std::vector<std::pair<int64_t, MetricInfo>> out;
+  while (true) {
+    BG_ASSIGN(bool row, stmt.step());
+    if (!row) return out;
+    const Direction d =
+        stmt.text(3) == "higher" ? Direction::kHigherIsBetter : Direction::kLowerIsBetter;
+    out.emplace_back(stmt.int64(0), MetricInfo{stmt.text(1), stmt.text(2), d});
+  }
+}
+
+Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& variant_ids,
+                                   RunData& data) {
+  std::unordered_map<int64_t, size_t> variant_pos;
+  for (size_t i = 0; i < variant_ids.size(); ++i) variant_pos.emplace(variant_ids[i], i);
+
+  // Instances first; pointers to them are taken only once every vector has stopped growing.
+  std::vector<std::pair<int64_t, std::pair<size_t, size_t>>> instance_slots;
+  {
+    BG_ASSIGN(Stmt stmt,
+              db_->prepare("SELECT i.id, i.variant_id, i.idx, i.schedule_order, i.start_ns, "
+                           "i.end_ns, i.started_at, i.exit_code, i.signal, i.timed_out, i.failure, "
+                           "i.user_s, i.sys_s, i.max_rss_bytes, i.mem_peak_bytes, i.mem_avg_bytes, "
+                           "i.mem_samples, i.instructions, i.cycles, i.cpus, i.schedule_tag "
+                           "FROM instances i JOIN variants v ON v.id = i.variant_id "
+                           "WHERE v.run_id = ? ORDER BY i.id"));
+    stmt.bind(1, run_id);
+    while (true) {
+      BG_ASSIGN(bool row, stmt.step());
+      if (!row) break;
+      InstanceRecord in;
+      in.index = static_cast<int>(stmt.int64(2));
+      in.order = stmt.int64(3);
+      in.start_ns = stmt.int64(4);
+      in.end_ns = stmt.int64(5);
+      in.started_at = stmt.int64(6);
+      in.exit_code = static_cast<int>(stmt.int64(7));
+      in.signal = static_cast<int>(stmt.int64(8));
+      in.timed_out = stmt.int64(9) != 0;
+      in.failure = stmt.text(10);
+      in.user_s = stmt.real(11);
+      in.sys_s = stmt.real(12);
+      in.max_rss_bytes = stmt.int64(13);
+      in.mem_peak_bytes = stmt.int64(14);
+      in.mem_avg_bytes = stmt.real(15);
+      in.mem_samples = static_cast<int>(stmt.int64(16));
+      if (!stmt.is_null(17)) in.instructions = stmt.int64(17);
+      if (!stmt.is_null(18)) in.cycles = stmt.int64(18);
+      in.cpus = stmt.text(19);
+      in.schedule_tag = stmt.text(20);
+      const auto variant = variant_pos.find(stmt.int64(1));
+      if (variant == variant_pos.end()) continue;
+      const size_t v = variant->second;
+      instance_slots.push_back({stmt.int64(0), {v, data.variants[v].instances.size()}});
+      data.variants[v].instances.push_back(std::move(in));
+    }
+  }
+  std::unordered_map<int64_t, InstanceRecord*> instances;
+  for (const auto& [id, slot] : instance_slots)
+    instances.emplace(id, &data.variants[slot.first].instances[slot.second]);
+
+  std::vector<std::pair<int64_t, std::pair<InstanceRecord*, size_t>>> iteration_slots;
+  {
+    BG_ASSIGN(Stmt stmt, db_->prepare("SELECT it.id, it.instance_id, it.idx, it.start_ns, "
+                                      "it.end_ns, it.burn_in, it.timed_out, it.failure "
+                                      "FROM iterations it JOIN instances i ON i.id = "
+                                      "it.instance_id JOIN variants v ON v.id = i.variant_id "
+                                      "WHERE v.run_id = ? ORDER BY it.id"));
+    stmt.bind(1, run_id);
+    while (true) {
+      BG_ASSIGN(bool row, stmt.step());
+      if (!row) break;
+      IterationRecord it;
+      it.index = static_cast<int>(stmt.int64(2));
+      it.start_ns = stmt.int64(3);
+      it.end_ns = stmt.int64(4);
+      it.burn_in = stmt.int64(5) != 0;
+      it.timed_out = stmt.int64(6) != 0;
+      it.failure = stmt.text(7);
+      const auto found = instances.find(stmt.int64(1));
+      if (found == instances.end()) continue;
+      InstanceRecord* owner = found->second;
+      iteration_slots.push_back({stmt.int64(0), {owner, owner->iterations.size()}});
+      owner->iterations.push_back(std::move(it));
+    }
+  }
+  std::unordered_map<int64_t, IterationRecord*> iterations;
+  for (const auto& [id, slot] : iteration_slots)
+    iterations.emplace(id, &slot.first->iterations[slot.second]);
+
+  BG_ASSIGN(auto metrics, read_metrics());
+  std::unordered_map<int64_t, std::string> metric_names;
+  for (auto& [id, m] : metrics) metric_names.emplace(id, std::move(m.name));
+  BG_ASSIGN(Stmt stmt, db_->prepare("SELECT mv.iteration_id, mv.metric_id, mv.value "
+                                    "FROM metric_values mv JOIN iterations it ON it.id = "
+                                    "mv.iteration_id JOIN instances i ON i.id = it.instance_id "
+                                    "JOIN variants v ON v.id = i.variant_id WHERE v.run_id = ? "
+                                    "ORDER BY mv.rowid"));
+  stmt.bind(1, run_id);
+  while (true) {
+    BG_ASSIGN(bool row, stmt.step());
+    if (!row) break;
+    // NULL is how a NaN was stored.
+    const double value = stmt.is_null(2) ? std::numeric_limits<double>::quiet_NaN() : stmt.real(2);
+    const auto iteration = iterations.find(stmt.int64(0));
+    const auto name = metric_names.find(stmt.int64(1));
+    if (iteration == iterations.end() || name == metric_names.end()) continue;
+    iteration->second->metrics.emplace_back(name->second, value);
+  }
+  return ok_status();
+}
+
+}  // namespace benchguard::store::sqlite
