@@ -1,21 +1,29 @@
-// Suite YAML -> Suite. Every error names file:line. See docs/suite.md for the format.
+// Suite YAML -> Suite, plan YAML -> Plan. Every error names file:line. See docs/suite.md for
+// both formats.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/model.hpp"
 #include "core/result.hpp"
 
 namespace benchguard {
 
+// A missing file is "cannot read PATH: No such file or directory".
 Result<Suite> load_suite(const std::string& path);
-// Parses YAML text; `path` is used for error messages and as the base for relative cwd.
+// Parses YAML text; `path` is used for error messages and as the base for relative cwd
+// (empty: the current directory).
 Result<Suite> parse_suite(const std::string& text, const std::string& path);
 
 Result<Plan> load_plan(const std::string& path);
 Result<Plan> parse_plan(const std::string& text, const std::string& path);
 
-// Applies plan counts to matching benchmarks (by name, then base name).
+// Applies plan counts to matching benchmarks (by name, then base name). Benchmarks the plan
+// does not mention keep their counts.
 void apply_plan(const Plan& plan, Suite& suite);
+// Plan entries that name neither a benchmark nor a base name of `suite`, sorted; worth
+// a warning, since a renamed benchmark silently loses its planned counts.
+std::vector<std::string> unmatched_plan_entries(const Plan& plan, const Suite& suite);
 
 }  // namespace benchguard

@@ -1,0 +1,204 @@
+// Every way a suite can be wrong, each reported as "FILE:LINE: message" with the key point.
+#include <gtest/gtest.h>
+
+#include "core/suite.hpp"
+#include "support/test_support.hpp"
+
+namespace benchguard {
+namespace {
+
+constexpr const char* kFile = "conf/suite.yml";
+
+// `line` 0: the error names the file but no line.
+void expect_error(const std::string& yaml, int line, const std::string& point) {
+  SCOPED_TRACE(yaml);
+  auto r = parse_suite(yaml, kFile);
+  ASSERT_FALSE(r.ok()) << "parsed although it should not";
+  const std::string& msg = r.error().message;
+  const std::string prefix =
+      std::string(kFile) + (line > 0 ? ":" + std::to_string(line) + ": " : ": ");
+  EXPECT_EQ(msg.rfind(prefix, 0), 0u) << msg;
+  EXPECT_NE(msg.find(point), std::string::npos) << msg;
+  EXPECT_EQ(r.error().code, ExitCode::kInput);
+}
+
+// A valid benchmark list, for errors elsewhere in the file (3 lines).
+const std::string kBenchmarks = "benchmarks:\n  - name: a\n    command: [x]\n";
+
+TEST(SuiteErrors, MalformedYamlUsesTheParserPosition) {
+  expect_error("benchmarks:\n  - name: a\n    command: [x, y\n", 4, "invalid YAML");
+  expect_error("instances: 1\n  bad: indent\n", 2, "invalid YAML");
+  expect_error("benchmarks:\n\t- name: a\n", 2,
+               "(line 2 indents with a tab; YAML allows only spaces)");
+}
+
+TEST(SuiteErrors, MissingFile) {
+  testing::TempDir dir;
+  auto r = load_suite(dir.file("nope.yml"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message,
+            "cannot read " + dir.file("nope.yml") + ": No such file or directory");
+}
+
+TEST(SuiteErrors, NotASuite) {
+  expect_error("", 0, "suite is empty");
+  expect_error("- a\n- b\n", 1, "a suite must be a mapping, got a list");
+  expect_error("name: x\n", 0, "suite has no 'benchmarks' list");
+  expect_error("benchmarks: []\n", 1, "benchmarks is empty");
+  expect_error("benchmarks: {a: 1}\n", 1, "benchmarks must be a list, got a mapping");
+  expect_error("benchmarks:\n  - just-a-name\n", 2, "each benchmark must be a mapping");
+  expect_error("? [a]\n: 1\n" + kBenchmarks, 1, "keys in a suite must be strings, got a list");
+}
+
+TEST(SuiteErrors, UnknownKeySuggestsTheClosest) {
+  expect_error("instance: 5\n" + kBenchmarks, 1,
+               "unknown key 'instance' (did you mean 'instances'?)");
+  expect_error(kBenchmarks + "    iteration: 3\n", 4,
+               "unknown key 'iteration' (did you mean 'iterations'?)");
+  expect_error(kBenchmarks + "    burn-in: 3\n", 4, "(did you mean 'burn_in'?)");
+  expect_error(kBenchmarks + "    runs: 3\n", 4, "(did you mean 'instances'?)");
+  expect_error(kBenchmarks + "    variants:\n      A: {arg: [x]}\n", 5,
+               "unknown key 'arg' (did you mean 'args'?)");
+  expect_error(kBenchmarks + "    frobnicate: 3\n", 4,
+               "unknown key 'frobnicate' (expected one of: name, command, params");
+}
+
+TEST(SuiteErrors, DuplicateKey) {
+  expect_error("instances: 1\ninstances: 2\n" + kBenchmarks, 2,
+               "duplicate key 'instances' (first at line 1)");
+  expect_error(kBenchmarks + "    variants:\n      A: {}\n      A: {}\n", 6, "duplicate key 'A'");
+}
+
+TEST(SuiteErrors, WrongTypes) {
+  expect_error("instances: five\n" + kBenchmarks, 1,
+               "instances must be a positive integer, got 'five'");
+  expect_error("instances: 1.5\n" + kBenchmarks, 1, "instances must be a positive integer");
+  expect_error("instances: [1]\n" + kBenchmarks, 1,
+               "instances must be a positive integer, got a list");
+  expect_error(kBenchmarks + "    shell: maybe\n", 4, "shell must be true or false, got 'maybe'");
+  expect_error(kBenchmarks + "    name: [a]\n", 4, "duplicate key 'name'");
+  expect_error("benchmarks:\n  - name: [a]\n    command: [x]\n", 2,
+               "name must be a string, got a list");
+  expect_error("cwd: {a: 1}\n" + kBenchmarks, 1, "cwd must be a string, got a mapping");
+  expect_error("env: [A]\n" + kBenchmarks, 1, "env must be a mapping, got a list");
+  expect_error("env:\n  A:\n" + kBenchmarks, 2, "env A has no value");
+  expect_error("env: {A: [1]}\n" + kBenchmarks, 1, "env A must be a string, got a list");
+  expect_error(kBenchmarks + "    variants:\n      A: [x]\n", 5,
+               "variant 'A' must be a mapping, got a list");
+  expect_error(kBenchmarks + "    variants:\n      A: {args: --fast}\n", 5,
+               "args must be a list, got '--fast'");
+}
+
+TEST(SuiteErrors, CountsOutOfRange) {
+  expect_error("instances: 0\n" + kBenchmarks, 1, "instances must be a positive integer, got '0'");
+  expect_error(kBenchmarks + "    iterations: 0\n", 4, "iterations must be a positive integer");
+  expect_error(kBenchmarks + "    burn_in: -1\n", 4,
+               "burn_in must be a non-negative integer, got '-1'");
+  expect_error(kBenchmarks + "    warmup: -2\n", 4, "warmup must be a non-negative integer");
+  expect_error(kBenchmarks + "    max_failures: 0\n", 4, "max_failures must be a positive integer");
+  expect_error(kBenchmarks + "    instances: 99999999999\n", 4,
+               "instances must be a positive integer");
+}
+
+TEST(SuiteErrors, BadTimeout) {
+  for (const char* bad : {"3 weeks", "-1s", "5x", "[1]", "fast"}) {
+    expect_error(std::string("timeout: ") + bad + "\n" + kBenchmarks, 1,
+                 "timeout must be a duration such as 500ms, 30s, 2m or 1h");
+  }
+}
+
+TEST(SuiteErrors, UnknownScheduleListsTheValidOnes) {
+  expect_error("schedule: duett\n" + kBenchmarks, 1,
+               "unknown schedule 'duett' (did you mean 'duet'?); valid schedules: sequential, "
+               "alternate, randomized, duet, sync-duet");
+  expect_error("schedule: random\n" + kBenchmarks, 1, "unknown schedule 'random'");
+}
+
+TEST(SuiteErrors, CommandShapes) {
+  expect_error("benchmarks:\n  - name: a\n    command: ./x --n 1\n", 3,
+               "command is a string; write it as a list, or set shell: true");
+  expect_error("benchmarks:\n  - name: a\n    shell: true\n    command: [sh, x]\n", 4,
+               "with shell: true, command must be a string");
+  expect_error("benchmarks:\n  - name: a\n    command: []\n", 3, "command is empty");
+  expect_error("benchmarks:\n  - name: a\n    shell: true\n    command: ''\n", 4,
+               "command is empty");
+  expect_error("benchmarks:\n  - name: a\n    command: {x: 1}\n", 3,
+               "command must be a list of strings (or a string with shell: true), got a mapping");
+  expect_error("benchmarks:\n  - name: a\n    command: [./x, {n}]\n", 3,
+               "put placeholders in quotes: \"{n}\"");
+  expect_error("benchmarks:\n  - name: a\n    command:\n      - ./x\n      - [y]\n", 5,
+               "command items must be strings, got a list");
+  // A suite-wide variant's string command only fits shell benchmarks.
+  expect_error("variants:\n  A: {command: 'x y'}\n" + kBenchmarks, 2,
+               "command is a string; write it as a list, or set shell: true (variant 'A' of "
+               "benchmark 'a')");
+}
+
+TEST(SuiteErrors, MissingCommand) {
+  expect_error("benchmarks:\n  - name: a\n  - name: b\n    command: [x]\n", 2,
+               "benchmark 'a' has no command");
+  expect_error(
+      "benchmarks:\n  - name: a\n    variants:\n      old: {command: [x]}\n      new: {}\n", 5,
+      "benchmark 'a' has no command and variant 'new' does not set one");
+}
+
+TEST(SuiteErrors, Names) {
+  expect_error("benchmarks:\n  - command: [x]\n", 2, "benchmark has no name");
+  expect_error("benchmarks:\n  - name: ''\n    command: [x]\n", 2, "name is empty");
+  expect_error("benchmarks:\n  - name: my bench\n    command: [x]\n", 2,
+               "name 'my bench' contains whitespace");
+  expect_error("name: ''\n" + kBenchmarks, 1, "name is empty");
+  expect_error(kBenchmarks + "    variants:\n      'fast one': {}\n", 5,
+               "variant name 'fast one' contains whitespace");
+  expect_error(kBenchmarks + "    variants:\n      '': {}\n", 5, "variant name is empty");
+  expect_error(kBenchmarks + "    variants: {}\n", 4, "variants is empty");
+}
+
+TEST(SuiteErrors, DuplicateNamesAfterExpansion) {
+  expect_error(kBenchmarks + "  - name: a\n    command: [y]\n", 4,
+               "duplicate benchmark name 'a' (first at line 2)");
+  expect_error(
+      "benchmarks:\n"
+      "  - name: sort/n=1\n"
+      "    command: [x]\n"
+      "  - name: sort\n"
+      "    command: [x]\n"
+      "    params: {n: [2, 1]}\n",
+      4, "duplicate benchmark name 'sort/n=1' (first at line 2)");
+}
+
+TEST(SuiteErrors, Params) {
+  expect_error(kBenchmarks + "    params: {n: 1000}\n", 4,
+               "param 'n' must be a list of values, got '1000'");
+  expect_error(kBenchmarks + "    params:\n      n: []\n", 5, "param 'n' has no values");
+  expect_error(kBenchmarks + "    params: [n]\n", 4, "params must be a mapping, got a list");
+  expect_error(kBenchmarks + "    params: {}\n", 4, "params is empty");
+  expect_error(kBenchmarks + "    params: {n: [1, {a: 1}]}\n", 4,
+               "param 'n' items must be strings, got a mapping");
+  expect_error(kBenchmarks + "    params:\n      n: [1, 2, 1]\n", 5, "param 'n' lists '1' twice");
+  expect_error(kBenchmarks + "    params: {'a b': [1]}\n", 4, "param name 'a b' must be letters");
+}
+
+TEST(SuiteErrors, MetricNames) {
+  expect_error("metrics: [wall_time, Wall-Time]\n" + kBenchmarks, 1,
+               "metric name 'Wall-Time' is invalid");
+  expect_error(kBenchmarks + "    metrics:\n      - 9lives\n", 5,
+               "metric name '9lives' is invalid");
+  expect_error("metrics: []\n" + kBenchmarks, 1, "metrics is empty");
+  expect_error("metrics: wall_time\n" + kBenchmarks, 1, "metrics must be a list");
+  expect_error("metrics: [cpu_time, cpu_time]\n" + kBenchmarks, 1,
+               "metric 'cpu_time' is listed twice");
+  // Custom metrics reported by benchmarks are fine.
+  EXPECT_TRUE(parse_suite("metrics: [rows_per_s, gc.pause_ms, _x]\n" + kBenchmarks, kFile).ok());
+}
+
+TEST(SuiteErrors, MergeKeyMustMergeMappings) {
+  expect_error("benchmarks:\n  - <<: 3\n    name: a\n    command: [x]\n", 2,
+               "'<<' must merge a mapping or a list of mappings");
+  // Unknown keys arriving through a merge point at the anchor that holds them.
+  expect_error("x-d: &d {instance: 3}\nbenchmarks:\n  - <<: *d\n    name: a\n    command: [x]\n", 1,
+               "unknown key 'instance'");
+}
+
+}  // namespace
+}  // namespace benchguard

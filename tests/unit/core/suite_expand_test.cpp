@@ -1,0 +1,182 @@
+// Expansion of a valid suite: variants, params and substitution, shell commands, cwd.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "core/suite.hpp"
+#include "core/suite_raw.hpp"
+
+namespace benchguard {
+namespace {
+
+namespace fs = std::filesystem;
+using Argv = std::vector<std::string>;
+
+// Parses as if the suite lived in /proj/suite.yml, so cwd values are predictable.
+Suite parse(const std::string& yaml) {
+  auto r = parse_suite(yaml, "/proj/suite.yml");
+  EXPECT_TRUE(r.ok()) << r.error().message;
+  return r.ok() ? *r : Suite{};
+}
+
+std::string env_of(const VariantSpec& v, const std::string& name) {
+  for (const auto& [k, val] : v.env)
+    if (k == name) return val;
+  return "<unset>";
+}
+
+TEST(SuiteExpand, SubstituteReplacesOnlyDeclaredParams) {
+  using suite_detail::substitute;
+  const KeyValues p = {{"n", "10"}, {"mode", "{n}"}};
+  EXPECT_EQ(substitute("{n}-{n}", p), "10-10");
+  EXPECT_EQ(substitute("{mode}", p), "{n}");  // values are not substituted again
+  EXPECT_EQ(substitute("{m} {} {{n}} }{", p), "{m} {} {10} }{");
+  EXPECT_EQ(substitute("{n", p), "{n");
+  EXPECT_EQ(substitute("{n}", {}), "{n}");
+}
+
+TEST(SuiteExpand, SuiteWideVariantsApplyUnlessBenchmarkDeclaresItsOwn) {
+  const Suite s = parse(
+      "variants:\n"
+      "  A: {}\n"
+      "  B: {env: {FEATURE: 'on'}}\n"
+      "benchmarks:\n"
+      "  - name: shared\n"
+      "    command: [run]\n"
+      "  - name: own\n"
+      "    command: [run]\n"
+      "    variants:\n"
+      "      only:\n");
+  ASSERT_EQ(s.benchmarks.size(), 2u);
+  const auto& shared = s.benchmarks[0].variants;
+  ASSERT_EQ(shared.size(), 2u);
+  EXPECT_EQ(shared[0].name, "A");
+  EXPECT_EQ(shared[1].name, "B");
+  EXPECT_EQ(env_of(shared[0], "FEATURE"), "<unset>");
+  EXPECT_EQ(env_of(shared[1], "FEATURE"), "on");
+  const auto& own = s.benchmarks[1].variants;
+  ASSERT_EQ(own.size(), 1u);
+  EXPECT_EQ(own[0].name, "only");
+  EXPECT_EQ(own[0].command, Argv{"run"});
+}
+
+TEST(SuiteExpand, VariantCommandReplacesArgsAppendEnvMergesCwdOverrides) {
+  const Suite s = parse(
+      "benchmarks:\n"
+      "  - name: sort\n"
+      "    command: [./sort_bench, --n, '10']\n"
+      "    env: {MODE: base, KEEP: k}\n"
+      "    cwd: build\n"
+      "    variants:\n"
+      "      old: {command: [/opt/old/sort_bench, --n, '10']}\n"
+      "      new: {args: [--fast, --threads, 2], env: {MODE: fast, ADDED: a}}\n"
+      "      both: {command: [other], args: [--x], cwd: /abs/dir}\n");
+  const auto& v = s.benchmarks[0].variants;
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[0].command, (Argv{"/opt/old/sort_bench", "--n", "10"}));
+  EXPECT_EQ(v[0].env, (KeyValues{{"MODE", "base"}, {"KEEP", "k"}}));
+  EXPECT_EQ(v[0].cwd, "/proj/build");
+  EXPECT_EQ(v[1].command, (Argv{"./sort_bench", "--n", "10", "--fast", "--threads", "2"}));
+  EXPECT_EQ(v[1].env, (KeyValues{{"MODE", "fast"}, {"KEEP", "k"}, {"ADDED", "a"}}));
+  EXPECT_EQ(v[2].command, (Argv{"other", "--x"}));
+  EXPECT_EQ(v[2].cwd, "/abs/dir");
+}
+
+TEST(SuiteExpand, BenchmarkWithoutCommandWhenEveryVariantHasOne) {
+  const Suite s = parse(
+      "benchmarks:\n"
+      "  - name: cmp\n"
+      "    variants:\n"
+      "      old: {command: [/opt/old/x]}\n"
+      "      new: {command: [/opt/new/x]}\n");
+  EXPECT_EQ(s.benchmarks[0].variants[0].command, Argv{"/opt/old/x"});
+  EXPECT_EQ(s.benchmarks[0].variants[1].command, Argv{"/opt/new/x"});
+}
+
+TEST(SuiteExpand, ParamsExpandAsProductInDeclarationOrder) {
+  const Suite s = parse(
+      "benchmarks:\n"
+      "  - name: sort\n"
+      "    command: [./sort_bench, --n, '{n}', '--algo={algo}']\n"
+      "    params: {n: [1000, 100000], algo: [std, radix]}\n"
+      "    env: {SIZE: 'n={n}'}\n"
+      "    cwd: 'out/{algo}'\n"
+      "    variants: {A: {}, B: {args: ['--seed={n}']}}\n");
+  ASSERT_EQ(s.benchmarks.size(), 4u);
+  const Argv names = {s.benchmarks[0].name, s.benchmarks[1].name, s.benchmarks[2].name,
+                      s.benchmarks[3].name};
+  EXPECT_EQ(names, (Argv{"sort/n=1000/algo=std", "sort/n=1000/algo=radix", "sort/n=100000/algo=std",
+                         "sort/n=100000/algo=radix"}));
+  const auto& b = s.benchmarks[1];
+  EXPECT_EQ(b.base_name, "sort");
+  EXPECT_EQ(b.line, 2);
+  EXPECT_EQ(b.params, (KeyValues{{"n", "1000"}, {"algo", "radix"}}));
+  ASSERT_EQ(b.variants.size(), 2u);
+  EXPECT_EQ(b.variants[0].command, (Argv{"./sort_bench", "--n", "1000", "--algo=radix"}));
+  EXPECT_EQ(b.variants[1].command,
+            (Argv{"./sort_bench", "--n", "1000", "--algo=radix", "--seed=1000"}));
+  EXPECT_EQ(env_of(b.variants[0], "SIZE"), "n=1000");
+  EXPECT_EQ(b.variants[0].cwd, "/proj/out/radix");
+}
+
+TEST(SuiteExpand, BracesThatNameNoParamAreLeftAlone) {
+  const Suite s = parse(
+      "benchmarks:\n"
+      "  - name: awk\n"
+      "    command: [awk, '{print $1} {n}', '{other}', '{', '}{n']\n"
+      "    params: {n: [3]}\n");
+  EXPECT_EQ(s.benchmarks[0].variants[0].command,
+            (Argv{"awk", "{print $1} 3", "{other}", "{", "}{n"}));
+}
+
+TEST(SuiteExpand, ParamValuesKeepTheirYamlText) {
+  const Suite s = parse(
+      "benchmarks:\n"
+      "  - name: p\n"
+      "    command: [x, '{v}']\n"
+      "    params: {v: [0.50, 1e3, '007', true, -1]}\n");
+  Argv names;
+  for (const auto& b : s.benchmarks) names.push_back(b.name);
+  EXPECT_EQ(names, (Argv{"p/v=0.50", "p/v=1e3", "p/v=007", "p/v=true", "p/v=-1"}));
+  EXPECT_EQ(s.benchmarks[0].variants[0].command, (Argv{"x", "0.50"}));
+}
+
+TEST(SuiteExpand, ShellStringRunsThroughBinSh) {
+  const Suite s = parse(
+      "benchmarks:\n"
+      "  - name: shell-pipeline\n"
+      "    shell: true\n"
+      "    command: \"seq {n} | sort -n > /dev/null\"\n"
+      "    params: {n: [100]}\n"
+      "    variants:\n"
+      "      plain:\n"
+      "      reversed: {args: ['-r']}\n"
+      "      awk: {command: \"seq 3 | awk '{print}'\"}\n");
+  const auto& v = s.benchmarks[0].variants;
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[0].command, (Argv{"/bin/sh", "-c", "seq 100 | sort -n > /dev/null"}));
+  EXPECT_EQ(v[1].command, (Argv{"/bin/sh", "-c", "seq 100 | sort -n > /dev/null -r"}));
+  EXPECT_EQ(v[2].command, (Argv{"/bin/sh", "-c", "seq 3 | awk '{print}'"}));
+}
+
+TEST(SuiteExpand, CwdResolvesAgainstTheSuiteDirectory) {
+  const Suite s = parse(
+      "cwd: work/./sub/\n"
+      "benchmarks:\n"
+      "  - {name: a, command: [x]}\n"
+      "  - {name: b, command: [x], cwd: ..}\n"
+      "  - {name: c, command: [x], cwd: /tmp}\n");
+  EXPECT_EQ(s.benchmarks[0].variants[0].cwd, "/proj/work/sub");
+  EXPECT_EQ(s.benchmarks[1].variants[0].cwd, "/");
+  EXPECT_EQ(s.benchmarks[2].variants[0].cwd, "/tmp");
+}
+
+TEST(SuiteExpand, EmptyPathResolvesAgainstTheCurrentDirectory) {
+  auto s = parse_suite("benchmarks:\n  - {name: a, command: [x], cwd: sub}\n", "");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->name, "suite");
+  EXPECT_EQ(s->benchmarks[0].variants[0].cwd, (fs::current_path() / "sub").string());
+}
+
+}  // namespace
+}  // namespace benchguard
