@@ -1,0 +1,162 @@
+#include "stats/bootstrap.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "stats/descriptive.hpp"
+#include "stats/rng.hpp"
+
+namespace benchguard::stats {
+namespace {
+
+void add_tail_warning(Estimate& e, int resamples) {
+  if (e.tail * resamples < 5.0) {
+    e.warnings.push_back("the interval is read at tail probability " + std::to_string(e.tail) +
+                         ", fewer than 5 of " + std::to_string(resamples) +
+                         " resamples: its ends are the extreme resamples; more instances or "
+                         "resamples make it reliable");
+  }
+}
+
+constexpr const char* kFewInstances =
+    "fewer than 2 instances: the interval shows iteration noise only, not the variation "
+    "between instances";
+
+Estimate finish(Estimate e, std::span<const double> replicates, double confidence, CiMethod method,
+                Expansion expansion) {
+  e.expansion = method == CiMethod::kExpandedPercentile ? expansion : Expansion{};
+  e.tail = tail_probability(confidence, e.expansion);
+  const bool has_nan =
+      std::any_of(replicates.begin(), replicates.end(), [](double r) { return std::isnan(r); });
+  if (replicates.empty() || has_nan) {
+    e.warnings.push_back("no usable bootstrap resamples");
+    return e;
+  }
+  e.ci = percentile_interval(replicates, e.tail);
+  add_tail_warning(e, static_cast<int>(replicates.size()));
+  return e;
+}
+
+}  // namespace
+
+Estimate bootstrap(const Hierarchical& data, const BootstrapOptions& options) {
+  Estimate e;
+  e.value = statistic_of(data, options.statistic);
+  if (data.instances() < 2) e.warnings.push_back(kFewInstances);
+  const auto replicates =
+      hierarchical_replicates(data, options.statistic, options.resamples, options.seed);
+  const VarianceTerm terms[] = {variance_term(data)};
+  return finish(std::move(e), replicates, options.confidence, options.interval,
+                combined_expansion(terms));
+}
+
+VarianceTerm variance_term(const Hierarchical& data) {
+  const std::size_t n = data.instances();
+  if (n < 2) return {0.0, 0.0, n};
+  const double grand = mean(data.values());
+  const double m = static_cast<double>(data.size()) / static_cast<double>(n);
+  double between = 0.0, within = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto inst = data.instance(i);
+    const auto m_i = static_cast<double>(inst.size());
+    const double y_i = mean(inst);
+    const double d = m_i * (y_i - grand) / m;
+    between += d * d;
+    double ss = 0.0;
+    for (double v : inst) ss += (v - y_i) * (v - y_i);
+    within += ss / (m * m);  // m_i * (ss / m_i) / m^2
+  }
+  const auto dn = static_cast<double>(n);
+  return {between / (dn * (dn - 1.0)), (between + within) / (dn * dn), n};
+}
+
+VarianceTerm relative_variance_term(const Hierarchical& data) {
+  VarianceTerm t = variance_term(data);
+  const double grand = mean(data.values());
+  if (!(grand != 0.0)) return {0.0, 0.0, t.instances};
+  t.variance /= grand * grand;
+  t.bootstrap_variance /= grand * grand;
+  return t;
+}
+
+RatioSample ratio_sample(const Hierarchical& a, const Hierarchical& b, Statistic statistic,
+                         int resamples, uint64_t seed) {
+  RatioSample s;
+  const double stat_a = statistic_of(a, statistic);
+  s.ratio =
+      stat_a == 0.0 ? std::numeric_limits<double>::infinity() : statistic_of(b, statistic) / stat_a;
+  s.a = relative_variance_term(a);
+  s.b = relative_variance_term(b);
+  auto rep_a = hierarchical_replicates(a, statistic, resamples, derive_seed(seed, 0));
+  const auto rep_b = hierarchical_replicates(b, statistic, resamples, derive_seed(seed, 1));
+  if (rep_a.empty() || rep_b.empty()) return s;
+  for (std::size_t i = 0; i < rep_a.size(); ++i) {
+    rep_a[i] = rep_a[i] == 0.0 ? std::numeric_limits<double>::infinity() : rep_b[i] / rep_a[i];
+  }
+  s.replicates = std::move(rep_a);
+  return s;
+}
+
+Estimate ratio_estimate(const RatioSample& sample, double confidence, CiMethod method) {
+  Estimate e;
+  e.value = sample.ratio;
+  const VarianceTerm terms[] = {sample.a, sample.b};
+  if (sample.a.instances < 2 || sample.b.instances < 2) {
+    e.warnings.push_back(std::string("a side has ") + kFewInstances);
+  }
+  return finish(std::move(e), sample.replicates, confidence, method, combined_expansion(terms));
+}
+
+Estimate bootstrap_ratio(const Hierarchical& a, const Hierarchical& b,
+                         const BootstrapOptions& options) {
+  return ratio_estimate(ratio_sample(a, b, options.statistic, options.resamples, options.seed),
+                        options.confidence, options.interval);
+}
+
+Estimate geomean_estimate(std::span<const RatioSample> samples, double confidence,
+                          CiMethod method) {
+  Estimate e;
+  if (samples.empty()) {
+    e.warnings.push_back("no benchmarks to combine");
+    return e;
+  }
+  const std::size_t resamples = samples.front().replicates.size();
+  std::vector<double> log_sum(resamples, 0.0);
+  std::vector<VarianceTerm> terms;
+  double log_ratio_sum = 0.0;
+  for (const auto& s : samples) {
+    const bool positive = s.ratio > 0.0 && std::isfinite(s.ratio) &&
+                          std::all_of(s.replicates.begin(), s.replicates.end(),
+                                      [](double r) { return r > 0.0 && std::isfinite(r); });
+    if (!positive || s.replicates.size() != resamples) {
+      e.warnings.push_back("the geometric mean needs positive, finite ratios from every benchmark");
+      return e;
+    }
+    log_ratio_sum += std::log(s.ratio);
+    for (std::size_t i = 0; i < resamples; ++i) log_sum[i] += std::log(s.replicates[i]);
+    terms.push_back(s.a);
+    terms.push_back(s.b);
+  }
+  const auto k = static_cast<double>(samples.size());
+  e.value = std::exp(log_ratio_sum / k);
+  for (double& v : log_sum) v = std::exp(v / k);
+  return finish(std::move(e), log_sum, confidence, method, combined_expansion(terms));
+}
+
+Estimate bootstrap_geomean_ratio(std::span<const Hierarchical> a, std::span<const Hierarchical> b,
+                                 const BootstrapOptions& options) {
+  if (a.size() != b.size()) {
+    Estimate e;
+    e.warnings.push_back("A and B list different numbers of benchmarks");
+    return e;
+  }
+  std::vector<RatioSample> samples;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    samples.push_back(ratio_sample(a[k], b[k], options.statistic, options.resamples,
+                                   derive_seed(options.seed, k)));
+  }
+  return geomean_estimate(samples, options.confidence, options.interval);
+}
+
+}  // namespace benchguard::stats

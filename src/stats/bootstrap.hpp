@@ -1,0 +1,76 @@
+// Hierarchical bootstrap (Kalibera & Jones, "Quantifying performance changes with effect size
+// confidence intervals", 2012; "Rigorous benchmarking in reasonable time", ISMM 2013):
+// estimates with confidence intervals for one sample, for the ratio of two, and for the
+// geometric mean of ratios over benchmarks.
+//
+// Resampling instances first, then iterations within each drawn instance (resample.hpp), keeps
+// the instance-to-instance variation in the interval; resampling iterations alone would treat
+// thousands of correlated iterations as independent and give intervals far too narrow.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "stats/confidence.hpp"
+#include "stats/hierarchical.hpp"
+#include "stats/resample.hpp"
+
+namespace benchguard::stats {
+
+struct BootstrapOptions {
+  int resamples = 10000;
+  double confidence = 0.95;
+  uint64_t seed = 0;
+  Statistic statistic = Statistic::kMean;
+  CiMethod interval = CiMethod::kExpandedPercentile;
+};
+
+struct Estimate {
+  double value = std::numeric_limits<double>::quiet_NaN();  // the statistic of the data
+  Interval ci{std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()};
+  Expansion expansion;  // how the interval was widened; scale 1 means plain percentile
+  double tail = std::numeric_limits<double>::quiet_NaN();  // probability read in each tail
+  std::vector<std::string> warnings;
+};
+
+// Estimate and confidence interval of the statistic of one sample.
+Estimate bootstrap(const Hierarchical& data, const BootstrapOptions& options);
+
+// The variance of the pooled mean, estimated two ways (delta method for the ratio of sums
+// when instances differ in size; exact when they do not). With n instances of m_i iterations,
+// m = mean m_i, instance means y_i, grand mean y, within-instance variances w_i (denominator
+// m_i) and d_i = m_i (y_i - y) / m:
+//   variance           = sum d_i^2 / (n (n - 1))          (the cluster-sample variance)
+//   bootstrap_variance = (sum d_i^2 + sum m_i w_i / m^2) / n^2
+// The median statistic uses the same terms: an approximation.
+VarianceTerm variance_term(const Hierarchical& data);
+// The same divided by the squared grand mean: the variance of log(mean), for ratios.
+VarianceTerm relative_variance_term(const Hierarchical& data);
+
+// Bootstrap distribution of the ratio B / A of a statistic. A and B are resampled
+// independently (they are independent samples), with seeds derive_seed(seed, 0) for A and
+// derive_seed(seed, 1) for B; a zero denominator gives +infinity, as in libkalibera.
+struct RatioSample {
+  double ratio = std::numeric_limits<double>::quiet_NaN();  // statistic(B) / statistic(A)
+  std::vector<double> replicates;
+  VarianceTerm a{0.0, 0.0, 0};
+  VarianceTerm b{0.0, 0.0, 0};
+};
+RatioSample ratio_sample(const Hierarchical& a, const Hierarchical& b, Statistic statistic,
+                         int resamples, uint64_t seed);
+Estimate ratio_estimate(const RatioSample& sample, double confidence, CiMethod method);
+Estimate bootstrap_ratio(const Hierarchical& a, const Hierarchical& b,
+                         const BootstrapOptions& options);
+
+// Geometric mean over benchmarks of the ratios B_k / A_k, with an interval from the same
+// replicates: replicate b is the geometric mean over k of replicate b of each ratio (as
+// libkalibera's bootstrap_geomean). All ratios must be positive.
+Estimate geomean_estimate(std::span<const RatioSample> samples, double confidence, CiMethod method);
+// Benchmark k is resampled with seed derive_seed(options.seed, k).
+Estimate bootstrap_geomean_ratio(std::span<const Hierarchical> a, std::span<const Hierarchical> b,
+                                 const BootstrapOptions& options);
+
+}  // namespace benchguard::stats

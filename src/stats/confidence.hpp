@@ -1,0 +1,74 @@
+// Reading confidence intervals and p-values off a bootstrap distribution.
+//
+// The plain percentile interval has the width of the bootstrap distribution, and that width
+// is not the sampling spread of the estimate:
+//  - with few independent units it is too narrow: the bootstrap variance of a mean is
+//    (n - 1) / n times the unbiased one, and normal quantiles stand in for t quantiles. With 5
+//    instances a "95%" percentile interval covers about 85% of the time;
+//  - the two-stage (instances, then iterations) resampling counts iteration noise twice, once
+//    in the spread of the instance means and again when iterations are redrawn, which makes it
+//    too wide when instances differ little.
+// The expanded percentile interval (Hesterberg, "What teachers should know about the
+// bootstrap", The American Statistician 2015) reads the bootstrap distribution at the tail
+// probability Phi(-c t_{df, 1 - alpha/2}) instead of alpha / 2. Hesterberg has c^2 = n / (n - 1)
+// and df = n - 1 for one i.i.d. sample; here c^2 is the ratio of the unbiased variance of the
+// estimate to the variance the two-stage bootstrap gives it (so c can be below 1), and df come
+// from Welch-Satterthwaite over the samples involved. In the normal approximation the interval
+// is then the t interval, while keeping the skewness the bootstrap sees.
+#pragma once
+
+#include <cstddef>
+#include <limits>
+#include <span>
+
+namespace benchguard::stats {
+
+struct Interval {
+  double lower;
+  double upper;
+  bool contains(double v) const { return lower <= v && v <= upper; }
+};
+
+enum class CiMethod { kPercentile, kExpandedPercentile };
+
+// How far to stretch the bootstrap distribution. The default (scale 1, infinite df) is the
+// plain percentile interval.
+struct Expansion {
+  double scale = 1.0;
+  double dof = std::numeric_limits<double>::infinity();
+};
+
+// One independent sample's share of the variance of an estimate (for ratios, relative to the
+// squared mean), with `instances` independent units.
+struct VarianceTerm {
+  double variance;            // unbiased estimate
+  double bootstrap_variance;  // what the two-stage bootstrap distribution shows
+  std::size_t instances;
+};
+
+// c^2 = sum(variance) / sum(bootstrap_variance), df by Welch-Satterthwaite over the variances
+// with n - 1 degrees of freedom each. Terms with fewer than two instances are left out (their
+// instance-level variance cannot be estimated); without any usable term, or with zero
+// variance, there is no expansion.
+Expansion combined_expansion(std::span<const VarianceTerm> terms);
+
+// The probability in each tail at which to read the bootstrap distribution:
+// Phi(-scale * t_{dof}^-1(1 - (1 - confidence) / 2)); (1 - confidence) / 2 without expansion.
+double tail_probability(double confidence, Expansion expansion);
+
+// Type 7 quantiles of the replicates at `tail` and 1 - `tail`. NaN replicates must not occur;
+// infinities are fine.
+Interval percentile_interval(std::span<const double> replicates, double tail);
+Interval percentile_interval_sorted(std::span<const double> sorted, double tail);
+
+// Two-sided bootstrap p-value of "the statistic equals null_value", dual to the interval
+// above: it inverts the type 7 quantile function of the replicates at null_value, so
+// p < 1 - confidence exactly when the interval at `confidence` (same expansion) excludes
+// null_value, as long as that interval's tail holds at least 10 replicates. Where fewer than 10
+// replicates lie beyond null_value the empirical tail is too coarse (it would say p = 0), so it
+// is extrapolated with a normal fit to the replicates, capped at the resolvable tail: Holm over
+// many benchmarks needs p-values far below 1 / resamples to mean something.
+double bootstrap_p_value(std::span<const double> replicates, double null_value,
+                         Expansion expansion);
+
+}  // namespace benchguard::stats

@@ -1,0 +1,114 @@
+#include "stats/resample.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "stats/descriptive.hpp"
+#include "stats/rng.hpp"
+
+namespace benchguard::stats {
+namespace {
+
+// Resamples per task: big enough to amortize scheduling, small enough to balance 2-64 cores.
+constexpr int kGrain = 32;
+
+// Walks one resample, calling visit(position in data.values()) for every drawn iteration;
+// returns how many were drawn.
+template <class Visit>
+std::size_t draw_resample(const Hierarchical& data, Rng& rng, Visit&& visit) {
+  const std::size_t* offsets = data.offsets().data();
+  const auto n = static_cast<uint32_t>(data.instances());
+  std::size_t count = 0;
+  for (uint32_t k = 0; k < n; ++k) {
+    const uint32_t i = rng.below(n);
+    const std::size_t first = offsets[i];
+    const auto len = static_cast<uint32_t>(offsets[i + 1] - first);
+    if (len == 1) {  // one iteration per instance (timed from outside): nothing to draw
+      visit(first);
+    } else {
+      for (uint32_t j = 0; j < len; ++j) visit(first + rng.below(len));
+    }
+    count += len;
+  }
+  return count;
+}
+
+double resample_mean(const Hierarchical& data, Rng& rng) {
+  const double* values = data.values().data();
+  double sum = 0.0;
+  const std::size_t count = draw_resample(data, rng, [&](std::size_t p) { sum += values[p]; });
+  return sum / static_cast<double>(count);
+}
+
+// Medians of resamples by counting how often each data value (by rank) is drawn: a pass over
+// the counts per resample instead of copying the resample and selecting in it.
+class RankMedian {
+ public:
+  explicit RankMedian(const Hierarchical& data) : rank_(data.size()) {
+    const auto values = data.values();
+    std::vector<std::size_t> order(values.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t l, std::size_t r) { return values[l] < values[r]; });
+    sorted_.reserve(values.size());
+    for (std::size_t r = 0; r < order.size(); ++r) {
+      sorted_.push_back(values[order[r]]);
+      rank_[order[r]] = static_cast<uint32_t>(r);
+    }
+  }
+
+  double operator()(const Hierarchical& data, Rng& rng, std::vector<uint32_t>& counts) const {
+    counts.assign(sorted_.size(), 0);
+    const std::size_t total = draw_resample(data, rng, [&](std::size_t p) { ++counts[rank_[p]]; });
+    // Type 7 median: the element at (total - 1) / 2, averaged with the one at total / 2.
+    const std::size_t lo = (total - 1) / 2, hi = total / 2;
+    std::size_t seen = 0;
+    double lo_value = 0.0;
+    for (std::size_t r = 0; r < counts.size(); ++r) {
+      const std::size_t before = seen;
+      seen += counts[r];
+      if (before <= lo && lo < seen) lo_value = sorted_[r];
+      if (hi < seen) return (lo_value + sorted_[r]) / 2.0;
+    }
+    return sorted_.back();
+  }
+
+ private:
+  std::vector<double> sorted_;
+  std::vector<uint32_t> rank_;  // rank_[p]: the position of data.values()[p] in sorted_
+};
+
+}  // namespace
+
+double statistic_of(const Hierarchical& data, Statistic statistic) {
+  return statistic == Statistic::kMean ? mean(data.values()) : median(data.values());
+}
+
+std::vector<double> hierarchical_replicates(const Hierarchical& data, Statistic statistic,
+                                            int resamples, uint64_t seed) {
+  if (data.empty() || resamples <= 0) return {};
+  std::vector<double> out(static_cast<std::size_t>(resamples));
+  if (statistic == Statistic::kMean) {
+    tbb::parallel_for(tbb::blocked_range<int>(0, resamples, kGrain), [&](const auto& range) {
+      for (int b = range.begin(); b < range.end(); ++b) {
+        Rng rng(seed, static_cast<uint64_t>(b));
+        out[static_cast<std::size_t>(b)] = resample_mean(data, rng);
+      }
+    });
+    return out;
+  }
+  const RankMedian median_of(data);
+  tbb::parallel_for(tbb::blocked_range<int>(0, resamples, kGrain), [&](const auto& range) {
+    std::vector<uint32_t> counts;
+    for (int b = range.begin(); b < range.end(); ++b) {
+      Rng rng(seed, static_cast<uint64_t>(b));
+      out[static_cast<std::size_t>(b)] = median_of(data, rng, counts);
+    }
+  });
+  return out;
+}
+
+}  // namespace benchguard::stats

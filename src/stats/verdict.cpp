@@ -1,0 +1,120 @@
+#include "stats/verdict.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "stats/descriptive.hpp"
+#include "stats/rng.hpp"
+
+namespace benchguard::stats {
+namespace {
+
+// Smallest two-sided p-value the exact U test can give: both extreme arrangements out of
+// C(n_a + n_b, n_a).
+double smallest_exact_p(std::size_t n_a, std::size_t n_b) {
+  const double log_choose = std::lgamma(static_cast<double>(n_a + n_b) + 1.0) -
+                            std::lgamma(static_cast<double>(n_a) + 1.0) -
+                            std::lgamma(static_cast<double>(n_b) + 1.0);
+  return std::min(1.0, 2.0 * std::exp(-log_choose));
+}
+
+Comparison compare_sample(const Hierarchical& a, const Hierarchical& b, const RatioSample& sample,
+                          const VerdictOptions& options) {
+  Comparison c;
+  c.mean_a = mean(a.values());
+  c.mean_b = mean(b.values());
+  c.ratio = ratio_estimate(sample, options.confidence, options.interval);
+  c.warnings = c.ratio.warnings;
+
+  c.instance_test = mann_whitney_u(instance_means(a), instance_means(b));
+  c.p_value = c.p_value_adjusted = c.instance_test.p_value;
+  const double alpha = 1.0 - options.confidence;
+  if (a.instances() > 0 && b.instances() > 0 &&
+      smallest_exact_p(a.instances(), b.instances()) >= alpha) {
+    c.warnings.push_back(
+        "with " + std::to_string(a.instances()) + " and " + std::to_string(b.instances()) +
+        " instances the Mann-Whitney U p-value cannot fall below " + std::to_string(alpha));
+  }
+
+  c.p_value_bootstrap = c.p_value_bootstrap_adjusted =
+      bootstrap_p_value(sample.replicates, 1.0, c.ratio.expansion);
+  c.verdict = classify(c.ratio.value, c.ratio.ci, options.threshold, options.direction);
+  return c;
+}
+
+}  // namespace
+
+const char* to_string(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kUnchanged:
+      return "unchanged";
+    case Verdict::kSlower:
+      return "slower";
+    case Verdict::kFaster:
+      return "faster";
+    case Verdict::kInconclusive:
+      return "inconclusive";
+  }
+  return "inconclusive";
+}
+
+Verdict classify(double ratio, Interval ci, double threshold, Direction direction) {
+  if (!std::isfinite(ratio) || !std::isfinite(ci.lower) || !std::isfinite(ci.upper)) {
+    return Verdict::kInconclusive;
+  }
+  const bool increased = ci.lower > 1.0 && ratio > 1.0 + threshold;
+  const bool decreased = ci.upper < 1.0 && ratio < 1.0 - threshold;
+  const bool lower_is_better = direction == Direction::kLowerIsBetter;
+  if (increased) return lower_is_better ? Verdict::kSlower : Verdict::kFaster;
+  if (decreased) return lower_is_better ? Verdict::kFaster : Verdict::kSlower;
+  if (ci.lower >= 1.0 - threshold && ci.upper <= 1.0 + threshold) return Verdict::kUnchanged;
+  return Verdict::kInconclusive;
+}
+
+Comparison compare(const Hierarchical& a, const Hierarchical& b, const VerdictOptions& options) {
+  const auto sample = ratio_sample(a, b, options.statistic, options.resamples, options.seed);
+  return compare_sample(a, b, sample, options);
+}
+
+void adjust_family(std::span<Comparison> family, const VerdictOptions& options) {
+  std::vector<double> p, p_boot;
+  for (const auto& c : family) {
+    p.push_back(c.p_value);
+    p_boot.push_back(c.p_value_bootstrap);
+  }
+  const auto p_adj = holm_adjust(p);
+  const auto p_boot_adj = holm_adjust(p_boot);
+  const double alpha = 1.0 - options.confidence;
+  for (std::size_t k = 0; k < family.size(); ++k) {
+    auto& c = family[k];
+    c.p_value_adjusted = p_adj[k];
+    c.p_value_bootstrap_adjusted = p_boot_adj[k];
+    const bool changed = c.verdict == Verdict::kSlower || c.verdict == Verdict::kFaster;
+    if (options.holm_gates_verdict && changed && !(c.p_value_bootstrap_adjusted < alpha)) {
+      c.warnings.push_back(std::string("was ") + to_string(c.verdict) + "; not significant after " +
+                           "Holm's adjustment over " + std::to_string(family.size()) +
+                           " benchmarks");
+      c.verdict = Verdict::kInconclusive;
+    }
+  }
+}
+
+ComparisonSet compare_all(std::span<const Hierarchical> a, std::span<const Hierarchical> b,
+                          const VerdictOptions& options) {
+  ComparisonSet set;
+  if (a.size() != b.size()) {
+    set.geomean.warnings.push_back("A and B list different numbers of benchmarks");
+    return set;
+  }
+  std::vector<RatioSample> samples;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    samples.push_back(ratio_sample(a[k], b[k], options.statistic, options.resamples,
+                                   derive_seed(options.seed, k)));
+    set.benchmarks.push_back(compare_sample(a[k], b[k], samples.back(), options));
+  }
+  adjust_family(set.benchmarks, options);
+  set.geomean = geomean_estimate(samples, options.confidence, options.interval);
+  return set;
+}
+
+}  // namespace benchguard::stats

@@ -1,0 +1,86 @@
+// The A/B verdict: is B slower than, faster than, or the same as A, and how sure is that?
+//
+// Let r be the ratio B / A of the statistic (mean by default), [lo, hi] its bootstrap interval
+// at `confidence`, and t the threshold. For a lower-is-better metric (times):
+//   slower        lo > 1 and r > 1 + t  (the change is real and larger than the threshold)
+//   faster        hi < 1 and r < 1 - t
+//   unchanged     otherwise, when 1 - t <= lo and hi <= 1 + t (any change is within the
+//                 threshold, at the stated confidence)
+//   inconclusive  everything else: the interval is too wide to tell, or it excludes 1 but the
+//                 change is within the threshold while the interval is not.
+// For a higher-is-better metric (throughput) a ratio below 1 is the regression: slower and
+// faster swap their conditions.
+//
+// Across the benchmarks of one comparison (compare_all), Holm's method adjusts the p-values.
+// By default the adjusted bootstrap p-value also gates the verdict: slower/faster stand only if
+// it is below 1 - confidence, otherwise they become inconclusive. The bootstrap p-value is dual
+// to the interval, so for one benchmark the gate changes nothing, and for many it keeps the
+// chance of any false slower/faster in the family at or below 1 - confidence.
+//
+// The Mann-Whitney U p-value is computed over per-instance means, the independent units. U over
+// pooled iterations (what benchstat or Google Benchmark's compare.py effectively do) treats
+// correlated iterations as independent and reports "significant" under mere instance-to-
+// instance variation. It is reported beside the verdict and does not decide it: with few
+// instances its exact p-value has a floor (2 / C(n_a + n_b, n_a): 0.1 for 3 vs 3).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/model.hpp"
+#include "stats/bootstrap.hpp"
+#include "stats/tests.hpp"
+
+namespace benchguard::stats {
+
+enum class Verdict { kUnchanged, kSlower, kFaster, kInconclusive };
+const char* to_string(Verdict verdict);
+
+struct VerdictOptions {
+  double threshold = 0.01;  // relative change that matters (1%)
+  double confidence = 0.95;
+  int resamples = 10000;
+  uint64_t seed = 0;
+  Direction direction = Direction::kLowerIsBetter;
+  Statistic statistic = Statistic::kMean;
+  CiMethod interval = CiMethod::kExpandedPercentile;
+  bool holm_gates_verdict = true;  // compare_all only
+};
+
+struct Comparison {
+  double mean_a = 0.0;  // mean over all iterations
+  double mean_b = 0.0;
+  Estimate ratio;                     // B / A of options.statistic, with its interval
+  MannWhitneyResult instance_test{};  // Mann-Whitney U over per-instance means
+  double p_value = 0.0;               // instance_test.p_value
+  double p_value_adjusted = 0.0;      // Holm across the family; equal to p_value alone
+  double p_value_bootstrap = 0.0;     // ratio == 1, dual to the interval
+  double p_value_bootstrap_adjusted = 0.0;
+  Verdict verdict = Verdict::kInconclusive;
+  std::vector<std::string> warnings;
+};
+
+// The verdict rule above, on a ratio and its interval. Non-finite input is inconclusive.
+Verdict classify(double ratio, Interval ci, double threshold, Direction direction);
+
+// One benchmark, A against B.
+Comparison compare(const Hierarchical& a, const Hierarchical& b, const VerdictOptions& options);
+
+// Holm across the comparisons of one family: fills the *_adjusted p-values and, with
+// options.holm_gates_verdict, demotes slower/faster whose adjusted bootstrap p-value is not
+// below 1 - confidence to inconclusive.
+void adjust_family(std::span<Comparison> family, const VerdictOptions& options);
+
+struct ComparisonSet {
+  std::vector<Comparison> benchmarks;  // in input order
+  Estimate geomean;                    // geometric mean over benchmarks of the ratios B / A
+};
+
+// Benchmark k of A against benchmark k of B, resampled with seed derive_seed(seed, k); the
+// geometric mean reuses those replicates. a and b must have the same length.
+ComparisonSet compare_all(std::span<const Hierarchical> a, std::span<const Hierarchical> b,
+                          const VerdictOptions& options);
+
+}  // namespace benchguard::stats

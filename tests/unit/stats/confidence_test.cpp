@@ -1,0 +1,86 @@
+// Tests for src/stats/confidence.cpp.
+#include "stats/confidence.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "stats/descriptive.hpp"
+#include "stats/rng.hpp"
+
+namespace benchguard::stats {
+namespace {
+
+TEST(StatsConfidence, Expansions) {
+  const VarianceTerm one[] = {{0.5, 0.4, 5}};
+  EXPECT_DOUBLE_EQ(combined_expansion(one).scale, std::sqrt(1.25));
+  EXPECT_DOUBLE_EQ(combined_expansion(one).dof, 4.0);
+  // Two equal samples: the pooled two-sample t, 2 (n - 1) degrees of freedom.
+  const VarianceTerm equal[] = {{0.3, 0.27, 10}, {0.3, 0.27, 10}};
+  EXPECT_DOUBLE_EQ(combined_expansion(equal).scale, std::sqrt(10.0 / 9.0));
+  EXPECT_DOUBLE_EQ(combined_expansion(equal).dof, 18.0);
+  // A single-instance sample cannot contribute; the other one alone decides.
+  const VarianceTerm lonely[] = {{0.5, 0.4, 5}, {7.0, 1.0, 1}};
+  EXPECT_DOUBLE_EQ(combined_expansion(lonely).scale, std::sqrt(1.25));
+  const VarianceTerm none[] = {{0.0, 0.0, 10}, {0.0, 0.0, 10}};
+  EXPECT_DOUBLE_EQ(combined_expansion(none).scale, 1.0);
+  EXPECT_TRUE(std::isinf(combined_expansion(none).dof));
+  EXPECT_NEAR(tail_probability(0.95, {}), 0.025, 1e-15);
+  EXPECT_NEAR(tail_probability(0.95, {std::sqrt(10.0 / 9.0), 9.0}), 0.008550639025807875, 1e-9);
+}
+
+TEST(StatsConfidence, PercentileIntervalIsType7) {
+  std::vector<double> reps;
+  for (int i = 100; i >= 0; --i) reps.push_back(i);
+  const auto ci = percentile_interval(reps, 0.025);
+  EXPECT_DOUBLE_EQ(ci.lower, 2.5);
+  EXPECT_DOUBLE_EQ(ci.upper, 97.5);
+}
+
+// p < 1 - confidence exactly when the interval at that confidence excludes the null value
+// (checked where the interval's tails hold at least 10 replicates).
+TEST(StatsConfidence, BootstrapPValueIsDualToInterval) {
+  Rng rng(5, 0);
+  std::vector<double> reps(2000);
+  for (double& r : reps) r = 1.0 + 0.02 * rng.normal();
+  int checked = 0;
+  for (const Expansion e :
+       {Expansion{}, Expansion{std::sqrt(6.0 / 5.0), 5.0}, Expansion{0.8, 30.0}}) {
+    for (double confidence : {0.8, 0.9, 0.95, 0.99}) {
+      const double tail = tail_probability(confidence, e);
+      if (tail * (reps.size() - 1) < 10.0) continue;
+      const auto ci = percentile_interval(reps, tail);
+      for (double null = 0.94; null <= 1.06; null += 0.0007) {
+        const bool excluded = !ci.contains(null);
+        EXPECT_EQ(bootstrap_p_value(reps, null, e) < 1.0 - confidence, excluded)
+            << "null " << null << " confidence " << confidence << " scale " << e.scale;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 1500);
+  EXPECT_NEAR(bootstrap_p_value(reps, median(reps), {}), 1.0, 1e-9);
+}
+
+// Beyond the replicates the p-value keeps falling with the distance instead of sticking at 0,
+// following the normal tail: 2 Phi(-z) for a null z bootstrap standard deviations away.
+TEST(StatsConfidence, BootstrapPValueExtrapolatesBeyondReplicates) {
+  Rng rng(6, 0);
+  std::vector<double> reps(1000);
+  for (double& r : reps) r = rng.normal();
+  const double m = mean(reps), sd = stdev(reps);
+  const double p5 = bootstrap_p_value(reps, m + 5 * sd, {});
+  const double p8 = bootstrap_p_value(reps, m - 8 * sd, {});
+  EXPECT_NEAR(p5, std::erfc(5 / std::sqrt(2.0)), 1e-12);
+  EXPECT_GT(p5, 0.0);
+  EXPECT_GT(p8, 0.0);
+  EXPECT_LT(p8, p5);
+  // With an expansion the same distance is less surprising.
+  EXPECT_GT(bootstrap_p_value(reps, m + 5 * sd, {1.1, 9.0}), p5);
+  // Never beyond the resolvable tail: 10 of 999 gaps on each side.
+  EXPECT_LE(bootstrap_p_value(reps, m + 2.5 * sd, {}), 2.0 * 10.0 / 999.0 + 1e-12);
+}
+
+}  // namespace
+}  // namespace benchguard::stats

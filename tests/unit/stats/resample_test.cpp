@@ -1,0 +1,114 @@
+// Tests for src/stats/resample.cpp: the hierarchical resampling scheme and its determinism.
+#include "stats/resample.hpp"
+
+#include <gtest/gtest.h>
+#include <tbb/global_control.h>
+
+#include <cmath>
+#include <vector>
+
+#include "stats/bootstrap.hpp"
+#include "stats/descriptive.hpp"
+#include "stats/rng.hpp"
+#include "stats/simulate.hpp"
+
+namespace benchguard::stats {
+namespace {
+
+// A literal, slow transcription of the documented resampling scheme: the drawn values.
+std::vector<double> reference_resample(const std::vector<std::vector<double>>& data, uint64_t seed,
+                                       uint64_t b) {
+  Rng rng(seed, b);
+  std::vector<double> drawn;
+  for (std::size_t k = 0; k < data.size(); ++k) {
+    const auto& inst = data[rng.below(static_cast<uint32_t>(data.size()))];
+    if (inst.size() == 1) {
+      drawn.push_back(inst[0]);
+      continue;
+    }
+    for (std::size_t j = 0; j < inst.size(); ++j) {
+      drawn.push_back(inst[rng.below(static_cast<uint32_t>(inst.size()))]);
+    }
+  }
+  return drawn;
+}
+
+TEST(StatsResample, ReplicatesFollowTheScheme) {
+  const std::vector<std::vector<double>> raw{{1, 2, 3}, {10, 20}, {7}, {5, 6, 7, 8}, {4, 4, 9}};
+  const Hierarchical data(raw);
+  const auto means = hierarchical_replicates(data, Statistic::kMean, 60, 11);
+  const auto medians = hierarchical_replicates(data, Statistic::kMedian, 60, 11);
+  ASSERT_EQ(means.size(), 60u);
+  ASSERT_EQ(medians.size(), 60u);
+  for (uint64_t b = 0; b < 60; ++b) {
+    const auto drawn = reference_resample(raw, 11, b);
+    EXPECT_DOUBLE_EQ(means[b], mean(drawn)) << "resample " << b;
+    EXPECT_DOUBLE_EQ(medians[b], median(drawn)) << "resample " << b;
+  }
+}
+
+// Two instances of one iteration each, {1} and {3}: a resample mean is 1, 2 or 3 with
+// probabilities 1/4, 1/2, 1/4.
+TEST(StatsResample, InstanceLevelResamplingDistribution) {
+  const auto reps = hierarchical_replicates(Hierarchical({{1}, {3}}), Statistic::kMean, 20000, 5);
+  double ones = 0, twos = 0, threes = 0;
+  for (double r : reps) {
+    ones += r == 1.0;
+    twos += r == 2.0;
+    threes += r == 3.0;
+  }
+  EXPECT_EQ(ones + twos + threes, 20000);
+  EXPECT_NEAR(ones / 20000, 0.25, 0.015);
+  EXPECT_NEAR(twos / 20000, 0.50, 0.015);
+  EXPECT_NEAR(threes / 20000, 0.25, 0.015);
+}
+
+TEST(StatsResample, MedianReplicatesAreMediansOfResamples) {
+  // An odd pooled count (3 x 3): every replicate is one of the data values.
+  const Hierarchical data({{1, 2, 3}, {4, 5, 6}, {7, 8, 9}});
+  for (double r : hierarchical_replicates(data, Statistic::kMedian, 500, 3)) {
+    EXPECT_EQ(r, std::round(r));
+    EXPECT_GE(r, 1.0);
+    EXPECT_LE(r, 9.0);
+  }
+  EXPECT_DOUBLE_EQ(statistic_of(data, Statistic::kMedian), 5.0);
+}
+
+TEST(StatsResample, SameSeedSameResultOtherSeedOtherResult) {
+  const auto data = simulate({}, 1);
+  const auto a = hierarchical_replicates(data, Statistic::kMean, 1000, 8);
+  EXPECT_EQ(a, hierarchical_replicates(data, Statistic::kMean, 1000, 8));
+  EXPECT_NE(a, hierarchical_replicates(data, Statistic::kMean, 1000, 9));
+}
+
+TEST(StatsResample, IdenticalOnOneAndTwoThreads) {
+  SimulationOptions sim;
+  sim.instances = 30;
+  const auto a = simulate(sim, 1), b = simulate(sim, 2);
+  BootstrapOptions options;
+  options.seed = 1234;
+  options.resamples = 4000;
+  auto run = [&](std::size_t threads) {
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+    return std::make_pair(bootstrap(a, options), bootstrap_ratio(a, b, options));
+  };
+  const auto one = run(1), two = run(2);
+  EXPECT_NE(one.first.ci.lower, one.first.ci.upper);
+  EXPECT_EQ(one.first.ci.lower, two.first.ci.lower);
+  EXPECT_EQ(one.first.ci.upper, two.first.ci.upper);
+  EXPECT_EQ(one.second.ci.lower, two.second.ci.lower);
+  EXPECT_EQ(one.second.ci.upper, two.second.ci.upper);
+
+  for (Statistic statistic : {Statistic::kMean, Statistic::kMedian}) {
+    std::vector<double> serial;
+    {
+      tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
+      serial = hierarchical_replicates(a, statistic, 1000, 99);
+    }
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 2);
+    EXPECT_EQ(serial, hierarchical_replicates(a, statistic, 1000, 99));
+  }
+}
+
+}  // namespace
+}  // namespace benchguard::stats

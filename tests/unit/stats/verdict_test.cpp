@@ -1,0 +1,183 @@
+// Tests for src/stats/verdict.cpp.
+#include "stats/verdict.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "stats/rng.hpp"
+#include "stats/simulate.hpp"
+
+namespace benchguard::stats {
+namespace {
+
+constexpr auto kLower = Direction::kLowerIsBetter;
+constexpr auto kHigher = Direction::kHigherIsBetter;
+
+TEST(StatsVerdict, ClassifyRules) {
+  // A real change beyond the 1% threshold.
+  EXPECT_EQ(classify(1.05, {1.02, 1.08}, 0.01, kLower), Verdict::kSlower);
+  EXPECT_EQ(classify(1.05, {1.02, 1.08}, 0.01, kHigher), Verdict::kFaster);
+  EXPECT_EQ(classify(0.95, {0.92, 0.98}, 0.01, kLower), Verdict::kFaster);
+  EXPECT_EQ(classify(0.95, {0.92, 0.98}, 0.01, kHigher), Verdict::kSlower);
+  // Within the threshold at the stated confidence, whether or not 1 is inside.
+  EXPECT_EQ(classify(1.003, {0.995, 1.009}, 0.01, kLower), Verdict::kUnchanged);
+  EXPECT_EQ(classify(1.005, {1.001, 1.009}, 0.01, kLower), Verdict::kUnchanged);
+  EXPECT_EQ(classify(0.995, {0.99, 1.01}, 0.01, kLower), Verdict::kUnchanged);
+  // Real but possibly below the threshold: the interval straddles 1 + t.
+  EXPECT_EQ(classify(1.008, {1.002, 1.014}, 0.01, kLower), Verdict::kInconclusive);
+  // Too wide to tell.
+  EXPECT_EQ(classify(1.02, {0.99, 1.05}, 0.01, kLower), Verdict::kInconclusive);
+  // The interval excludes 1 but the estimate is within the threshold.
+  EXPECT_EQ(classify(1.009, {1.001, 1.02}, 0.01, kLower), Verdict::kInconclusive);
+  // A larger threshold turns a slowdown into a non-verdict.
+  EXPECT_EQ(classify(1.05, {1.02, 1.08}, 0.10, kLower), Verdict::kUnchanged);
+  EXPECT_EQ(classify(1.05, {1.02, 1.12}, 0.10, kLower), Verdict::kInconclusive);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(classify(nan, {0.9, 1.1}, 0.01, kLower), Verdict::kInconclusive);
+  EXPECT_EQ(classify(1.5, {1.2, std::numeric_limits<double>::infinity()}, 0.01, kLower),
+            Verdict::kInconclusive);
+  EXPECT_STREQ(to_string(Verdict::kSlower), "slower");
+  EXPECT_STREQ(to_string(Verdict::kInconclusive), "inconclusive");
+}
+
+VerdictOptions quick(uint64_t seed = 1) {
+  VerdictOptions o;
+  o.resamples = 2000;
+  o.seed = seed;
+  return o;
+}
+
+TEST(StatsVerdict, ClearSlowdownIsSlowerOrFasterByDirection) {
+  SimulationOptions sim;
+  const auto a = simulate(sim, 1);
+  sim.slowdown = 1.2;
+  const auto b = simulate(sim, 2);
+  const auto c = compare(a, b, quick());
+  EXPECT_EQ(c.verdict, Verdict::kSlower);
+  EXPECT_GT(c.ratio.ci.lower, 1.1);
+  EXPECT_NEAR(c.ratio.value, c.mean_b / c.mean_a, 1e-12);
+  // 10 vs 10 instance means, completely separated: exact p = 2 / C(20, 10).
+  EXPECT_TRUE(c.instance_test.exact);
+  EXPECT_NEAR(c.p_value, 2.0 / 184756.0, 1e-12);
+  EXPECT_LT(c.p_value_bootstrap, 0.001);
+
+  auto throughput = quick();
+  throughput.direction = kHigher;
+  EXPECT_EQ(compare(a, b, throughput).verdict, Verdict::kFaster);
+  EXPECT_EQ(compare(b, a, throughput).verdict, Verdict::kSlower);
+}
+
+TEST(StatsVerdict, QuietEqualSamplesAreUnchanged) {
+  SimulationOptions sim;
+  sim.instance_sd = 0.002;
+  sim.iteration_sd = 0.002;
+  const auto c = compare(simulate(sim, 1), simulate(sim, 2), quick());
+  EXPECT_EQ(c.verdict, Verdict::kUnchanged);
+  EXPECT_GT(c.ratio.ci.lower, 0.99);
+  EXPECT_LT(c.ratio.ci.upper, 1.01);
+}
+
+TEST(StatsVerdict, MedianStatistic) {
+  SimulationOptions sim;
+  const auto a = simulate(sim, 1);
+  auto options = quick();
+  options.statistic = Statistic::kMedian;
+  const auto c = compare(a, scaled(a, 1.2), options);
+  EXPECT_NEAR(c.ratio.value, 1.2, 1e-12);
+  EXPECT_EQ(c.verdict, Verdict::kSlower);
+}
+
+TEST(StatsVerdict, WarnsWhenUTestCannotReachSignificance) {
+  const Hierarchical a({{1, 1.1}, {1.2, 1.1}, {1, 1.05}});
+  const Hierarchical b({{2, 2.1}, {2.2, 2.1}, {2, 2.05}});
+  const auto c = compare(a, b, quick());
+  EXPECT_NEAR(c.p_value, 0.1, 1e-12);  // the floor for 3 vs 3
+  bool warned = false;
+  for (const auto& w : c.warnings) warned |= w.find("cannot fall below") != std::string::npos;
+  EXPECT_TRUE(warned);
+}
+
+TEST(StatsVerdict, FamilyOfOneMatchesSingleComparison) {
+  SimulationOptions sim;
+  const std::vector<Hierarchical> a{simulate(sim, 1)};
+  sim.slowdown = 1.03;
+  const std::vector<Hierarchical> b{simulate(sim, 2)};
+  const auto options = quick(42);
+  const auto set = compare_all(a, b, options);
+  const auto single = compare(a[0], b[0], quick(derive_seed(42, 0)));
+  ASSERT_EQ(set.benchmarks.size(), 1u);
+  const auto& c = set.benchmarks[0];
+  EXPECT_EQ(c.verdict, single.verdict);
+  EXPECT_EQ(c.ratio.ci.lower, single.ratio.ci.lower);
+  EXPECT_EQ(c.ratio.ci.upper, single.ratio.ci.upper);
+  EXPECT_EQ(c.p_value_adjusted, single.p_value);
+  EXPECT_EQ(c.p_value_bootstrap_adjusted, single.p_value_bootstrap);
+}
+
+// A 4% slowdown that is significant on its own (p about 0.012) but not among 20 benchmarks:
+// Holm multiplies the smallest p-value by 20.
+TEST(StatsVerdict, HolmGatesVerdictAcrossFamily) {
+  SimulationOptions sim;
+  std::vector<Hierarchical> a{simulate(sim, 500, 0)}, b;
+  sim.slowdown = 1.04;
+  b.push_back(simulate(sim, 500, 1));
+  sim.slowdown = 1.0;
+  for (uint64_t k = 1; k < 20; ++k) {
+    a.push_back(simulate(sim, 600 + k, 0));
+    b.push_back(simulate(sim, 600 + k, 1));
+  }
+  auto options = quick(3);
+  const auto alone = compare(a[0], b[0], quick(derive_seed(3, 0)));
+  ASSERT_EQ(alone.verdict, Verdict::kSlower);
+  ASSERT_GT(alone.p_value_bootstrap, 0.05 / 19);
+  ASSERT_LT(alone.p_value_bootstrap, 0.05);
+
+  const auto gated = compare_all(a, b, options);
+  EXPECT_EQ(gated.benchmarks[0].p_value_bootstrap, alone.p_value_bootstrap);
+  EXPECT_GE(gated.benchmarks[0].p_value_bootstrap_adjusted, 0.05);
+  EXPECT_GE(gated.benchmarks[0].p_value_adjusted, gated.benchmarks[0].p_value);
+  EXPECT_EQ(gated.benchmarks[0].verdict, Verdict::kInconclusive);
+  EXPECT_FALSE(gated.benchmarks[0].warnings.empty());
+
+  options.holm_gates_verdict = false;
+  const auto ungated = compare_all(a, b, options);
+  EXPECT_EQ(ungated.benchmarks[0].verdict, Verdict::kSlower);
+  EXPECT_EQ(ungated.benchmarks[0].p_value_bootstrap_adjusted,
+            gated.benchmarks[0].p_value_bootstrap_adjusted);
+}
+
+TEST(StatsVerdict, GeomeanMatchesStandaloneBootstrap) {
+  SimulationOptions sim;
+  std::vector<Hierarchical> a, b;
+  for (uint64_t k = 0; k < 3; ++k) {
+    sim.slowdown = 1.0;
+    a.push_back(simulate(sim, 10 + k));
+    sim.slowdown = 1.0 + 0.05 * static_cast<double>(k);
+    b.push_back(simulate(sim, 20 + k));
+  }
+  const auto options = quick(5);
+  const auto set = compare_all(a, b, options);
+  BootstrapOptions boot;
+  boot.resamples = options.resamples;
+  boot.seed = options.seed;
+  const auto g = bootstrap_geomean_ratio(a, b, boot);
+  EXPECT_DOUBLE_EQ(set.geomean.value, g.value);
+  EXPECT_DOUBLE_EQ(set.geomean.ci.lower, g.ci.lower);
+  EXPECT_DOUBLE_EQ(set.geomean.ci.upper, g.ci.upper);
+  double product = 1.0;
+  for (const auto& c : set.benchmarks) product *= c.ratio.value;
+  EXPECT_NEAR(g.value, std::cbrt(product), 1e-12);
+}
+
+TEST(StatsVerdict, MismatchedFamiliesAreRejected) {
+  const std::vector<Hierarchical> a{simulate({}, 1)}, b;
+  const auto set = compare_all(a, b, quick());
+  EXPECT_TRUE(set.benchmarks.empty());
+  EXPECT_FALSE(set.geomean.warnings.empty());
+}
+
+}  // namespace
+}  // namespace benchguard::stats
