@@ -1,0 +1,111 @@
+#include "core/units.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+
+namespace benchguard {
+
+Result<double> parse_duration(const std::string& text) {
+  const Error bad{"invalid duration '" + text + "' (write e.g. 30s, 500ms, 2m, 1h or seconds)"};
+  if (text.empty()) return bad;
+  size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (...) {
+    return bad;
+  }
+  const std::string unit = text.substr(used);
+  double scale = 0;
+  if (unit.empty() || unit == "s")
+    scale = 1;
+  else if (unit == "ms")
+    scale = 1e-3;
+  else if (unit == "us")
+    scale = 1e-6;
+  else if (unit == "ns")
+    scale = 1e-9;
+  else if (unit == "m" || unit == "min")
+    scale = 60;
+  else if (unit == "h")
+    scale = 3600;
+  else
+    return bad;
+  if (!std::isfinite(v) || v < 0) return bad;
+  return v * scale;
+}
+
+std::string format_seconds(double s) {
+  const double a = std::fabs(s);
+  if (a == 0) return "0 s";
+  if (a < 1e-6) return fmt::format("{:.3f} ns", s * 1e9);
+  if (a < 1e-3) return fmt::format("{:.3f} µs", s * 1e6);
+  if (a < 1) return fmt::format("{:.3f} ms", s * 1e3);
+  return fmt::format("{:.3f} s", s);
+}
+
+std::string format_bytes(double bytes) {
+  static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  double v = bytes;
+  while (std::fabs(v) >= 1024 && u < 4) {
+    v /= 1024;
+    ++u;
+  }
+  if (u == 0) return fmt::format("{:.0f} B", v);
+  return fmt::format("{:.1f} {}", v, kUnits[u]);
+}
+
+std::string format_value(double v, const std::string& unit) {
+  if (unit == "s") return format_seconds(v);
+  if (unit == "B") return format_bytes(v);
+  return fmt::format("{:.4g}", v);
+}
+
+namespace {
+std::tm utc(int64_t unix_ns, long* frac_ms) {
+  const time_t secs = static_cast<time_t>(unix_ns / 1000000000);
+  if (frac_ms != nullptr) *frac_ms = static_cast<long>((unix_ns % 1000000000) / 1000000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  return tm;
+}
+}  // namespace
+
+std::string format_time(int64_t unix_ns) {
+  const std::tm tm = utc(unix_ns, nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+  return buf;
+}
+
+std::string format_iso8601(int64_t unix_ns) {
+  long ms = 0;
+  const std::tm tm = utc(unix_ns, &ms);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  return fmt::format("{}.{:03d}Z", buf, ms);
+}
+
+Result<int64_t> parse_date(const std::string& text) {
+  std::tm tm{};
+  int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
+  char sep = 0;
+  const int n =
+      std::sscanf(text.c_str(), "%4d-%2d-%2d%c%2d:%2d:%2d", &y, &mo, &d, &sep, &h, &mi, &s);
+  const bool ok = (n == 3) || ((n == 6 || n == 7) && (sep == ' ' || sep == 'T'));
+  if (!ok || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
+    return Error{"invalid date '" + text + "' (write YYYY-MM-DD or YYYY-MM-DD HH:MM[:SS], UTC)"};
+  tm.tm_year = y - 1900;
+  tm.tm_mon = mo - 1;
+  tm.tm_mday = d;
+  tm.tm_hour = h;
+  tm.tm_min = mi;
+  tm.tm_sec = s;
+  return static_cast<int64_t>(timegm(&tm)) * 1000000000;
+}
+
+}  // namespace benchguard

@@ -1,0 +1,27 @@
+// Durations, sizes and times as people write and read them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/result.hpp"
+
+namespace benchguard {
+
+// "1.5" (seconds), "500ms", "30s", "2m", "1h", "250us", "100ns" -> seconds. Negative or
+// malformed input is an Error that quotes the text.
+Result<double> parse_duration(const std::string& text);
+
+// 0.00123 -> "1.230 ms": three significant decimals in the largest fitting unit.
+std::string format_seconds(double s);
+// 1536 -> "1.5 KiB".
+std::string format_bytes(double bytes);
+// A value in its metric's unit ("s", "B", or anything else printed as a plain number).
+std::string format_value(double v, const std::string& unit);
+// unix epoch ns -> "2026-11-21 13:46:22" (UTC) / "2026-11-21T13:46:22.123Z".
+std::string format_time(int64_t unix_ns);
+std::string format_iso8601(int64_t unix_ns);
+// "2026-11-21", "2026-11-21 13:46", "2026-11-21T13:46:22Z" (UTC) -> unix ns.
+Result<int64_t> parse_date(const std::string& text);
+
+}  // namespace benchguard

@@ -1,0 +1,31 @@
+// Per benchmark and variant of one run: counts and descriptive statistics of a metric,
+// burn-in iterations and failed iterations left out. What `show` and `run` print.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/model.hpp"
+
+namespace benchguard::report {
+
+struct VariantSummary {
+  std::string benchmark;
+  std::string variant;
+  std::string metric;
+  std::string unit;
+  int instances_ok = 0;
+  int instances_failed = 0;
+  int iterations = 0;  // measured: not burn-in, not failed
+  int burn_in = 0;
+  double mean = 0, median = 0, min = 0, max = 0, stdev = 0, cv = 0;
+  double peak_memory = 0;  // bytes, the largest over instances (tree sample or max RSS)
+};
+
+// Values of `metric` from the measured iterations of each successful instance.
+std::vector<std::vector<double>> measured_values(const VariantData& v, const std::string& metric);
+
+std::vector<VariantSummary> summarize_run(const RunData& run,
+                                          const std::string& metric = "wall_time");
+
+}  // namespace benchguard::report
