@@ -1,0 +1,98 @@
+#include "schedule/instance.hpp"
+
+#include <fmt/format.h>
+
+#include <csignal>
+#include <cstring>
+
+namespace benchguard::schedule {
+
+KeyValues instance_env(const BenchmarkSpec& b, const VariantSpec& v, int instance,
+                       const std::string& results_path) {
+  KeyValues env = v.env;
+  env.emplace_back("BENCHGUARD_RESULTS", results_path);
+  env.emplace_back("BENCHGUARD_ITERATIONS", std::to_string(b.burn_in + b.iterations));
+  env.emplace_back("BENCHGUARD_BURN_IN", std::to_string(b.burn_in));
+  env.emplace_back("BENCHGUARD_BENCHMARK", b.name);
+  env.emplace_back("BENCHGUARD_VARIANT", v.name);
+  env.emplace_back("BENCHGUARD_INSTANCE", std::to_string(instance));
+  return env;
+}
+
+std::string describe_signal(int sig) {
+  const char* abbrev = sigabbrev_np(sig);
+  if (abbrev != nullptr) return fmt::format("killed by signal {} (SIG{})", sig, abbrev);
+  return fmt::format("killed by signal {}", sig);
+}
+
+namespace {
+
+// Resource use of the whole instance; stored as the metrics of an iteration timed from
+// outside, so one analysis path serves both kinds of benchmark.
+void add_outside_metrics(const measure::LaunchResult& r, IterationRecord& it) {
+  it.metrics.emplace_back("wall_time", r.wall_s());
+  it.metrics.emplace_back("cpu_time", r.user_s + r.sys_s);
+  it.metrics.emplace_back("user_time", r.user_s);
+  it.metrics.emplace_back("sys_time", r.sys_s);
+  it.metrics.emplace_back("max_rss", static_cast<double>(r.max_rss_bytes));
+  it.metrics.emplace_back("peak_memory", static_cast<double>(r.mem_peak_bytes));
+  it.metrics.emplace_back("avg_memory", r.mem_avg_bytes);
+  if (r.instructions) it.metrics.emplace_back("instructions", static_cast<double>(*r.instructions));
+  if (r.cycles) it.metrics.emplace_back("cycles", static_cast<double>(*r.cycles));
+}
+
+}  // namespace
+
+InstanceRecord make_instance_record(const BenchmarkSpec& b, int instance,
+                                    const measure::LaunchResult& launch,
+                                    std::vector<IterationRecord> reported,
+                                    const std::string& protocol_error, double timeout_s) {
+  InstanceRecord rec;
+  rec.index = instance;
+  rec.start_ns = launch.start_ns;
+  rec.end_ns = launch.end_ns;
+  rec.started_at = launch.started_at;
+  rec.exit_code = launch.exit_code;
+  rec.signal = launch.signal;
+  rec.timed_out = launch.timed_out;
+  rec.user_s = launch.user_s;
+  rec.sys_s = launch.sys_s;
+  rec.max_rss_bytes = launch.max_rss_bytes;
+  rec.mem_peak_bytes = launch.mem_peak_bytes;
+  rec.mem_avg_bytes = launch.mem_avg_bytes;
+  rec.mem_samples = launch.mem_samples;
+  rec.instructions = launch.instructions;
+  rec.cycles = launch.cycles;
+
+  if (launch.timed_out) {
+    rec.failure = fmt::format("timed out after {:g} s", timeout_s);
+  } else if (launch.signal != 0) {
+    rec.failure = describe_signal(launch.signal);
+  } else if (launch.exit_code != 0) {
+    rec.failure = fmt::format("exit code {}", launch.exit_code);
+  } else if (!protocol_error.empty()) {
+    rec.failure = "bad results: " + protocol_error;
+  }
+
+  if (reported.empty()) {
+    IterationRecord it;
+    it.index = 0;
+    it.start_ns = launch.start_ns;
+    it.end_ns = launch.end_ns;
+    it.timed_out = launch.timed_out;
+    it.failure = rec.failure;
+    add_outside_metrics(launch, it);
+    rec.iterations.push_back(std::move(it));
+  } else {
+    for (size_t i = 0; i < reported.size(); ++i) {
+      auto& it = reported[i];
+      if (static_cast<int>(i) < b.burn_in) it.burn_in = true;
+    }
+    // An instance that died after reporting some iterations: the reported ones stand, and
+    // the death is recorded on the instance.
+    rec.iterations = std::move(reported);
+  }
+  return rec;
+}
+
+}  // namespace benchguard::schedule

@@ -1,0 +1,67 @@
+// Runs a suite: checks every command can start, records the run, launches the instances in
+// schedule order and stores each one the moment it ends.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/model.hpp"
+#include "core/result.hpp"
+#include "store/store.hpp"
+
+namespace benchguard::schedule {
+
+struct RunOptions {
+  std::string schedule;  // empty: the suite's
+  uint64_t seed = 0;
+  std::vector<int> cpus;  // pin every instance here; empty: no pinning
+  bool counters = true;
+  bool show_output = false;  // let benchmarks write to the terminal
+  double kill_grace_s = 1.0;
+  KeyValues labels;
+  std::string command_line;
+};
+
+// Called before each instance starts (done = instances finished so far, total) and after
+// the run; lets the CLI draw progress without the runner knowing about terminals.
+struct ProgressEvent {
+  int done = 0;
+  int total = 0;
+  const BenchmarkSpec* benchmark = nullptr;
+  const VariantSpec* variant = nullptr;
+  int instance = 0;  // negative for warmups
+  bool finished = false;
+};
+using ProgressFn = std::function<void(const ProgressEvent&)>;
+
+struct BenchmarkOutcome {
+  std::string name;
+  int instances_ok = 0;
+  int instances_failed = 0;
+  bool abandoned = false;  // hit max_failures consecutive failures
+  std::string last_failure;
+};
+
+struct RunOutcome {
+  int64_t run_id = 0;
+  std::string uuid;
+  std::string status;  // complete | interrupted
+  std::vector<BenchmarkOutcome> benchmarks;
+  bool any_failure() const;
+};
+
+// Fails before anything is stored when a command cannot be run.
+Status preflight(const Suite& suite);
+
+Result<RunOutcome> run_suite(const Suite& suite, store::Store& store, const RunOptions& options,
+                             const ProgressFn& progress = {});
+
+// Set from a signal handler: the runner stops after the instance in flight.
+void request_stop();
+
+// Random version-4 UUID.
+std::string new_uuid();
+
+}  // namespace benchguard::schedule
