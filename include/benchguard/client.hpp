@@ -1,0 +1,97 @@
+// benchguard client: lets a C++ program report its iterations to benchguard.
+//
+//   #include <benchguard/client.hpp>
+//   int main() {
+//     benchguard::Client bg;                       // reads BENCHGUARD_* from the environment
+//     for (int i = 0; i < bg.iterations(10); ++i)  // 10 when run outside benchguard
+//       bg.measure([&] { work(); });
+//   }
+//
+// Under `benchguard run` each measured iteration becomes one JSON line in the file named
+// by BENCHGUARD_RESULTS (the iteration protocol, docs/protocol.md). Outside benchguard the
+// client measures just the same and reports nothing. Header-only, no dependencies.
+#pragma once
+
+#include <time.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace benchguard {
+
+class Client {
+ public:
+  Client() {
+    if (const char* path = std::getenv("BENCHGUARD_RESULTS"); path != nullptr && *path != '\0')
+      out_ = std::fopen(path, "a");
+    iterations_ = env_int("BENCHGUARD_ITERATIONS", -1);
+    burn_in_ = env_int("BENCHGUARD_BURN_IN", 0);
+  }
+  ~Client() {
+    if (out_ != nullptr) std::fclose(out_);
+  }
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  // True when running under benchguard.
+  bool active() const { return out_ != nullptr; }
+
+  // Iterations to run (burn-in included): what benchguard asks for, else `fallback`.
+  int iterations(int fallback) const { return iterations_ > 0 ? iterations_ : fallback; }
+  int burn_in() const { return burn_in_; }
+
+  static int64_t now_ns() {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+  }
+
+  // Times one call of f as the next iteration and reports it. Returns the seconds taken.
+  template <class F>
+  double measure(F&& f) {
+    const int64_t start = now_ns();
+    std::forward<F>(f)();
+    const int64_t end = now_ns();
+    report(start, end);
+    return static_cast<double>(end - start) * 1e-9;
+  }
+
+  // Reports an iteration timed by the caller, with optional extra metrics
+  // (name, value); wall_time is derived from the timestamps.
+  void report(int64_t start_ns, int64_t end_ns,
+              const std::vector<std::pair<std::string, double>>& metrics = {}) {
+    const int index = next_++;
+    if (out_ == nullptr) return;
+    std::fprintf(out_,
+                 "{\"iteration\":%d,\"start_ns\":%lld,\"end_ns\":%lld,\"burn_in\":%s,"
+                 "\"metrics\":{\"wall_time\":%.9g",
+                 index, static_cast<long long>(start_ns), static_cast<long long>(end_ns),
+                 index < burn_in_ ? "true" : "false",
+                 static_cast<double>(end_ns - start_ns) * 1e-9);
+    for (const auto& [name, value] : metrics)
+      std::fprintf(out_, ",\"%s\":%.17g", name.c_str(), value);
+    std::fputs("}}\n", out_);
+    // One line per iteration reaches the file at once: a crash loses at most this one.
+    std::fflush(out_);
+  }
+
+ private:
+  static int env_int(const char* name, int fallback) {
+    const char* v = std::getenv(name);
+    if (v == nullptr || *v == '\0') return fallback;
+    char* end = nullptr;
+    const long n = std::strtol(v, &end, 10);
+    return (end != nullptr && *end == '\0') ? static_cast<int>(n) : fallback;
+  }
+
+  std::FILE* out_ = nullptr;
+  int iterations_ = -1;
+  int burn_in_ = 0;
+  int next_ = 0;
+};
+
+}  // namespace benchguard
