@@ -1,0 +1,49 @@
+// A against B: for every benchmark both sides measured, per metric, the ratio B / A with
+// its interval, the U test beside it, and a verdict; Holm across the benchmarks of the
+// comparison; the geometric mean of the ratios.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/samples.hpp"
+#include "stats/verdict.hpp"
+
+namespace benchguard::analysis {
+
+struct Side {
+  std::string label;                         // how the user named it ("A", a run id, a label, ...)
+  std::vector<const VariantData*> variants;  // one per benchmark
+};
+
+struct CompareOptions {
+  std::vector<std::string> metrics{"wall_time"};
+  BurnInPolicy burn_in;
+  stats::VerdictOptions verdict;
+  double simulate_slowdown = 0;  // multiply B by (1 + s): what-if, and for checking power
+};
+
+struct BenchmarkComparison {
+  std::string benchmark;
+  MetricInfo metric;
+  MetricSample a, b;
+  stats::Comparison result;
+};
+
+struct MetricComparison {
+  MetricInfo metric;
+  std::vector<BenchmarkComparison> rows;
+  stats::Estimate geomean;  // of the ratios; NaN when fewer than two benchmarks
+};
+
+struct CompareReport {
+  std::string label_a, label_b;
+  std::vector<MetricComparison> metrics;
+  std::vector<std::string> only_in_a, only_in_b;  // benchmarks without a counterpart
+  std::vector<std::string> warnings;
+  bool any(stats::Verdict v) const;
+};
+
+CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& options);
+
+}  // namespace benchguard::analysis

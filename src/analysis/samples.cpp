@@ -1,0 +1,81 @@
+#include "analysis/samples.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace benchguard::analysis {
+
+MetricInfo metric_info(const std::string& name) {
+  if (const MetricInfo* m = find_builtin_metric(name)) return *m;
+  return MetricInfo{name, "", Direction::kLowerIsBetter};
+}
+
+std::vector<std::string> metrics_of(const VariantData& v) {
+  std::vector<std::string> names;
+  for (const auto& inst : v.instances)
+    for (const auto& it : inst.iterations)
+      for (const auto& [k, x] : it.metrics)
+        if (std::find(names.begin(), names.end(), k) == names.end()) names.push_back(k);
+  auto wall = std::find(names.begin(), names.end(), "wall_time");
+  if (wall != names.end()) std::rotate(names.begin(), wall, wall + 1);
+  return names;
+}
+
+MetricSample extract(const VariantData& v, const std::string& metric, const BurnInPolicy& policy) {
+  MetricSample s;
+  s.benchmark = v.variant.benchmark;
+  s.variant = v.variant.name;
+  s.metric = metric_info(metric);
+  using Mode = BurnInPolicy::Mode;
+  for (const auto& inst : v.instances) {
+    if (!inst.ok()) {
+      ++s.instances_failed;
+      continue;
+    }
+    ++s.instances_ok;
+    std::vector<double> xs;
+    std::size_t index = 0;
+    for (const auto& it : inst.iterations) {
+      const bool leading = policy.mode == Mode::kFixed ? index++ < policy.fixed : it.burn_in;
+      if (leading) {
+        ++s.configured_burn_in;
+        continue;
+      }
+      if (it.timed_out || !it.failure.empty()) continue;
+      if (auto x = it.metric(metric)) xs.push_back(*x);
+    }
+    if (!xs.empty()) s.series.push_back(std::move(xs));
+  }
+
+  std::size_t shortest = SIZE_MAX;
+  for (const auto& xs : s.series) shortest = std::min(shortest, xs.size());
+  if (!s.series.empty() && shortest >= kMinSeriesForDetection) {
+    stats::SteadyStateOptions opts;
+    opts.direction = s.metric.direction;
+    s.steady = stats::classify_benchmark(s.series, opts);
+    const auto& sum = s.steady->summary;
+    if (sum.no_steady_state_share > 0)
+      s.warnings.push_back(fmt::format("{:.0f}% of instances never reach a steady state",
+                                       100 * sum.no_steady_state_share));
+    if (policy.mode == Mode::kAuto && sum.recommended_burn_in && *sum.recommended_burn_in > 0) {
+      // Keep at least half of the shortest instance: a burn-in that would eat most of the
+      // data says more about the benchmark than about its warm-up.
+      if (*sum.recommended_burn_in <= shortest / 2) {
+        s.detected_burn_in = *sum.recommended_burn_in;
+      } else {
+        s.warnings.push_back(fmt::format(
+            "detected burn-in of {} iterations left in: it would drop most of the data; run "
+            "more iterations",
+            *sum.recommended_burn_in));
+      }
+    }
+  }
+  for (const auto& xs : s.series) {
+    if (xs.size() > s.detected_burn_in)
+      s.data.add_instance(std::span<const double>(xs).subspan(s.detected_burn_in));
+  }
+  return s;
+}
+
+}  // namespace benchguard::analysis

@@ -1,0 +1,53 @@
+// From stored records to the samples statistics work on: one metric of one benchmark
+// variant, instances x iterations, with failed iterations and burn-in left out.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/model.hpp"
+#include "stats/hierarchical.hpp"
+#include "stats/steady_state.hpp"
+
+namespace benchguard::analysis {
+
+struct BurnInPolicy {
+  enum class Mode {
+    kConfigured,  // leave out the iterations flagged burn-in (by the suite or the benchmark)
+    kAuto,        // those, then whatever steady-state detection finds on top of them
+    kFixed,       // the first `fixed` iterations of each instance, flags ignored
+  };
+  Mode mode = Mode::kAuto;
+  std::size_t fixed = 0;
+};
+
+// Steady-state detection needs a series long enough to find a final segment in.
+inline constexpr std::size_t kMinSeriesForDetection = 10;
+
+struct MetricSample {
+  std::string benchmark;
+  std::string variant;
+  MetricInfo metric;
+  int instances_ok = 0;
+  int instances_failed = 0;
+  // Per successful instance, the metric's values in order, failed iterations and
+  // configured burn-in left out: what steady-state detection looks at.
+  std::vector<std::vector<double>> series;
+  std::size_t configured_burn_in = 0;  // iterations flagged burn-in, over all instances
+  std::size_t detected_burn_in = 0;    // further leading iterations left out per instance
+  std::optional<stats::BenchmarkSteadyState> steady;  // when the series were long enough
+  stats::Hierarchical data;                           // what the statistics use
+  std::vector<std::string> warnings;
+};
+
+// The metric's description: the built-in one, or a custom metric (lower is better).
+MetricInfo metric_info(const std::string& name);
+
+// Names of the metrics the variant's measured iterations carry, wall_time first.
+std::vector<std::string> metrics_of(const VariantData& v);
+
+MetricSample extract(const VariantData& v, const std::string& metric, const BurnInPolicy& policy);
+
+}  // namespace benchguard::analysis

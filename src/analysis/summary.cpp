@@ -1,0 +1,95 @@
+#include "analysis/summary.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "stats/descriptive.hpp"
+#include "stats/outliers.hpp"
+#include "stats/rng.hpp"
+
+namespace benchguard::analysis {
+
+namespace {
+
+void warn_slow_first(const std::vector<double>& means, double factor, VariantSummary& s) {
+  if (means.size() < 3) return;
+  std::vector<double> rest(means.begin() + 1, means.end());
+  const double med = stats::median(rest);
+  const double worst_rest =
+      s.sample.metric.direction == Direction::kLowerIsBetter ? stats::max(rest) : stats::min(rest);
+  const bool lower = s.sample.metric.direction == Direction::kLowerIsBetter;
+  const bool slow = lower ? (means[0] > factor * med && means[0] > worst_rest)
+                          : (means[0] * factor < med && means[0] < worst_rest);
+  if (slow)
+    s.warnings.push_back(fmt::format(
+        "the first instance was clearly slower than the rest ({:.3g} vs median {:.3g}): caches "
+        "filling? consider warmup instances",
+        means[0], med));
+}
+
+}  // namespace
+
+VariantSummary summarize_variant(const VariantData& v, const std::string& metric,
+                                 const SummaryOptions& options) {
+  VariantSummary s;
+  s.sample = extract(v, metric, options.burn_in);
+  s.warnings = s.sample.warnings;
+  const auto& data = s.sample.data;
+  s.iterations = data.size();
+  if (s.sample.instances_failed > 0)
+    s.warnings.push_back(
+        fmt::format("{} instance(s) failed and are left out", s.sample.instances_failed));
+  if (data.empty()) {
+    s.warnings.push_back("no measured iterations");
+    return s;
+  }
+  const auto values = data.values();
+  s.mean = stats::mean(values);
+  s.median = stats::median(values);
+  s.min = stats::min(values);
+  s.max = stats::max(values);
+  if (values.size() > 1) {
+    s.stdev = stats::stdev(values);
+    s.cv = stats::cv(values);
+  }
+  s.cv_within = stats::pooled_cv(data);
+  const auto var = stats::instance_variability(data);
+  s.cv_instance_mean = var.mean_cv;
+  s.cv_instance_sd = var.sd_cv;
+  const auto means = stats::instance_means(data);
+  if (means.size() > 1) s.cv_between = stats::cv(means);
+
+  stats::BootstrapOptions bo;
+  bo.resamples = options.resamples;
+  bo.confidence = options.confidence;
+  bo.seed = options.seed;
+  s.mean_ci = stats::bootstrap(data, bo);
+  bo.statistic = stats::Statistic::kMedian;
+  bo.seed = stats::derive_seed(options.seed, 1);
+  s.median_ci = stats::bootstrap(data, bo);
+
+  for (std::size_t i = 0; i < data.instances(); ++i) {
+    const auto flags = stats::flag_outliers(data.instance(i));
+    s.outliers_ratio += flags.ratio_count;
+    s.outliers_z += flags.robust_z_count;
+  }
+  if (s.outliers_ratio + s.outliers_z > 0)
+    s.warnings.push_back(fmt::format("{} outlier iteration(s) (flagged, not removed)",
+                                     std::max(s.outliers_ratio, s.outliers_z)));
+  const double total_cv = std::isfinite(s.cv) ? s.cv : 0;
+  if (total_cv > options.max_cv)
+    s.warnings.push_back(fmt::format("high variability: CV {:.1f}% (above {:.0f}%)", 100 * total_cv,
+                                     100 * options.max_cv));
+  if (static_cast<int>(data.instances()) < options.min_instances)
+    s.warnings.push_back(fmt::format(
+        "only {} instance(s): the interval cannot see variation between process launches well; "
+        "use at least {}",
+        data.instances(), options.min_instances));
+  warn_slow_first(means, options.slow_first_factor, s);
+  for (const auto& w : s.mean_ci.warnings) s.warnings.push_back(w);
+  return s;
+}
+
+}  // namespace benchguard::analysis

@@ -1,0 +1,44 @@
+// What `summary` reports per benchmark, variant and metric: counts, central values with
+// intervals, variability between and within instances, steady state, outliers and the
+// warnings a careful engineer would want.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/samples.hpp"
+#include "stats/bootstrap.hpp"
+
+namespace benchguard::analysis {
+
+struct SummaryOptions {
+  BurnInPolicy burn_in;
+  int resamples = 10000;
+  double confidence = 0.95;
+  uint64_t seed = 0;
+  // Warning thresholds.
+  double max_cv = 0.10;
+  int min_instances = 5;
+  double slow_first_factor = 1.10;
+};
+
+struct VariantSummary {
+  MetricSample sample;
+  std::size_t iterations = 0;  // measured, after burn-in
+  double mean = 0, median = 0, stdev = 0, min = 0, max = 0;
+  stats::Estimate mean_ci;  // hierarchical bootstrap
+  stats::Estimate median_ci;
+  double cv = 0;                                    // over all measured iterations
+  double cv_within = 0;                             // pooled within-instance CV
+  double cv_instance_mean = 0, cv_instance_sd = 0;  // Hail's per-instance variability
+  double cv_between = 0;                            // CV of the instance means
+  std::size_t outliers_ratio = 0;
+  std::size_t outliers_z = 0;
+  std::vector<std::string> warnings;
+};
+
+VariantSummary summarize_variant(const VariantData& v, const std::string& metric,
+                                 const SummaryOptions& options);
+
+}  // namespace benchguard::analysis

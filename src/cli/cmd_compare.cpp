@@ -1,0 +1,184 @@
+// benchguard compare [A] [B]: per benchmark and metric, the ratio B / A with its interval,
+// the U test, a verdict; Holm across benchmarks; the geometric mean.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "cli/analysis_flags.hpp"
+#include "cli/app.hpp"
+#include "cli/compare_inputs.hpp"
+#include "core/units.hpp"
+#include "report/table.hpp"
+
+namespace benchguard::cli {
+
+namespace {
+
+struct CompareFlags {
+  std::vector<std::string> refs;
+  std::string variant_a, variant_b;
+  std::string threshold = "1%";
+  std::string fail_on;  // slower | faster | change
+  std::string simulate;
+  AnalysisFlags analysis;
+};
+
+Result<double> parse_fraction(const std::string& text, const std::string& flag) {
+  try {
+    size_t used = 0;
+    double v = std::stod(text, &used);
+    const std::string rest = text.substr(used);
+    if (rest == "%")
+      v /= 100;
+    else if (!rest.empty())
+      throw std::invalid_argument(rest);
+    if (!std::isfinite(v) || v < 0 || v >= 10) throw std::out_of_range(text);
+    return v;
+  } catch (...) {
+    return Error{flag + " must be a fraction or a percentage (0.01 or 1%), not '" + text + "'"};
+  }
+}
+
+std::string num(double x, const char* spec = "{:.3f}") {
+  return std::isfinite(x) ? fmt::format(fmt::runtime(spec), x) : "-";
+}
+
+nlohmann::json jnum(double x) {
+  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
+}
+
+void print_json(Context& ctx, const analysis::CompareReport& r, const std::string& description) {
+  nlohmann::json j = {{"a", r.label_a},
+                      {"b", r.label_b},
+                      {"description", description},
+                      {"metrics", nlohmann::json::array()},
+                      {"warnings", r.warnings},
+                      {"only_in_a", r.only_in_a},
+                      {"only_in_b", r.only_in_b}};
+  for (const auto& m : r.metrics) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& row : m.rows) {
+      const auto& c = row.result;
+      rows.push_back({{"benchmark", row.benchmark},
+                      {"mean_a", jnum(c.mean_a)},
+                      {"mean_b", jnum(c.mean_b)},
+                      {"instances_a", row.a.data.instances()},
+                      {"instances_b", row.b.data.instances()},
+                      {"ratio", jnum(c.ratio.value)},
+                      {"ci", {jnum(c.ratio.ci.lower), jnum(c.ratio.ci.upper)}},
+                      {"p_value", jnum(c.p_value)},
+                      {"p_value_holm", jnum(c.p_value_adjusted)},
+                      {"verdict", stats::to_string(c.verdict)},
+                      {"warnings", c.warnings}});
+    }
+    j["metrics"].push_back(
+        {{"metric", m.metric.name},
+         {"unit", m.metric.unit},
+         {"direction", m.metric.direction == Direction::kLowerIsBetter ? "lower" : "higher"},
+         {"rows", rows},
+         {"geomean",
+          {{"ratio", jnum(m.geomean.value)},
+           {"ci", {jnum(m.geomean.ci.lower), jnum(m.geomean.ci.upper)}}}}});
+  }
+  ctx.out << j.dump(2) << "\n";
+}
+
+void print_table(Context& ctx, const analysis::CompareReport& r, const std::string& description,
+                 double confidence) {
+  const std::string& format = ctx.globals.format;
+  const bool md = format == "md";
+  const bool machine = format == "csv";
+  if (!machine) ctx.out << (md ? "**benchguard compare**: " : "") << description << "\n\n";
+  const std::string ci_head = fmt::format("{:.0f}% CI", 100 * confidence);
+  report::Table t;
+  t.header = {"benchmark", "metric", "A", "B", "B/A", ci_head, "p (Holm)", "verdict"};
+  t.right = {false, false, true, true, true, true, true, false};
+  int counts[4] = {0, 0, 0, 0};
+  for (const auto& m : r.metrics) {
+    for (const auto& row : m.rows) {
+      const auto& c = row.result;
+      ++counts[static_cast<int>(c.verdict)];
+      auto v = [&](double x) {
+        return machine ? num(x, "{:.9g}") : format_value(x, m.metric.unit);
+      };
+      std::string verdict = stats::to_string(c.verdict);
+      if (md && (c.verdict == stats::Verdict::kSlower || c.verdict == stats::Verdict::kFaster))
+        verdict = "**" + verdict + "**";
+      t.add_row({row.benchmark, m.metric.name, v(c.mean_a), v(c.mean_b), num(c.ratio.value),
+                 machine ? num(c.ratio.ci.lower) + " " + num(c.ratio.ci.upper)
+                         : num(c.ratio.ci.lower) + " .. " + num(c.ratio.ci.upper),
+                 num(c.p_value_adjusted, "{:.3g}"), verdict});
+    }
+    if (std::isfinite(m.geomean.value))
+      t.add_row({"geometric mean", m.metric.name, "", "", num(m.geomean.value),
+                 machine ? num(m.geomean.ci.lower) + " " + num(m.geomean.ci.upper)
+                         : num(m.geomean.ci.lower) + " .. " + num(m.geomean.ci.upper),
+                 "", ""});
+  }
+  report::render(t, format == "jsonl" ? "csv" : format, ctx.out);
+  if (machine) return;
+  using stats::Verdict;
+  ctx.out << fmt::format("\n{} slower, {} faster, {} unchanged, {} inconclusive\n",
+                         counts[static_cast<int>(Verdict::kSlower)],
+                         counts[static_cast<int>(Verdict::kFaster)],
+                         counts[static_cast<int>(Verdict::kUnchanged)],
+                         counts[static_cast<int>(Verdict::kInconclusive)]);
+  std::vector<std::string> notes = r.warnings;
+  for (const auto& b : r.only_in_a) notes.push_back(b + ": only in A");
+  for (const auto& b : r.only_in_b) notes.push_back(b + ": only in B");
+  for (const auto& m : r.metrics)
+    for (const auto& row : m.rows)
+      for (const auto& w : row.result.warnings) notes.push_back(row.benchmark + ": " + w);
+  for (const auto& n : notes) ctx.out << (md ? "- " : "  ") << n << "\n";
+}
+
+Result<int> do_compare(Context& ctx, const CompareFlags& f) {
+  BG_ASSIGN(auto store, ctx.open_store());
+  BG_ASSIGN(auto inputs, resolve_compare_inputs(ctx, *store, f.refs, f.variant_a, f.variant_b));
+  analysis::CompareOptions opts;
+  if (!f.analysis.metrics.empty()) opts.metrics = f.analysis.metrics;
+  BG_ASSIGN(opts.burn_in, f.analysis.burn_in_policy());
+  BG_ASSIGN(opts.verdict.threshold, parse_fraction(f.threshold, "--threshold"));
+  if (!f.simulate.empty()) {
+    BG_ASSIGN(opts.simulate_slowdown, parse_fraction(f.simulate, "--simulate-slowdown"));
+  }
+  opts.verdict.confidence = f.analysis.confidence;
+  opts.verdict.resamples = f.analysis.resamples;
+  opts.verdict.seed = f.analysis.seed;
+  const auto report = analysis::compare_sides(inputs.a, inputs.b, opts);
+  if (report.metrics.empty())
+    return Error{"nothing to compare: no benchmark has measurements on both sides"};
+  if (ctx.globals.format == "json")
+    print_json(ctx, report, inputs.description);
+  else
+    print_table(ctx, report, inputs.description, opts.verdict.confidence);
+
+  using stats::Verdict;
+  const bool fail =
+      (f.fail_on == "slower" && report.any(Verdict::kSlower)) ||
+      (f.fail_on == "faster" && report.any(Verdict::kFaster)) ||
+      (f.fail_on == "change" && (report.any(Verdict::kSlower) || report.any(Verdict::kFaster)));
+  return fail ? static_cast<int>(ExitCode::kRegression) : 0;
+}
+
+}  // namespace
+
+Action add_compare(CLI::App& app, Context& ctx) {
+  auto f = std::make_shared<CompareFlags>();
+  auto* c = app.add_subcommand(
+      "compare",
+      "A against B: two variants of a run (default: the latest), two runs, two KEY=VALUE labels, "
+      "two git commits, or two database files");
+  c->add_option("refs", f->refs, "Nothing, a run, or two references");
+  c->add_option("--variant-a", f->variant_a, "Variant for side A when a run has several");
+  c->add_option("--variant-b", f->variant_b, "Variant for side B when a run has several");
+  c->add_option("--threshold", f->threshold, "Smallest change that counts (default 1%)");
+  c->add_option("--fail-on", f->fail_on, "Exit 1 when a benchmark is slower, faster, or either")
+      ->check(CLI::IsMember({"slower", "faster", "change"}));
+  c->add_option("--simulate-slowdown", f->simulate, "What if B were this much slower (e.g. 5%)");
+  f->analysis.add_to(c);
+  return [&ctx, f]() { return do_compare(ctx, *f); };
+}
+
+}  // namespace benchguard::cli

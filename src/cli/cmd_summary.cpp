@@ -1,0 +1,143 @@
+// benchguard summary [RUN]: per benchmark and variant, what a careful engineer looks at
+// before trusting a number.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "analysis/summary.hpp"
+#include "cli/analysis_flags.hpp"
+#include "cli/app.hpp"
+#include "core/units.hpp"
+#include "report/table.hpp"
+
+namespace benchguard::cli {
+
+namespace {
+
+std::string steady_text(const analysis::VariantSummary& s) {
+  if (!s.sample.steady) return "-";
+  const auto& sum = s.sample.steady->summary;
+  std::string out;
+  for (size_t c = 0; c < stats::kSteadyClassCount; ++c) {
+    if (sum.counts[c] == 0) continue;
+    out += fmt::format("{}{} {}", out.empty() ? "" : ", ", sum.counts[c],
+                       stats::to_string(static_cast<stats::SteadyClass>(c)));
+  }
+  return out;
+}
+
+nlohmann::json to_json(const analysis::VariantSummary& s) {
+  auto num = [](double x) {
+    return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
+  };
+  nlohmann::json j = {
+      {"benchmark", s.sample.benchmark},
+      {"variant", s.sample.variant},
+      {"metric", s.sample.metric.name},
+      {"unit", s.sample.metric.unit},
+      {"instances", s.sample.data.instances()},
+      {"instances_failed", s.sample.instances_failed},
+      {"iterations", s.iterations},
+      {"mean", num(s.mean)},
+      {"mean_ci", {num(s.mean_ci.ci.lower), num(s.mean_ci.ci.upper)}},
+      {"median", num(s.median)},
+      {"median_ci", {num(s.median_ci.ci.lower), num(s.median_ci.ci.upper)}},
+      {"stdev", num(s.stdev)},
+      {"min", num(s.min)},
+      {"max", num(s.max)},
+      {"cv", num(s.cv)},
+      {"cv_within", num(s.cv_within)},
+      {"cv_between", num(s.cv_between)},
+      {"cv_per_instance", {{"mean", num(s.cv_instance_mean)}, {"sd", num(s.cv_instance_sd)}}},
+      {"burn_in",
+       {{"configured_iterations", s.sample.configured_burn_in},
+        {"detected_per_instance", s.sample.detected_burn_in}}},
+      {"outliers", {{"ratio_rule", s.outliers_ratio}, {"robust_z_rule", s.outliers_z}}},
+      {"warnings", s.warnings}};
+  if (s.sample.steady) {
+    const auto& sum = s.sample.steady->summary;
+    nlohmann::json classes = nlohmann::json::object();
+    for (size_t c = 0; c < stats::kSteadyClassCount; ++c)
+      classes[std::string(stats::to_string(static_cast<stats::SteadyClass>(c)))] = sum.counts[c];
+    j["steady_state"] = {
+        {"classes", classes},
+        {"no_steady_state_share", sum.no_steady_state_share},
+        {"recommended_burn_in", sum.recommended_burn_in ? nlohmann::json(*sum.recommended_burn_in)
+                                                        : nlohmann::json(nullptr)}};
+  }
+  return j;
+}
+
+Result<int> do_summary(Context& ctx, const std::string& ref, const AnalysisFlags& f) {
+  BG_ASSIGN(auto store, ctx.open_store());
+  BG_ASSIGN(const RunData run, store->load_run(ref));
+  BG_ASSIGN(const auto opts, f.summary_options());
+  std::vector<analysis::VariantSummary> rows;
+  for (const auto& v : run.variants) {
+    const auto metrics = f.metrics.empty() ? analysis::metrics_of(v) : f.metrics;
+    for (const auto& m : metrics) {
+      if (f.metrics.empty() && m != "wall_time" && !ctx.globals.verbose) continue;
+      rows.push_back(analysis::summarize_variant(v, m, opts));
+    }
+  }
+  if (ctx.globals.format == "json") {
+    nlohmann::json j = {{"run", run.run.uuid}, {"summaries", nlohmann::json::array()}};
+    for (const auto& s : rows) j["summaries"].push_back(to_json(s));
+    ctx.out << j.dump(2) << "\n";
+    return 0;
+  }
+  const bool machine = ctx.globals.format == "csv";
+  report::Table t;
+  t.header = {"benchmark",   "variant",      "metric",  "inst",    "iter",
+              "mean",        "95% CI",       "median",  "cv",      "cv within",
+              "cv/instance", "steady state", "burn-in", "outliers"};
+  t.right = {false, false, false, true, true,  true, true,
+             true,  true,  true,  true, false, true, true};
+  for (const auto& s : rows) {
+    const auto& u = s.sample.metric.unit;
+    auto v = [&](double x) {
+      if (!std::isfinite(x)) return std::string("-");
+      return machine ? fmt::format("{:.9g}", x) : format_value(x, u);
+    };
+    auto pct = [&](double x) {
+      if (!std::isfinite(x)) return std::string("-");
+      return machine ? fmt::format("{:.6g}", x) : fmt::format("{:.1f}%", 100 * x);
+    };
+    const std::string ci = machine ? v(s.mean_ci.ci.lower) + " " + v(s.mean_ci.ci.upper)
+                                   : v(s.mean_ci.ci.lower) + " .. " + v(s.mean_ci.ci.upper);
+    t.add_row({s.sample.benchmark, s.sample.variant, s.sample.metric.name,
+               std::to_string(s.sample.data.instances()), std::to_string(s.iterations), v(s.mean),
+               ci, v(s.median), pct(s.cv), pct(s.cv_within),
+               pct(s.cv_instance_mean) + (machine ? "" : " ± " + pct(s.cv_instance_sd)),
+               steady_text(s), std::to_string(s.sample.detected_burn_in),
+               std::to_string(std::max(s.outliers_ratio, s.outliers_z))});
+  }
+  report::render(t, ctx.globals.format == "jsonl" ? "csv" : ctx.globals.format, ctx.out);
+  if (!machine) {
+    bool first = true;
+    for (const auto& s : rows) {
+      for (const auto& w : s.warnings) {
+        if (first) ctx.out << (ctx.globals.format == "md" ? "\n**Warnings**\n\n" : "\nwarnings:\n");
+        first = false;
+        ctx.out << fmt::format("{} {} {}: {}\n", ctx.globals.format == "md" ? "-" : " ",
+                               s.sample.benchmark, s.sample.variant, w);
+      }
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+Action add_summary(CLI::App& app, Context& ctx) {
+  auto ref = std::make_shared<std::string>("latest");
+  auto f = std::make_shared<AnalysisFlags>();
+  auto* c = app.add_subcommand(
+      "summary", "Per benchmark: intervals, variability, steady state, outliers, warnings");
+  c->add_option("run", *ref, "Run id, uuid (prefix) or 'latest'");
+  f->add_to(c);
+  return [&ctx, ref, f]() { return do_summary(ctx, *ref, *f); };
+}
+
+}  // namespace benchguard::cli

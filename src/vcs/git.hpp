@@ -1,0 +1,12 @@
+// Asking git about the working directory.
+#pragma once
+
+#include <string>
+
+namespace benchguard::vcs {
+
+// The full commit a revision (branch, tag, HEAD~2, abbreviated hash) names in the repository
+// at `dir`; empty when git is missing, `dir` is not a repository or the name is unknown.
+std::string rev_parse(const std::string& dir, const std::string& rev);
+
+}  // namespace benchguard::vcs

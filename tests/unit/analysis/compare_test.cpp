@@ -1,0 +1,100 @@
+#include "analysis/compare.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace benchguard::analysis {
+namespace {
+
+// n instances x m iterations around `mean`, with 2% instance offsets and 1% iteration noise.
+VariantData synthetic(const std::string& benchmark, double mean, int n, int m, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> inst(0, 0.02), iter(0, 0.01);
+  VariantData v;
+  v.variant.benchmark = benchmark;
+  for (int i = 0; i < n; ++i) {
+    InstanceRecord rec;
+    const double offset = 1 + inst(rng);
+    for (int k = 0; k < m; ++k) {
+      IterationRecord it;
+      it.index = k;
+      it.metrics = {{"wall_time", mean * offset * (1 + iter(rng))},
+                    {"throughput", 1 / (mean * offset)}};
+      rec.iterations.push_back(it);
+    }
+    v.instances.push_back(rec);
+  }
+  return v;
+}
+
+CompareOptions fast_options() {
+  CompareOptions o;
+  o.verdict.resamples = 2000;
+  o.verdict.seed = 7;
+  return o;
+}
+
+TEST(AnalysisCompare, ClearSlowdownIsSlowerAndTheGeomeanCoversBoth) {
+  const auto a1 = synthetic("x", 1.0, 10, 10, 1), b1 = synthetic("x", 1.2, 10, 10, 2);
+  const auto a2 = synthetic("y", 2.0, 10, 10, 3), b2 = synthetic("y", 2.0, 10, 10, 4);
+  Side a{"A", {&a1, &a2}}, b{"B", {&b1, &b2}};
+  const auto r = compare_sides(a, b, fast_options());
+  ASSERT_EQ(r.metrics.size(), 1u);
+  const auto& rows = r.metrics[0].rows;
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].result.verdict, stats::Verdict::kSlower);
+  EXPECT_TRUE(rows[0].result.ratio.ci.contains(1.2));
+  EXPECT_NE(rows[1].result.verdict, stats::Verdict::kSlower);
+  EXPECT_NE(rows[1].result.verdict, stats::Verdict::kFaster);
+  // sqrt(1.2 * 1.0)
+  EXPECT_NEAR(r.metrics[0].geomean.value, std::sqrt(1.2), 0.02);
+  EXPECT_TRUE(r.any(stats::Verdict::kSlower));
+}
+
+TEST(AnalysisCompare, HigherIsBetterMetricsTurnTheVerdictAround) {
+  const auto a1 = synthetic("x", 1.0, 10, 10, 1), b1 = synthetic("x", 1.2, 10, 10, 2);
+  Side a{"A", {&a1}}, b{"B", {&b1}};
+  auto o = fast_options();
+  o.metrics = {"throughput"};
+  const auto r = compare_sides(a, b, o);
+  ASSERT_EQ(r.metrics.size(), 1u);
+  // B's throughput is lower: that is the regression.
+  EXPECT_LT(r.metrics[0].rows[0].result.ratio.value, 1);
+  EXPECT_EQ(r.metrics[0].rows[0].result.verdict, stats::Verdict::kSlower);
+}
+
+TEST(AnalysisCompare, UnmatchedBenchmarksAreReported) {
+  const auto a1 = synthetic("x", 1.0, 5, 5, 1), a2 = synthetic("only-a", 1.0, 5, 5, 2);
+  const auto b1 = synthetic("x", 1.0, 5, 5, 3), b2 = synthetic("only-b", 1.0, 5, 5, 4);
+  Side a{"A", {&a1, &a2}}, b{"B", {&b1, &b2}};
+  const auto r = compare_sides(a, b, fast_options());
+  EXPECT_EQ(r.only_in_a, std::vector<std::string>{"only-a"});
+  EXPECT_EQ(r.only_in_b, std::vector<std::string>{"only-b"});
+  EXPECT_EQ(r.metrics[0].rows.size(), 1u);
+}
+
+TEST(AnalysisCompare, SimulatedSlowdownScalesB) {
+  const auto a1 = synthetic("x", 1.0, 10, 10, 1), b1 = synthetic("x", 1.0, 10, 10, 2);
+  Side a{"A", {&a1}}, b{"B", {&b1}};
+  auto o = fast_options();
+  const double base = compare_sides(a, b, o).metrics[0].rows[0].result.ratio.value;
+  o.simulate_slowdown = 0.10;
+  const auto r = compare_sides(a, b, o);
+  EXPECT_NEAR(r.metrics[0].rows[0].result.ratio.value, base * 1.10, 1e-9);
+  EXPECT_EQ(r.metrics[0].rows[0].result.verdict, stats::Verdict::kSlower);
+}
+
+TEST(AnalysisCompare, SameSeedSameAnswer) {
+  const auto a1 = synthetic("x", 1.0, 6, 8, 1), b1 = synthetic("x", 1.01, 6, 8, 2);
+  Side a{"A", {&a1}}, b{"B", {&b1}};
+  const auto r1 = compare_sides(a, b, fast_options());
+  const auto r2 = compare_sides(a, b, fast_options());
+  EXPECT_EQ(r1.metrics[0].rows[0].result.ratio.ci.lower,
+            r2.metrics[0].rows[0].result.ratio.ci.lower);
+  EXPECT_EQ(r1.metrics[0].rows[0].result.ratio.ci.upper,
+            r2.metrics[0].rows[0].result.ratio.ci.upper);
+}
+
+}  // namespace
+}  // namespace benchguard::analysis

@@ -1,0 +1,94 @@
+#include "analysis/samples.hpp"
+
+#include <gtest/gtest.h>
+
+namespace benchguard::analysis {
+namespace {
+
+// An instance whose iterations take the given wall times; the first `burn_in` flagged.
+InstanceRecord instance(std::vector<double> times, int burn_in = 0) {
+  InstanceRecord inst;
+  for (size_t i = 0; i < times.size(); ++i) {
+    IterationRecord it;
+    it.index = static_cast<int>(i);
+    it.burn_in = static_cast<int>(i) < burn_in;
+    it.metrics = {{"wall_time", times[i]}, {"cycles", 100 * times[i]}};
+    inst.iterations.push_back(it);
+  }
+  return inst;
+}
+
+VariantData variant(std::vector<InstanceRecord> instances) {
+  VariantData v;
+  v.variant.benchmark = "b";
+  v.variant.name = "A";
+  v.instances = std::move(instances);
+  return v;
+}
+
+TEST(AnalysisSamples, ConfiguredBurnInAndFailuresAreLeftOut) {
+  auto failed = instance({9, 9, 9});
+  failed.failure = "exit code 1";
+  auto with_bad_iteration = instance({1, 2, 3});
+  with_bad_iteration.iterations[2].failure = "oops";
+  const auto v = variant({instance({5, 1, 1}, 1), failed, with_bad_iteration});
+  BurnInPolicy p;
+  p.mode = BurnInPolicy::Mode::kConfigured;
+  const auto s = extract(v, "wall_time", p);
+  EXPECT_EQ(s.instances_ok, 2);
+  EXPECT_EQ(s.instances_failed, 1);
+  EXPECT_EQ(s.configured_burn_in, 1u);
+  ASSERT_EQ(s.data.instances(), 2u);
+  EXPECT_EQ(s.data.size(), 4u);  // {1,1} and {1,2}
+  EXPECT_DOUBLE_EQ(s.data.instance(1)[1], 2);
+}
+
+TEST(AnalysisSamples, FixedBurnInIgnoresFlags) {
+  const auto v = variant({instance({5, 4, 1, 1}, 3)});
+  BurnInPolicy p;
+  p.mode = BurnInPolicy::Mode::kFixed;
+  p.fixed = 1;
+  const auto s = extract(v, "wall_time", p);
+  EXPECT_EQ(s.data.size(), 3u);
+  EXPECT_DOUBLE_EQ(s.data.instance(0)[0], 4);
+}
+
+TEST(AnalysisSamples, AutoDetectsAWarmupThePlanDidNotFlag) {
+  // 40 iterations: 8 slow ones (2.0), then a flat 1.0 with a little deterministic noise.
+  std::vector<InstanceRecord> instances;
+  for (int k = 0; k < 6; ++k) {
+    std::vector<double> t;
+    for (int i = 0; i < 40; ++i) t.push_back((i < 8 ? 2.0 : 1.0) + 0.002 * ((i * 7 + k) % 5));
+    instances.push_back(instance(t));
+  }
+  const auto v = variant(instances);
+  const auto s = extract(v, "wall_time", BurnInPolicy{});
+  ASSERT_TRUE(s.steady.has_value());
+  EXPECT_EQ(s.detected_burn_in, 8u);
+  EXPECT_EQ(s.data.size(), 6u * 32u);
+  EXPECT_LT(s.data.instance(0)[0], 1.1);
+
+  BurnInPolicy configured;
+  configured.mode = BurnInPolicy::Mode::kConfigured;
+  EXPECT_EQ(extract(v, "wall_time", configured).data.size(), 6u * 40u);
+}
+
+TEST(AnalysisSamples, ShortSeriesSkipDetection) {
+  const auto s = extract(variant({instance({3, 1, 1}), instance({3, 1, 1})}), "wall_time", {});
+  EXPECT_FALSE(s.steady.has_value());
+  EXPECT_EQ(s.detected_burn_in, 0u);
+  EXPECT_EQ(s.data.size(), 6u);
+}
+
+TEST(AnalysisSamples, MetricsAndTheirDirections) {
+  const auto v = variant({instance({1, 2})});
+  const auto names = metrics_of(v);
+  ASSERT_EQ(names.size(), 2u);
+  EXPECT_EQ(names[0], "wall_time");
+  EXPECT_EQ(metric_info("throughput").direction, Direction::kHigherIsBetter);
+  EXPECT_EQ(metric_info("my_custom").direction, Direction::kLowerIsBetter);
+  EXPECT_DOUBLE_EQ(extract(v, "cycles", {}).data.instance(0)[1], 200);
+}
+
+}  // namespace
+}  // namespace benchguard::analysis
