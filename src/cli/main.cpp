@@ -1,6 +1,10 @@
 #include <iostream>
+#include <string>
+#include <vector>
 
-int main() {
-  std::cerr << "benchguard: not yet wired\n";
-  return 2;
+#include "cli/app.hpp"
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  return benchguard::cli::run(args, std::cout, std::cerr);
 }

@@ -28,7 +28,9 @@ TempDir::~TempDir() {
   fs::remove_all(path_, ec);
 }
 
-std::string helper(const std::string& name) { return std::string(BG_HELPER_DIR) + "/bg_" + name; }
+std::string helper(const std::string& name) {
+  return std::string(BG_HELPER_DIR) + "/bg_" + name;
+}
 
 void write_file(const std::string& path, const std::string& text) {
   std::ofstream f(path, std::ios::binary);

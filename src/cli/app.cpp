@@ -1,0 +1,91 @@
+#include "cli/app.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "core/version.hpp"
+
+namespace benchguard::cli {
+
+Result<std::unique_ptr<store::Store>> Context::open_store(bool create) const {
+  store::OpenOptions opts;
+  opts.create = create;
+  return store::open_store(globals.db, opts);
+}
+
+bool Context::interactive() const {
+  const char* ci = std::getenv("CI");
+  if (ci != nullptr && *ci != '\0' && std::string(ci) != "false" && std::string(ci) != "0")
+    return false;
+  return !globals.quiet && isatty(STDERR_FILENO) == 1;
+}
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  Context ctx{out, err, {}, {}, {}};
+  if (const char* db = std::getenv("BENCHGUARD_DB"); db != nullptr && *db != '\0')
+    ctx.globals.db = db;
+
+  // `run -- CMD ARGS...`: everything after the first `--` is the command, untouched by
+  // option parsing.
+  std::vector<std::string> own;
+  bool after = false;
+  for (const auto& a : args) {
+    if (!after && a == "--") {
+      after = true;
+      continue;
+    }
+    (after ? ctx.trailing : own).push_back(a);
+  }
+  for (const auto& a : args) ctx.command_line += (ctx.command_line.empty() ? "" : " ") + a;
+
+  CLI::App app{"benchguard: statistically rigorous performance-regression testing", "benchguard"};
+  app.set_version_flag("--version", std::string("benchguard ") + kVersion);
+  app.require_subcommand(1);
+  app.fallthrough();  // global options may follow the subcommand
+  app.option_defaults()->always_capture_default();
+  app.add_option("--db", ctx.globals.db, "Database file (or $BENCHGUARD_DB)");
+  app.add_option("--format", ctx.globals.format, "Output format")
+      ->check(CLI::IsMember({"table", "md", "json", "csv", "jsonl"}));
+  app.add_flag("-q,--quiet", ctx.globals.quiet, "No progress output");
+  app.add_flag("-v,--verbose", ctx.globals.verbose, "More detail");
+
+  std::vector<std::pair<CLI::App*, Action>> commands;
+  auto add = [&](auto adder) {
+    const size_t before = app.get_subcommands({}).size();
+    Action a = adder(app, ctx);
+    commands.emplace_back(app.get_subcommands({})[before], std::move(a));
+  };
+  add(add_run);
+  add(add_runs);
+  add(add_show);
+  add(add_summary);
+  add(add_compare);
+  add(add_export);
+  add(add_db);
+
+  std::vector<std::string> reversed(own.rbegin(), own.rend());  // CLI11 wants them reversed
+  try {
+    app.parse(reversed);
+  } catch (const CLI::Success& e) {  // --help, --version
+    return app.exit(e, out, err);
+  } catch (const CLI::ParseError& e) {
+    err << "benchguard: " << e.what() << " (see benchguard --help)\n";
+    return static_cast<int>(ExitCode::kInput);
+  }
+
+  for (auto& [sub, action] : commands) {
+    if (!sub->parsed()) continue;
+    Result<int> r = action();
+    if (!r.ok()) {
+      err << "benchguard: " << r.error().message << "\n";
+      return static_cast<int>(r.error().code);
+    }
+    return r.value();
+  }
+  err << "benchguard: no command given (see benchguard --help)\n";
+  return static_cast<int>(ExitCode::kInput);
+}
+
+}  // namespace benchguard::cli

@@ -1,0 +1,52 @@
+// The command line: `int run(args, out, err)` parses and dispatches, so tests can run the
+// whole CLI in-process. Each subcommand lives in its own cmd_*.cpp and registers itself here.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+#include "store/store.hpp"
+
+namespace benchguard::cli {
+
+// Options every subcommand shares.
+struct Globals {
+  std::string db = "benchguard.db";  // --db, or $BENCHGUARD_DB
+  std::string format = "table";      // --format table|md|json|csv
+  bool quiet = false;                // -q
+  int verbose = 0;                   // -v
+};
+
+struct Context {
+  std::ostream& out;
+  std::ostream& err;
+  Globals globals;
+  std::vector<std::string> trailing;  // arguments after `--` (run -- CMD ...)
+  std::string command_line;
+
+  // Opens the store named by --db, or an Error naming the path and what to do.
+  Result<std::unique_ptr<store::Store>> open_store(bool create = false) const;
+  // Progress bars only on a terminal and never in CI.
+  bool interactive() const;
+};
+
+// A subcommand's action: returns the process exit code, or an Error (printed as one line).
+using Action = std::function<Result<int>()>;
+
+// One per cmd_*.cpp.
+Action add_run(CLI::App& app, Context& ctx);
+Action add_runs(CLI::App& app, Context& ctx);
+Action add_show(CLI::App& app, Context& ctx);
+Action add_export(CLI::App& app, Context& ctx);
+Action add_db(CLI::App& app, Context& ctx);
+Action add_summary(CLI::App& app, Context& ctx);
+Action add_compare(CLI::App& app, Context& ctx);
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+}  // namespace benchguard::cli

@@ -1,0 +1,65 @@
+// benchguard export [RUN...] [--all] [--format csv|json|jsonl] [-o FILE]
+#include <fstream>
+
+#include "cli/app.hpp"
+#include "report/export.hpp"
+
+namespace benchguard::cli {
+
+namespace {
+
+struct ExportFlags {
+  std::vector<std::string> runs;
+  bool all = false;
+  std::string output;
+};
+
+Result<int> do_export(Context& ctx, const ExportFlags& f) {
+  std::string format = ctx.globals.format;
+  if (format == "table") format = "csv";
+  if (format == "md") return Error{"export writes csv, json or jsonl (--format)"};
+  BG_ASSIGN(auto store, ctx.open_store());
+  std::vector<RunData> runs;
+  std::vector<std::string> refs = f.runs;
+  if (f.all) {
+    BG_ASSIGN(auto list, store->list_runs());
+    refs.clear();
+    for (const auto& r : list) refs.push_back(r.uuid);
+  } else if (refs.empty()) {
+    refs.push_back("latest");
+  }
+  for (const auto& ref : refs) {
+    BG_ASSIGN(RunData run, store->load_run(ref));
+    runs.push_back(std::move(run));
+  }
+  if (f.output.empty() || f.output == "-") {
+    report::export_runs(runs, format, ctx.out);
+    return 0;
+  }
+  // Write beside the target and rename, so a failed export never leaves half a file.
+  const std::string tmp = f.output + ".tmp";
+  {
+    std::ofstream file(tmp, std::ios::binary | std::ios::trunc);
+    if (!file) return Error{"cannot write '" + f.output + "'"};
+    report::export_runs(runs, format, file);
+    file.flush();
+    if (!file) return Error{"cannot write '" + f.output + "'"};
+  }
+  if (std::rename(tmp.c_str(), f.output.c_str()) != 0)
+    return Error{"cannot write '" + f.output + "'"};
+  return 0;
+}
+
+}  // namespace
+
+Action add_export(CLI::App& app, Context& ctx) {
+  auto f = std::make_shared<ExportFlags>();
+  auto* c = app.add_subcommand(
+      "export", "Write runs as csv (duet unified schema), json, or jsonl (Hail instances)");
+  c->add_option("runs", f->runs, "Runs to export (default: latest)");
+  c->add_flag("--all", f->all, "Export every run");
+  c->add_option("-o,--output", f->output, "File to write (default: standard output)");
+  return [&ctx, f]() { return do_export(ctx, *f); };
+}
+
+}  // namespace benchguard::cli

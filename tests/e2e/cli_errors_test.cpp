@@ -1,0 +1,113 @@
+// Bad input gets one line naming what is wrong, exit code 2, and nothing stored is lost.
+#include <gtest/gtest.h>
+
+#include "store/store.hpp"
+#include "support/test_support.hpp"
+
+namespace benchguard {
+namespace {
+
+using testing::read_file;
+using testing::run_cli;
+using testing::TempDir;
+using testing::write_file;
+
+int lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+// A database holding one run, to check that failures leave it intact.
+std::string seeded_db(const TempDir& dir) {
+  const std::string db = dir.file("bg.db");
+  const auto r = run_cli({"run", "--instances", "2", "--db", db, "--", "/bin/true"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return db;
+}
+
+void expect_one_run(const std::string& db) {
+  auto store = store::open_store(db);
+  ASSERT_TRUE(store.ok()) << store.error().message;
+  auto runs = (*store)->list_runs();
+  ASSERT_TRUE(runs.ok());
+  EXPECT_EQ(runs->size(), 1u);
+}
+
+TEST(CliErrors, MalformedYamlNamesFileAndLine) {
+  TempDir dir;
+  const std::string db = seeded_db(dir);
+  write_file(dir.file("bad.yml"), "benchmarks:\n  - name: x\n    command: [a, b\n");
+  const auto r = run_cli({"run", dir.file("bad.yml"), "--db", db});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(dir.file("bad.yml") + ":"), std::string::npos) << r.err;
+  expect_one_run(db);
+}
+
+TEST(CliErrors, UnknownKeyNamesLine) {
+  TempDir dir;
+  write_file(dir.file("s.yml"), "benchmarks:\n  - name: x\n    comand: [/bin/true]\n");
+  const auto r = run_cli({"run", dir.file("s.yml"), "--db", dir.file("bg.db")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("s.yml:3"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("comand"), std::string::npos) << r.err;
+}
+
+TEST(CliErrors, MissingExecutableStoresNothing) {
+  TempDir dir;
+  const std::string db = seeded_db(dir);
+  write_file(dir.file("s.yml"),
+             "benchmarks:\n  - name: ok\n    command: [/bin/true]\n"
+             "  - name: missing\n    command: [no-such-program-benchguard]\n");
+  const auto r = run_cli({"run", dir.file("s.yml"), "--db", db});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("no-such-program-benchguard"), std::string::npos) << r.err;
+  expect_one_run(db);
+}
+
+TEST(CliErrors, CorruptDatabaseIsRefusedAndUntouched) {
+  TempDir dir;
+  const std::string garbage(4096, 'x');
+  write_file(dir.file("bad.db"), garbage);
+  const auto r =
+      run_cli({"run", "--instances", "1", "--db", dir.file("bad.db"), "--", "/bin/true"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("bad.db"), std::string::npos) << r.err;
+  EXPECT_EQ(read_file(dir.file("bad.db")), garbage);
+}
+
+TEST(CliErrors, UnwritableDatabaseLocation) {
+  TempDir dir;
+  const auto r = run_cli(
+      {"run", "--instances", "1", "--db", dir.file("no/such/dir/bg.db"), "--", "/bin/true"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("no/such/dir"), std::string::npos) << r.err;
+}
+
+TEST(CliErrors, ShowOnMissingDatabase) {
+  TempDir dir;
+  const auto r = run_cli({"show", "--db", dir.file("none.db")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+}
+
+TEST(CliErrors, UnknownOption) {
+  const auto r = run_cli({"run", "--no-such-flag"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+}
+
+TEST(CliErrors, NothingToRun) {
+  TempDir dir;
+  const auto r = run_cli({"run", "--db", dir.file("bg.db")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("nothing to run"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace benchguard

@@ -1,0 +1,82 @@
+// `kill -9` of benchguard in the middle of a run: the database opens and holds every
+// instance that had finished.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <thread>
+
+#include "store/store.hpp"
+#include "support/test_support.hpp"
+
+extern char** environ;
+
+namespace benchguard {
+namespace {
+
+using testing::run_cli;
+using testing::TempDir;
+
+size_t stored_instances(const std::string& db) {
+  store::OpenOptions o;
+  o.create = false;
+  auto s = store::open_store(db, o);
+  if (!s.ok()) return 0;
+  auto run = (*s)->load_run("latest");
+  if (!run.ok()) return 0;
+  size_t n = 0;
+  for (const auto& v : run->variants) n += v.instances.size();
+  return n;
+}
+
+TEST(CliKill, KillNineLosesAtMostTheInstanceInFlight) {
+  TempDir dir;
+  const std::string db = dir.file("bg.db");
+  std::vector<std::string> args = {BG_BINARY, "run", "--instances", "200", "--db",
+                                   db,        "--",  "/bin/sleep",  "0.02"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&fa);
+
+  // Wait until some instances are stored, then kill without warning.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (stored_instances(db) < 10 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_EQ(kill(pid, SIGKILL), 0);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status));
+
+  const size_t stored = stored_instances(db);
+  EXPECT_GE(stored, 10u);
+  EXPECT_LT(stored, 200u);
+  // Every stored instance is whole: one iteration with its metrics.
+  store::OpenOptions o;
+  o.create = false;
+  auto s = store::open_store(db, o);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  auto run = (*s)->load_run("latest");
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  EXPECT_EQ(run->run.status, "running");  // never finished
+  for (const auto& inst : run->variants[0].instances) {
+    ASSERT_EQ(inst.iterations.size(), 1u);
+    EXPECT_TRUE(inst.ok());
+    EXPECT_GT(*inst.iterations[0].metric("wall_time"), 0.015);
+  }
+  // And the CLI still reads it and can add to it.
+  EXPECT_EQ(run_cli({"show", "--db", db}).exit_code, 0);
+  EXPECT_EQ(run_cli({"run", "--instances", "1", "--db", db, "--", "/bin/true"}).exit_code, 0);
+}
+
+}  // namespace
+}  // namespace benchguard

@@ -1,0 +1,162 @@
+// The CLI end to end: a suite measured into a fresh database, read back, exported.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "store/store.hpp"
+#include "support/test_support.hpp"
+
+namespace benchguard {
+namespace {
+
+using testing::helper;
+using testing::run_cli;
+using testing::TempDir;
+using testing::write_file;
+
+int count_lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+std::string quickstart_like(const std::string& protocol_writer) {
+  return "name: e2e\n"
+         "instances: 3\n"
+         "benchmarks:\n"
+         "  - name: inproc\n"
+         "    command: [" +
+         protocol_writer +
+         ", \"5\"]\n"
+         "    iterations: 4\n"
+         "    burn_in: 1\n"
+         "  - name: outside\n"
+         "    command: [/bin/true]\n";
+}
+
+TEST(CliRun, SuiteIsMeasuredStoredAndShown) {
+  TempDir dir;
+  write_file(dir.file("s.yml"), quickstart_like(helper("client_bench")));
+  const auto r = run_cli({"run", dir.file("s.yml"), "--db", dir.file("bg.db")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("inproc"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("stored run"), std::string::npos) << r.err;
+
+  auto store = store::open_store(dir.file("bg.db"));
+  ASSERT_TRUE(store.ok()) << store.error().message;
+  auto run = (*store)->load_run("latest");
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  EXPECT_EQ(run->run.status, "complete");
+  EXPECT_EQ(run->run.suite, "e2e");
+  ASSERT_EQ(run->variants.size(), 2u);
+  const auto& inproc = run->variants[0];
+  EXPECT_EQ(inproc.variant.benchmark, "inproc");
+  ASSERT_EQ(inproc.instances.size(), 3u);
+  for (const auto& inst : inproc.instances) {
+    EXPECT_TRUE(inst.ok()) << inst.failure;
+    // The client is asked for burn_in + iterations = 5 iterations; the helper writes 5.
+    ASSERT_EQ(inst.iterations.size(), 5u);
+    EXPECT_TRUE(inst.iterations[0].burn_in);
+    EXPECT_FALSE(inst.iterations[1].burn_in);
+  }
+  const auto& outside = run->variants[1];
+  ASSERT_EQ(outside.instances.size(), 3u);
+  ASSERT_EQ(outside.instances[0].iterations.size(), 1u);
+  EXPECT_GT(*outside.instances[0].iterations[0].metric("wall_time"), 0.0);
+
+  const auto show = run_cli({"show", "--db", dir.file("bg.db"), "--format", "json"});
+  ASSERT_EQ(show.exit_code, 0) << show.err;
+  const auto j = nlohmann::json::parse(show.out);
+  ASSERT_EQ(j["benchmarks"].size(), 2u);
+  EXPECT_EQ(j["benchmarks"][0]["iterations"], 12);  // 3 instances x 4 measured
+  EXPECT_EQ(j["benchmarks"][0]["burn_in"], 3);
+
+  const auto runs = run_cli({"runs", "--db", dir.file("bg.db")});
+  ASSERT_EQ(runs.exit_code, 0) << runs.err;
+  EXPECT_NE(runs.out.find("e2e"), std::string::npos);
+}
+
+TEST(CliRun, CommandAfterDashDash) {
+  TempDir dir;
+  const auto r = run_cli({"run", "--instances", "4", "--db", dir.file("bg.db"), "--", "/bin/true"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto store = store::open_store(dir.file("bg.db"));
+  ASSERT_TRUE(store.ok());
+  auto run = (*store)->load_run("latest");
+  ASSERT_TRUE(run.ok());
+  ASSERT_EQ(run->variants.size(), 1u);
+  EXPECT_EQ(run->variants[0].variant.benchmark, "true");
+  EXPECT_EQ(run->variants[0].instances.size(), 4u);
+}
+
+TEST(CliRun, LabelsAreStored) {
+  TempDir dir;
+  const auto r = run_cli({"run", "--instances", "1", "--label", "branch=feature-x", "--db",
+                          dir.file("bg.db"), "--", "/bin/true"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto store = store::open_store(dir.file("bg.db"));
+  ASSERT_TRUE(store.ok());
+  auto run = (*store)->load_run("latest");
+  ASSERT_TRUE(run.ok());
+  ASSERT_EQ(run->run.labels.size(), 1u);
+  EXPECT_EQ(run->run.labels[0].first, "branch");
+  EXPECT_EQ(run->run.labels[0].second, "feature-x");
+}
+
+TEST(CliRun, FailingBenchmarkIsAbandonedAndSuiteGoesOn) {
+  TempDir dir;
+  write_file(dir.file("s.yml"),
+             "instances: 6\nmax_failures: 2\nbenchmarks:\n"
+             "  - name: fails\n    command: [/bin/false]\n"
+             "  - name: works\n    command: [/bin/true]\n");
+  const auto r = run_cli({"run", dir.file("s.yml"), "--db", dir.file("bg.db")});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("abandoned after 2"), std::string::npos) << r.err;
+  auto store = store::open_store(dir.file("bg.db"));
+  ASSERT_TRUE(store.ok());
+  auto run = (*store)->load_run("latest");
+  ASSERT_TRUE(run.ok());
+  ASSERT_EQ(run->variants.size(), 2u);
+  EXPECT_EQ(run->variants[0].instances.size(), 2u);
+  EXPECT_EQ(run->variants[0].instances[0].failure, "exit code 1");
+  EXPECT_EQ(run->variants[1].instances.size(), 6u);
+}
+
+TEST(CliRun, ExportFormats) {
+  TempDir dir;
+  write_file(dir.file("s.yml"), quickstart_like(helper("client_bench")));
+  ASSERT_EQ(run_cli({"run", dir.file("s.yml"), "--db", dir.file("bg.db")}).exit_code, 0);
+
+  const auto csv = run_cli({"export", "--db", dir.file("bg.db"), "--format", "csv"});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_EQ(csv.out.rfind("suite,benchmark,type,order,pair,runid,iteration,iteration_start_ns,"
+                          "iteration_end_ns,iteration_time_ns",
+                          0),
+            0u);
+  EXPECT_EQ(count_lines(csv.out), 1 + 3 * 5 + 3 * 1);
+
+  const auto jsonl = run_cli({"export", "--db", dir.file("bg.db"), "--format", "jsonl"});
+  ASSERT_EQ(jsonl.exit_code, 0) << jsonl.err;
+  EXPECT_EQ(count_lines(jsonl.out), 6);  // one line per instance
+  std::istringstream lines(jsonl.out);
+  std::string first;
+  std::getline(lines, first);
+  const auto rec = nlohmann::json::parse(first);
+  for (const char* key : {"path", "name", "version", "start", "end", "iterations"})
+    EXPECT_TRUE(rec.contains(key)) << key;
+  EXPECT_EQ(rec["iterations"].size(), 5u);
+  for (const char* key : {"time", "is_burn_in", "timed_out", "failure", "task_memory"})
+    EXPECT_TRUE(rec["iterations"][0].contains(key)) << key;
+  EXPECT_TRUE(rec["iterations"][0]["is_burn_in"].get<bool>());
+
+  const auto json = run_cli(
+      {"export", "--db", dir.file("bg.db"), "--format", "json", "-o", dir.file("out.json")});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto all = nlohmann::json::parse(testing::read_file(dir.file("out.json")));
+  ASSERT_EQ(all["runs"].size(), 1u);
+  EXPECT_EQ(all["runs"][0]["variants"][0]["instances"].size(), 3u);
+}
+
+}  // namespace
+}  // namespace benchguard
