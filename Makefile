@@ -1,0 +1,40 @@
+# The two commands of the README: `make demo` and `make test`.
+BUILD ?= build
+BENCHGUARD_WERROR ?= OFF
+CMAKE_FLAGS ?=
+JOBS ?= $(shell nproc)
+
+.PHONY: all deps configure build demo test test-asan bench format clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+configure: deps
+	@cmake -S . -B $(BUILD) -G Ninja -DBENCHGUARD_WERROR=$(BENCHGUARD_WERROR) $(CMAKE_FLAGS) >/dev/null
+
+build: configure
+	@ninja -C $(BUILD) -j $(JOBS)
+
+# Runs the quickstart suite into benchguard.db and shows what was measured.
+demo: build
+	$(BUILD)/benchguard run examples/quickstart.yml --db benchguard.db
+	@echo
+	$(BUILD)/benchguard runs --db benchguard.db
+
+test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# The tests again under AddressSanitizer and UndefinedBehaviorSanitizer.
+test-asan:
+	@$(MAKE) --no-print-directory test BUILD=build-asan CMAKE_FLAGS="-DBENCHGUARD_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug"
+
+bench: build
+	bench/run.sh $(BUILD)
+
+format:
+	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
+
+clean:
+	rm -rf build build-asan

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Benchmarks of benchguard itself. Prints figures as ratios against baselines measured in
+# the same run, because this machine is shared and noisy.
+#   bench/run.sh [BUILD_DIR]
+set -euo pipefail
+build=${1:-build}
+bg="$build/benchguard"
+[ -x "$bg" ] || { echo "build first: make build" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+now() { date +%s.%N; }
+calc() { awk "BEGIN { printf \"%.6f\", $1 }"; }
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+echo "== harness overhead: /bin/true x 1000 instances (median of 5 rounds, interleaved)"
+rounds=5
+: >"$tmp/floor"; : >"$tmp/bg"; : >"$tmp/bgnc"; : >"$tmp/hf"
+have_hf=0
+command -v hyperfine >/dev/null && have_hf=1
+for r in $(seq $rounds); do
+  "$build/bench/spawn_floor" 1000 /bin/true >>"$tmp/floor"
+  t0=$(now); "$bg" -q run --instances 1000 --db "$tmp/r$r.db" -- /bin/true 2>/dev/null; t1=$(now)
+  { calc "$t1 - $t0"; echo; } >>"$tmp/bg"
+  t0=$(now); "$bg" -q run --no-counters --instances 1000 --db "$tmp/n$r.db" -- /bin/true 2>/dev/null; t1=$(now)
+  { calc "$t1 - $t0"; echo; } >>"$tmp/bgnc"
+  if [ $have_hf = 1 ]; then
+    t0=$(now); hyperfine -N --runs 1000 --warmup 0 --style none true >/dev/null 2>&1; t1=$(now)
+    { calc "$t1 - $t0"; echo; } >>"$tmp/hf"
+  fi
+done
+floor=$(median <"$tmp/floor"); bgt=$(median <"$tmp/bg"); bgnc=$(median <"$tmp/bgnc")
+printf "floor (posix_spawn+wait4)      %8.3f s\n" "$floor"
+printf "benchguard run (stores all)    %8.3f s   %.3fx floor\n" "$bgt" "$(calc "$bgt / $floor")"
+printf "benchguard run --no-counters   %8.3f s   %.3fx floor\n" "$bgnc" "$(calc "$bgnc / $floor")"
+if [ $have_hf = 1 ]; then
+  hf=$(median <"$tmp/hf")
+  printf "hyperfine -N --runs 1000 true  %8.3f s   %.3fx floor\n" "$hf" "$(calc "$hf / $floor")"
+  printf "benchguard / hyperfine         %.3f\n" "$(calc "$bgt / $hf")"
+fi
+echo "(targets: benchguard <= 1.10x floor, and no slower than hyperfine)"
+
+for b in store_bench bootstrap_bench steady_state_bench; do
+  if [ -x "$build/bench/$b" ]; then
+    echo
+    echo "== $b"
+    "$build/bench/$b"
+  fi
+done

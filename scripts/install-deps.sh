@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian packages benchguard builds and tests with, when any is missing.
+set -euo pipefail
+packages=(
+  cmake ninja-build g++ pkg-config git
+  libcli11-dev libyaml-cpp-dev nlohmann-json3-dev libfmt-dev libsqlite3-dev sqlite3
+  libboost-dev libtbb-dev libgtest-dev libgmock-dev libpq-dev
+  hyperfine
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "installing: ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
