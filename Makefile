@@ -28,7 +28,7 @@ test: build
 
 # The tests again under AddressSanitizer and UndefinedBehaviorSanitizer.
 test-asan:
-	@$(MAKE) --no-print-directory test BUILD=build-asan CMAKE_FLAGS="-DBENCHGUARD_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug"
+	@$(MAKE) --no-print-directory test BUILD=build-asan CMAKE_FLAGS="-DBENCHGUARD_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo"
 
 bench: build
 	bench/run.sh $(BUILD)

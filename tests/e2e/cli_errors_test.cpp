@@ -12,12 +12,6 @@ using testing::run_cli;
 using testing::TempDir;
 using testing::write_file;
 
-int lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
-
 // A database holding one run, to check that failures leave it intact.
 std::string seeded_db(const TempDir& dir) {
   const std::string db = dir.file("bg.db");
@@ -40,7 +34,7 @@ TEST(CliErrors, MalformedYamlNamesFileAndLine) {
   write_file(dir.file("bad.yml"), "benchmarks:\n  - name: x\n    command: [a, b\n");
   const auto r = run_cli({"run", dir.file("bad.yml"), "--db", db});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find(dir.file("bad.yml") + ":"), std::string::npos) << r.err;
   expect_one_run(db);
 }
@@ -50,7 +44,7 @@ TEST(CliErrors, UnknownKeyNamesLine) {
   write_file(dir.file("s.yml"), "benchmarks:\n  - name: x\n    comand: [/bin/true]\n");
   const auto r = run_cli({"run", dir.file("s.yml"), "--db", dir.file("bg.db")});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("s.yml:3"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("comand"), std::string::npos) << r.err;
 }
@@ -63,7 +57,7 @@ TEST(CliErrors, MissingExecutableStoresNothing) {
              "  - name: missing\n    command: [no-such-program-benchguard]\n");
   const auto r = run_cli({"run", dir.file("s.yml"), "--db", db});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("no-such-program-benchguard"), std::string::npos) << r.err;
   expect_one_run(db);
 }
@@ -75,7 +69,7 @@ TEST(CliErrors, CorruptDatabaseIsRefusedAndUntouched) {
   const auto r =
       run_cli({"run", "--instances", "1", "--db", dir.file("bad.db"), "--", "/bin/true"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("bad.db"), std::string::npos) << r.err;
   EXPECT_EQ(read_file(dir.file("bad.db")), garbage);
 }
@@ -85,7 +79,7 @@ TEST(CliErrors, UnwritableDatabaseLocation) {
   const auto r = run_cli(
       {"run", "--instances", "1", "--db", dir.file("no/such/dir/bg.db"), "--", "/bin/true"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("no/such/dir"), std::string::npos) << r.err;
 }
 
@@ -93,13 +87,13 @@ TEST(CliErrors, ShowOnMissingDatabase) {
   TempDir dir;
   const auto r = run_cli({"show", "--db", dir.file("none.db")});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
 }
 
 TEST(CliErrors, UnknownOption) {
   const auto r = run_cli({"run", "--no-such-flag"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
 }
 
 TEST(CliErrors, NothingToRun) {

@@ -12,8 +12,6 @@
 #include "store/store.hpp"
 #include "support/test_support.hpp"
 
-extern char** environ;
-
 namespace benchguard {
 namespace {
 
@@ -35,18 +33,9 @@ size_t stored_instances(const std::string& db) {
 TEST(CliKill, KillNineLosesAtMostTheInstanceInFlight) {
   TempDir dir;
   const std::string db = dir.file("bg.db");
-  std::vector<std::string> args = {BG_BINARY, "run", "--instances", "200", "--db",
-                                   db,        "--",  "/bin/sleep",  "0.02"};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
-  ASSERT_EQ(posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&fa);
+  const int pid =
+      testing::start_cli({"run", "--instances", "200", "--db", db, "--", "/bin/sleep", "0.02"});
+  ASSERT_GT(pid, 0);
 
   // Wait until some instances are stored, then kill without warning.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);

@@ -15,12 +15,6 @@ using testing::run_cli;
 using testing::TempDir;
 using testing::write_file;
 
-int count_lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
-
 std::string quickstart_like(const std::string& protocol_writer) {
   return "name: e2e\n"
          "instances: 3\n"
@@ -134,11 +128,11 @@ TEST(CliRun, ExportFormats) {
                           "iteration_end_ns,iteration_time_ns",
                           0),
             0u);
-  EXPECT_EQ(count_lines(csv.out), 1 + 3 * 5 + 3 * 1);
+  EXPECT_EQ(testing::count_lines(csv.out), 1 + 3 * 5 + 3 * 1);
 
   const auto jsonl = run_cli({"export", "--db", dir.file("bg.db"), "--format", "jsonl"});
   ASSERT_EQ(jsonl.exit_code, 0) << jsonl.err;
-  EXPECT_EQ(count_lines(jsonl.out), 6);  // one line per instance
+  EXPECT_EQ(testing::count_lines(jsonl.out), 6);  // one line per instance
   std::istringstream lines(jsonl.out);
   std::string first;
   std::getline(lines, first);

@@ -44,15 +44,44 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
+int count_lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n' ? 1 : 0;
+  return n;
+}
+
+namespace {
+
+std::vector<char*> cli_argv(std::vector<std::string>& argv_s) {
+  std::vector<char*> argv;
+  for (auto& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  return argv;
+}
+
+}  // namespace
+
+int start_cli(const std::vector<std::string>& args) {
+  std::vector<std::string> argv_s{BG_BINARY};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  auto argv = cli_argv(argv_s);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = -1;
+  if (posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ) != 0) pid = -1;
+  posix_spawn_file_actions_destroy(&fa);
+  return pid;
+}
+
 CliResult run_cli(const std::vector<std::string>& args, const std::string& cwd) {
   TempDir io;
   const std::string out_path = io.file("out");
   const std::string err_path = io.file("err");
   std::vector<std::string> argv_s{BG_BINARY};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : argv_s) argv.push_back(a.data());
-  argv.push_back(nullptr);
+  auto argv = cli_argv(argv_s);
 
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);

@@ -32,6 +32,12 @@ struct CliResult {
   std::string out;
   std::string err;
 };
+// Newline-terminated lines in s.
+int count_lines(const std::string& s);
+
+// Starts the benchguard binary with args, output discarded; returns its pid (or -1).
+int start_cli(const std::vector<std::string>& args);
+
 // Runs the benchguard binary with args (no shell), in `cwd` when given; captures output.
 CliResult run_cli(const std::vector<std::string>& args, const std::string& cwd = "");
 
