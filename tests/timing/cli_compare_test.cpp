@@ -17,7 +17,7 @@ std::string spin() {
 }
 
 std::string ab_suite(const std::string& a_work, const std::string& b_work) {
-  return "name: ab\nschedule: alternate\ninstances: 10\niterations: 10\nburn_in: 2\n"
+  return "name: ab\nschedule: alternate\ninstances: 10\niterations: 10\nburn_in: 2\nwarmup: 1\n"
          "benchmarks:\n  - name: spin\n    command: [" +
          spin() + ", --work, \"" + a_work +
          "\"]\n"
@@ -56,7 +56,7 @@ TEST(CliCompare, VariantsOfOneRunWithTenPercentMoreWork) {
 TEST(CliCompare, TwoRunsByLabel) {
   TempDir dir;
   auto suite = [&](const std::string& work) {
-    return "instances: 10\niterations: 10\nburn_in: 2\nbenchmarks:\n  - name: spin\n"
+    return "instances: 10\niterations: 10\nburn_in: 2\nwarmup: 1\nbenchmarks:\n  - name: spin\n"
            "    command: [" +
            spin() + ", --work, \"" + work + "\"]\n";
   };
