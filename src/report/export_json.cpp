@@ -4,6 +4,7 @@
 #include "core/units.hpp"
 #include "core/version.hpp"
 #include "report/export.hpp"
+#include "report/run_summary.hpp"
 
 namespace benchguard::report {
 
@@ -101,7 +102,7 @@ void export_jsonl(const std::vector<RunData>& runs, std::ostream& out) {
   for (const auto& r : runs) {
     for (const auto& v : r.variants) {
       for (const auto& inst : v.instances) {
-        const double mem = static_cast<double>(std::max(inst.mem_peak_bytes, inst.max_rss_bytes));
+        const double mem = instance_peak_memory(inst);
         json its = json::array();
         for (const auto& it : inst.iterations) {
           const auto wall = it.metric("wall_time");

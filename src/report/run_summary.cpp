@@ -20,6 +20,13 @@ std::vector<std::vector<double>> measured_values(const VariantData& v, const std
   return out;
 }
 
+double instance_peak_memory(const InstanceRecord& inst) {
+  // ru_maxrss carries the launcher's own high-water mark across exec (docs/measurement.md),
+  // so the sampled tree peak is the better figure whenever the sampler saw the instance.
+  if (inst.mem_samples > 0) return static_cast<double>(inst.mem_peak_bytes);
+  return static_cast<double>(std::max(inst.mem_peak_bytes, inst.max_rss_bytes));
+}
+
 std::vector<VariantSummary> summarize_run(const RunData& run, const std::string& metric) {
   std::vector<VariantSummary> out;
   const MetricInfo* info = find_builtin_metric(metric);
@@ -32,8 +39,7 @@ std::vector<VariantSummary> summarize_run(const RunData& run, const std::string&
     std::vector<double> all;
     for (const auto& inst : v.instances) {
       (inst.ok() ? s.instances_ok : s.instances_failed)++;
-      s.peak_memory = std::max(
-          s.peak_memory, static_cast<double>(std::max(inst.mem_peak_bytes, inst.max_rss_bytes)));
+      s.peak_memory = std::max(s.peak_memory, instance_peak_memory(inst));
       for (const auto& it : inst.iterations) s.burn_in += it.burn_in ? 1 : 0;
     }
     for (const auto& xs : measured_values(v, metric)) all.insert(all.end(), xs.begin(), xs.end());
