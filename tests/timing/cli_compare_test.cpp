@@ -37,9 +37,15 @@ TEST(CliCompare, VariantsOfOneRunWithTenPercentMoreWork) {
   const auto& row = j["metrics"][0]["rows"][0];
   EXPECT_EQ(row["benchmark"], "spin");
   EXPECT_EQ(row["verdict"], "slower") << r.out;
-  const double lo = row["ci"][0], hi = row["ci"][1];
-  EXPECT_LE(lo, 1.10) << r.out;
-  EXPECT_GE(hi, 1.10) << r.out;
+  // The work ratio is exactly 1.10. Whether one 95% interval covers it is a coin that lands
+  // wrong one time in twenty by design (coverage is checked by simulation in
+  // StatsSimulation); a single real run can only be held to the estimate being close and the
+  // interval excluding "no change".
+  const double ratio = row["ratio"], lo = row["ci"][0], hi = row["ci"][1];
+  EXPECT_NEAR(ratio, 1.10, 0.05) << r.out;
+  EXPECT_GT(lo, 1.0) << r.out;
+  EXPECT_LE(lo, ratio);
+  EXPECT_GE(hi, ratio);
 
   // --fail-on slower turns the finding into exit code 1; markdown is fit for a PR comment.
   const auto gate =
@@ -74,9 +80,15 @@ TEST(CliCompare, TwoRunsByLabel) {
   const auto j = nlohmann::json::parse(r.out);
   const auto& row = j["metrics"][0]["rows"][0];
   EXPECT_EQ(row["verdict"], "slower") << r.out;
-  const double lo = row["ci"][0], hi = row["ci"][1];
-  EXPECT_LE(lo, 1.10) << r.out;
-  EXPECT_GE(hi, 1.10) << r.out;
+  // The work ratio is exactly 1.10. Whether one 95% interval covers it is a coin that lands
+  // wrong one time in twenty by design (coverage is checked by simulation in
+  // StatsSimulation); a single real run can only be held to the estimate being close and the
+  // interval excluding "no change".
+  const double ratio = row["ratio"], lo = row["ci"][0], hi = row["ci"][1];
+  EXPECT_NEAR(ratio, 1.10, 0.05) << r.out;
+  EXPECT_GT(lo, 1.0) << r.out;
+  EXPECT_LE(lo, ratio);
+  EXPECT_GE(hi, ratio);
 
   // The same data with a simulated further 20% slowdown of B: about 1.1 x 1.2.
   const auto sim = run_cli({"compare", "side=a", "side=b", "--db", dir.file("bg.db"), "--format",
