@@ -5,6 +5,7 @@
 
 #include "core/suite.hpp"
 #include "support/test_support.hpp"
+#include "unit/core/suite_test_util.hpp"
 
 namespace benchguard {
 namespace {
@@ -13,13 +14,7 @@ constexpr const char* kFile = "plans/plan.yml";
 
 void expect_error(const std::string& yaml, int line, const std::string& point) {
   SCOPED_TRACE(yaml);
-  auto r = parse_plan(yaml, kFile);
-  ASSERT_FALSE(r.ok()) << "parsed although it should not";
-  const std::string& msg = r.error().message;
-  const std::string prefix =
-      std::string(kFile) + (line > 0 ? ":" + std::to_string(line) + ": " : ": ");
-  EXPECT_EQ(msg.rfind(prefix, 0), 0u) << msg;
-  EXPECT_NE(msg.find(point), std::string::npos) << msg;
+  suite_test::expect_error_at(parse_plan(yaml, kFile), kFile, line, point);
 }
 
 Suite sort_suite() {

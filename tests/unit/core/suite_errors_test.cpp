@@ -3,6 +3,7 @@
 
 #include "core/suite.hpp"
 #include "support/test_support.hpp"
+#include "unit/core/suite_test_util.hpp"
 
 namespace benchguard {
 namespace {
@@ -12,14 +13,7 @@ constexpr const char* kFile = "conf/suite.yml";
 // `line` 0: the error names the file but no line.
 void expect_error(const std::string& yaml, int line, const std::string& point) {
   SCOPED_TRACE(yaml);
-  auto r = parse_suite(yaml, kFile);
-  ASSERT_FALSE(r.ok()) << "parsed although it should not";
-  const std::string& msg = r.error().message;
-  const std::string prefix =
-      std::string(kFile) + (line > 0 ? ":" + std::to_string(line) + ": " : ": ");
-  EXPECT_EQ(msg.rfind(prefix, 0), 0u) << msg;
-  EXPECT_NE(msg.find(point), std::string::npos) << msg;
-  EXPECT_EQ(r.error().code, ExitCode::kInput);
+  suite_test::expect_error_at(parse_suite(yaml, kFile), kFile, line, point);
 }
 
 // A valid benchmark list, for errors elsewhere in the file (3 lines).

@@ -5,6 +5,7 @@
 
 #include "core/suite.hpp"
 #include "core/suite_raw.hpp"
+#include "unit/core/suite_test_util.hpp"
 
 namespace benchguard {
 namespace {
@@ -12,18 +13,8 @@ namespace {
 namespace fs = std::filesystem;
 using Argv = std::vector<std::string>;
 
-// Parses as if the suite lived in /proj/suite.yml, so cwd values are predictable.
-Suite parse(const std::string& yaml) {
-  auto r = parse_suite(yaml, "/proj/suite.yml");
-  EXPECT_TRUE(r.ok()) << r.error().message;
-  return r.ok() ? *r : Suite{};
-}
-
-std::string env_of(const VariantSpec& v, const std::string& name) {
-  for (const auto& [k, val] : v.env)
-    if (k == name) return val;
-  return "<unset>";
-}
+using suite_test::env_of;
+using suite_test::parse;
 
 TEST(SuiteExpand, SubstituteReplacesOnlyDeclaredParams) {
   using suite_detail::substitute;

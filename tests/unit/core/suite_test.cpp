@@ -4,24 +4,15 @@
 #include <gtest/gtest.h>
 
 #include "support/test_support.hpp"
+#include "unit/core/suite_test_util.hpp"
 
 namespace benchguard {
 namespace {
 
 using Argv = std::vector<std::string>;
 
-// Parses as if the suite lived in /proj/suite.yml, so cwd values are predictable.
-Suite parse(const std::string& yaml) {
-  auto r = parse_suite(yaml, "/proj/suite.yml");
-  EXPECT_TRUE(r.ok()) << r.error().message;
-  return r.ok() ? *r : Suite{};
-}
-
-std::string env_of(const VariantSpec& v, const std::string& name) {
-  for (const auto& [k, val] : v.env)
-    if (k == name) return val;
-  return "<unset>";
-}
+using suite_test::env_of;
+using suite_test::parse;
 
 TEST(SuiteParse, MinimalSuiteGetsDefaults) {
   const Suite s = parse(
