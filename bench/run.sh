@@ -13,8 +13,8 @@ now() { date +%s.%N; }
 calc() { awk "BEGIN { printf \"%.6f\", $1 }"; }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
-echo "== harness overhead: /bin/true x 1000 instances (median of 5 rounds, interleaved)"
-rounds=5
+echo "== harness overhead: /bin/true x 1000 instances (median of ${ROUNDS:-5} rounds, interleaved)"
+rounds=${ROUNDS:-5}
 : >"$tmp/floor"; : >"$tmp/bg"; : >"$tmp/bgnc"; : >"$tmp/hf"
 have_hf=0
 command -v hyperfine >/dev/null && have_hf=1
