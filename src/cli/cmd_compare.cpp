@@ -104,7 +104,7 @@ void print_table(Context& ctx, const analysis::CompareReport& r, const std::stri
       };
       std::string verdict = stats::to_string(c.verdict);
       if (md && (c.verdict == stats::Verdict::kSlower || c.verdict == stats::Verdict::kFaster))
-        verdict = "**" + verdict + "**";
+        verdict = fmt::format("**{}**", verdict);
       t.add_row({row.benchmark, m.metric.name, v(c.mean_a), v(c.mean_b), num(c.ratio.value),
                  machine ? num(c.ratio.ci.lower) + " " + num(c.ratio.ci.upper)
                          : num(c.ratio.ci.lower) + " .. " + num(c.ratio.ci.upper),

@@ -43,7 +43,8 @@ Action add_runs(CLI::App& app, Context& ctx) {
     t.right = {true, false, false, false, false, true, true, false, false, false};
     for (const auto& r : runs) {
       std::string labels;
-      for (const auto& [k, v] : r.labels) labels += (labels.empty() ? "" : " ") + k + "=" + v;
+      for (const auto& [k, v] : r.labels)
+        labels += fmt::format("{}{}={}", labels.empty() ? "" : " ", k, v);
       t.add_row({std::to_string(r.id), r.uuid.substr(0, 8), format_time(r.started_at), r.status,
                  r.suite, std::to_string(r.benchmarks), std::to_string(r.instances), r.hostname,
                  r.git_commit.substr(0, 10), labels});

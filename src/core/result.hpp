@@ -72,4 +72,4 @@ inline Status ok_status() { return Ok{}; }
   auto BG_CONCAT(bg_assign_r_, __LINE__) = (expr);                   \
   if (!BG_CONCAT(bg_assign_r_, __LINE__).ok())                       \
     return BG_CONCAT(bg_assign_r_, __LINE__).error();                \
-  decl = std::move(BG_CONCAT(bg_assign_r_, __LINE__)).value()
+  decl = std::move(BG_CONCAT(bg_assign_r_, __LINE__)).value()  // NOLINT(bugprone-macro-parentheses)

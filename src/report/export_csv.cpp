@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <cmath>
 #include <set>
 
 #include "report/export.hpp"
@@ -51,7 +52,7 @@ void export_csv(const std::vector<RunData>& runs, std::ostream& out) {
         for (const auto& it : inst.iterations) {
           const auto wall = it.metric("wall_time");
           const int64_t time_ns =
-              wall ? static_cast<int64_t>(*wall * 1e9 + 0.5) : it.end_ns - it.start_ns;
+              wall ? static_cast<int64_t>(std::llround(*wall * 1e9)) : it.end_ns - it.start_ns;
           out << csv_field(r.run.suite) << "," << csv_field(v.variant.benchmark) << "," << type
               << "," << inst.schedule_tag << "," << csv_field(v.variant.name) << "," << inst.index
               << "," << it.index << "," << it.start_ns << "," << it.end_ns << "," << time_ns << ","
