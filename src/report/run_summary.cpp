@@ -2,23 +2,10 @@
 
 #include <algorithm>
 
+#include "analysis/samples.hpp"
 #include "stats/descriptive.hpp"
 
 namespace benchguard::report {
-
-std::vector<std::vector<double>> measured_values(const VariantData& v, const std::string& metric) {
-  std::vector<std::vector<double>> out;
-  for (const auto& inst : v.instances) {
-    if (!inst.ok()) continue;
-    std::vector<double> xs;
-    for (const auto& it : inst.iterations) {
-      if (it.burn_in || it.timed_out || !it.failure.empty()) continue;
-      if (auto x = it.metric(metric)) xs.push_back(*x);
-    }
-    if (!xs.empty()) out.push_back(std::move(xs));
-  }
-  return out;
-}
 
 double instance_peak_memory(const InstanceRecord& inst) {
   // ru_maxrss carries the launcher's own high-water mark across exec (docs/measurement.md),
@@ -42,7 +29,11 @@ std::vector<VariantSummary> summarize_run(const RunData& run, const std::string&
       s.peak_memory = std::max(s.peak_memory, instance_peak_memory(inst));
       for (const auto& it : inst.iterations) s.burn_in += it.burn_in ? 1 : 0;
     }
-    for (const auto& xs : measured_values(v, metric)) all.insert(all.end(), xs.begin(), xs.end());
+    // What `show` reports is what was measured: flagged burn-in out, nothing detected on top.
+    analysis::BurnInPolicy configured;
+    configured.mode = analysis::BurnInPolicy::Mode::kConfigured;
+    const auto sample = analysis::extract(v, metric, configured);
+    all.assign(sample.data.values().begin(), sample.data.values().end());
     s.iterations = static_cast<int>(all.size());
     if (!all.empty()) {
       s.mean = stats::mean(all);

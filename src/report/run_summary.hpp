@@ -22,9 +22,6 @@ struct VariantSummary {
   double peak_memory = 0;  // bytes, the largest over instances (tree sample or max RSS)
 };
 
-// Values of `metric` from the measured iterations of each successful instance.
-std::vector<std::vector<double>> measured_values(const VariantData& v, const std::string& metric);
-
 // The instance's peak memory: the sampled process-tree peak when there are samples, else
 // the largest of what was seen (an upper bound for instances shorter than a sample interval).
 double instance_peak_memory(const InstanceRecord& inst);
