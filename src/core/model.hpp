@@ -108,7 +108,10 @@ struct InstanceRecord {
   std::optional<int64_t> instructions;  // unset: counters unavailable
   std::optional<int64_t> cycles;
   std::string cpus;  // CPU list it was pinned to, "" if not pinned
-  std::string schedule_tag;  // e.g. "AB" for duet order; "" otherwise
+  // The schedule that launched it: sequential | alternate | randomized | duet | sync-duet
+  // ("" when unknown, e.g. imported). Both members of a duet pair share `order`.
+  std::string schedule;
+  std::string schedule_tag;  // start order of a duet pair, "AB" or "BA"; "" otherwise
   std::vector<IterationRecord> iterations;
 
   bool ok() const { return failure.empty(); }

@@ -204,6 +204,7 @@ Result<RunOutcome> run_suite(const Suite& suite, store::Store& store, const RunO
     InstanceRecord rec = make_instance_record(b, slot.instance, launched.value(),
                                               std::move(reported), protocol_error, b.timeout_s);
     rec.order = pos;
+    rec.schedule = sched;
     rec.cpus = cpus;
     BG_TRY(store.add_instance(variant_ids[slot.benchmark][slot.variant], rec));
 

@@ -32,7 +32,8 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
               db_->prepare("SELECT i.id, i.variant_id, i.idx, i.schedule_order, i.start_ns, "
                            "i.end_ns, i.started_at, i.exit_code, i.signal, i.timed_out, i.failure, "
                            "i.user_s, i.sys_s, i.max_rss_bytes, i.mem_peak_bytes, i.mem_avg_bytes, "
-                           "i.mem_samples, i.instructions, i.cycles, i.cpus, i.schedule_tag "
+                           "i.mem_samples, i.instructions, i.cycles, i.cpus, i.schedule_tag, "
+                           "i.schedule "
                            "FROM instances i JOIN variants v ON v.id = i.variant_id "
                            "WHERE v.run_id = ? ORDER BY i.id"));
     stmt.bind(1, run_id);
@@ -59,6 +60,7 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
       if (!stmt.is_null(18)) in.cycles = stmt.int64(18);
       in.cpus = stmt.text(19);
       in.schedule_tag = stmt.text(20);
+      in.schedule = stmt.text(21);
       const auto variant = variant_pos.find(stmt.int64(1));
       if (variant == variant_pos.end()) continue;
       const size_t v = variant->second;
@@ -106,7 +108,7 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
                                     "FROM metric_values mv JOIN iterations it ON it.id = "
                                     "mv.iteration_id JOIN instances i ON i.id = it.instance_id "
                                     "JOIN variants v ON v.id = i.variant_id WHERE v.run_id = ? "
-                                    "ORDER BY mv.rowid"));
+                                    "ORDER BY mv.iteration_id, mv.metric_id"));
   stmt.bind(1, run_id);
   while (true) {
     BG_ASSIGN(bool row, stmt.step());

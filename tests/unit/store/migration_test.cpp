@@ -111,5 +111,33 @@ TEST(Migration, Version1DatabaseWithDataIsMigratedAndKeepsIt) {
   EXPECT_EQ(*db->query_int("SELECT COUNT(*) FROM sqlite_master WHERE name = 'runs_started_at'"), 1);
 }
 
+// 0003: instances learn the schedule their run recorded; metric values move to a keyed table.
+TEST(Migration, InstancesTakeTheirRunsScheduleAndMetricValuesSurvive) {
+  TempDir dir;
+  const std::string path = dir.file("v1.db");
+  ASSERT_NO_FATAL_FAILURE(make_version1_database(path));
+  {
+    auto db = raw_db(path);
+    ASSERT_TRUE(db);
+    ASSERT_TRUE(db->exec("INSERT INTO artifacts(run_id, key, value) SELECT id, 'schedule', "
+                         "'alternate' FROM runs")
+                    .ok());
+  }
+  auto store = open_or_die(path);
+  ASSERT_TRUE(store);
+  auto data = store->load_run("0ld");
+  ASSERT_TRUE(data.ok()) << data.error().message;
+  const InstanceRecord& in = data->variants[0].instances[0];
+  EXPECT_EQ(in.schedule, "alternate");
+  ASSERT_EQ(in.iterations.size(), 1u);
+  EXPECT_EQ(in.iterations[0].metric("wall_time"), 1.5e-8);
+
+  auto db = raw_db(path);
+  ASSERT_TRUE(db);
+  EXPECT_EQ(*db->query_int("SELECT COUNT(*) FROM sqlite_master WHERE name = 'metric_values' "
+                           "AND sql LIKE '%WITHOUT ROWID%'"),
+            1);
+}
+
 }  // namespace
 }  // namespace benchguard::store

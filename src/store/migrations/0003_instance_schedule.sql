@@ -1,0 +1,20 @@
+-- Each instance records the schedule that launched it (sequential, alternate, randomized,
+-- duet, sync-duet): a mixed plan runs duet and sequential repetitions in one run. Older
+-- instances take the schedule their run recorded as an artifact.
+ALTER TABLE instances ADD COLUMN schedule TEXT NOT NULL DEFAULT '';
+UPDATE instances SET schedule = COALESCE(
+  (SELECT a.value FROM artifacts a JOIN variants v ON v.run_id = a.run_id
+   WHERE v.id = instances.variant_id AND a.key = 'schedule'), '');
+
+-- Metric values keyed by (iteration, metric) in one b-tree: no rowid table beside the index,
+-- which halves the pages written per stored iteration.
+CREATE TABLE metric_values_keyed (
+  iteration_id INTEGER NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,
+  metric_id INTEGER NOT NULL REFERENCES metrics(id) ON DELETE CASCADE,
+  value REAL,
+  PRIMARY KEY (iteration_id, metric_id)
+) WITHOUT ROWID;
+INSERT INTO metric_values_keyed(iteration_id, metric_id, value)
+  SELECT iteration_id, metric_id, value FROM metric_values;
+DROP TABLE metric_values;
+ALTER TABLE metric_values_keyed RENAME TO metric_values;
