@@ -9,7 +9,9 @@
 //
 // Under `benchguard run` each measured iteration becomes one JSON line in the file named
 // by BENCHGUARD_RESULTS (the iteration protocol, docs/protocol.md). Outside benchguard the
-// client measures just the same and reports nothing. Header-only, no dependencies.
+// client measures just the same and reports nothing. Under a sync-duet schedule measure()
+// first waits for the other side (BENCHGUARD_BARRIER, barrier.hpp), so that both sides start
+// every iteration together. Header-only, no dependencies.
 #pragma once
 
 #include <time.h>
@@ -21,6 +23,8 @@
 #include <utility>
 #include <vector>
 
+#include "benchguard/barrier.hpp"
+
 namespace benchguard {
 
 class Client {
@@ -30,6 +34,8 @@ class Client {
       out_ = std::fopen(path, "a");
     iterations_ = env_int("BENCHGUARD_ITERATIONS", -1);
     burn_in_ = env_int("BENCHGUARD_BURN_IN", 0);
+    if (const char* name = std::getenv("BENCHGUARD_BARRIER"); name != nullptr && *name != '\0')
+      barrier_ = SharedBarrier::attach(name);
   }
   ~Client() {
     if (out_ != nullptr) std::fclose(out_);
@@ -50,9 +56,15 @@ class Client {
     return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
   }
 
+  // Under a sync-duet, waits until the other side is ready for its next iteration too;
+  // otherwise returns at once. measure() calls it; call it yourself before an iteration
+  // you time and report() on your own.
+  void sync() { barrier_.wait(); }
+
   // Times one call of f as the next iteration and reports it. Returns the seconds taken.
   template <class F>
   double measure(F&& f) {
+    sync();
     const int64_t start = now_ns();
     std::forward<F>(f)();
     const int64_t end = now_ns();
@@ -89,6 +101,7 @@ class Client {
   }
 
   std::FILE* out_ = nullptr;
+  SharedBarrier barrier_;
   int iterations_ = -1;
   int burn_in_ = 0;
   int next_ = 0;

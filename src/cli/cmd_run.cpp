@@ -149,7 +149,7 @@ Action add_run(CLI::App& app, Context& ctx) {
   c->add_option("suite", f->suite, "Suite YAML file");
   c->add_option("--name", f->name, "Benchmark name for `run -- CMD` (default: program name)");
   c->add_option("--plan", f->plan, "Plan YAML (from `benchguard plan`) overriding counts");
-  c->add_option("--schedule", f->schedule, "sequential | alternate | randomized");
+  c->add_option("--schedule", f->schedule, "sequential | alternate | randomized | duet | sync-duet");
   c->add_option("--instances", f->instances, "Process launches per benchmark variant")
       ->check(CLI::PositiveNumber);
   c->add_option("--iterations", f->iterations, "Measured iterations per instance")
@@ -164,7 +164,7 @@ Action add_run(CLI::App& app, Context& ctx) {
       ->check(CLI::PositiveNumber);
   c->add_option("--cpus", f->cpus, "Pin benchmarks to these CPUs, e.g. 1 or 0,2-3");
   c->add_option("--label", f->labels, "KEY=VALUE recorded with the run (repeatable)");
-  c->add_option("--seed", f->seed, "Seed of the randomized schedule")
+  c->add_option("--seed", f->seed, "Seed of the randomized schedule and of duet start orders")
       ->each([f](const std::string&) { f->seed_set = true; });
   c->add_flag("--shell", f->shell, "Run the command after -- through /bin/sh -c");
   c->add_flag("--no-counters", f->no_counters, "Do not read hardware counters");

@@ -41,14 +41,25 @@ struct BenchmarkSpec {
   std::string base_name;
   KeyValues params;  // the values substituted for this member of the product
   int instances = 5;
-  int iterations = 1;  // measured iterations asked of a protocol-aware benchmark
-  int burn_in = 0;     // iterations flagged burn-in before the measured ones
-  int warmup = 0;      // whole instances run first and not stored
+  int iterations = 1;    // measured iterations asked of a protocol-aware benchmark
+  int burn_in = 0;       // iterations flagged burn-in before the measured ones
+  int warmup = 0;        // whole instances run first and not stored
   double timeout_s = 0;  // per instance; 0 = none
   int max_failures = 3;  // consecutive failed instances before the benchmark is abandoned
+  // A mixed plan (as in the duet harnesses): this many A/B pairs of each kind, in a seeded
+  // random order, instead of `instances` under the suite's schedule. A pair is one instance
+  // of each side; duet pairs run concurrently, sync pairs also line up their iterations,
+  // sequential pairs run one after the other.
+  int duet_repetitions = 0;
+  int sync_repetitions = 0;
+  int sequential_repetitions = 0;
   std::vector<std::string> metrics{"wall_time"};
   std::vector<VariantSpec> variants;  // never empty after resolution
   int line = 0;                       // where it is declared in the suite file
+
+  bool mixed_plan() const {
+    return duet_repetitions + sync_repetitions + sequential_repetitions > 0;
+  }
 };
 
 struct Suite {
@@ -79,7 +90,7 @@ struct IterationRecord {
   int64_t end_ns = 0;
   bool burn_in = false;
   bool timed_out = false;
-  std::string failure;  // empty when the iteration succeeded
+  std::string failure;                                  // empty when the iteration succeeded
   std::vector<std::pair<std::string, double>> metrics;  // e.g. {"wall_time", 1.2e-3} (seconds)
 
   std::optional<double> metric(const std::string& name) const {
@@ -90,13 +101,13 @@ struct IterationRecord {
 };
 
 struct InstanceRecord {
-  int index = 0;        // 0-based within its (benchmark, variant)
-  int64_t order = 0;    // position in the run's schedule
-  int64_t start_ns = 0;  // CLOCK_MONOTONIC at launch
-  int64_t end_ns = 0;    // CLOCK_MONOTONIC when reaped
+  int index = 0;           // 0-based within its (benchmark, variant)
+  int64_t order = 0;       // position in the run's schedule
+  int64_t start_ns = 0;    // CLOCK_MONOTONIC at launch
+  int64_t end_ns = 0;      // CLOCK_MONOTONIC when reaped
   int64_t started_at = 0;  // unix epoch ns at launch
-  int exit_code = -1;    // -1 when killed by a signal or never started
-  int signal = 0;        // terminating signal, 0 if none
+  int exit_code = -1;      // -1 when killed by a signal or never started
+  int signal = 0;          // terminating signal, 0 if none
   bool timed_out = false;
   std::string failure;  // empty when the instance succeeded
   double user_s = 0;
@@ -128,10 +139,10 @@ struct VariantRecord {
 
 struct RunRecord {
   std::string uuid;
-  int64_t started_at = 0;   // unix epoch ns
-  int64_t finished_at = 0;  // 0 while running
+  int64_t started_at = 0;          // unix epoch ns
+  int64_t finished_at = 0;         // 0 while running
   std::string status = "running";  // running | complete | failed | interrupted | imported
-  std::string suite;          // suite name
+  std::string suite;               // suite name
   std::string suite_path;
   std::string hostname;
   std::string git_commit;

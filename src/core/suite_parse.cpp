@@ -19,7 +19,8 @@ const std::vector<std::string_view> kVariantKeys = {"command", "args", "env", "c
 // Keys a benchmark inherits from the top level.
 std::vector<std::string_view> with_settings(std::vector<std::string_view> keys) {
   for (std::string_view k : {"instances", "iterations", "burn_in", "warmup", "timeout",
-                             "max_failures", "metrics", "env", "cwd", "shell", "variants"})
+                             "max_failures", "metrics", "env", "cwd", "shell", "variants",
+                             "duet_repetitions", "sync_repetitions", "sequential_repetitions"})
     keys.push_back(k);
   return keys;
 }
@@ -185,6 +186,12 @@ Result<bool> read_setting(const Reader& r, const Field& f, RawSettings& s) {
     BG_TRY(r.get_int(f, 0, s.spec.warmup));
   } else if (k == "max_failures") {
     BG_TRY(r.get_int(f, 1, s.spec.max_failures));
+  } else if (k == "duet_repetitions") {
+    BG_TRY(r.get_int(f, 0, s.spec.duet_repetitions));
+  } else if (k == "sync_repetitions") {
+    BG_TRY(r.get_int(f, 0, s.spec.sync_repetitions));
+  } else if (k == "sequential_repetitions") {
+    BG_TRY(r.get_int(f, 0, s.spec.sequential_repetitions));
   } else if (k == "timeout") {
     BG_ASSIGN(s.spec.timeout_s, read_timeout(r, f));
   } else if (k == "metrics") {

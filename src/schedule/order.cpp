@@ -7,62 +7,133 @@ namespace benchguard::schedule {
 
 namespace {
 
-void append_warmups(const BenchmarkSpec& b, int bi, std::vector<Slot>& out) {
+// std::shuffle's algorithm is unspecified; a hand-rolled Fisher-Yates over mt19937_64 keeps
+// the order identical across standard libraries for the same seed.
+template <class T>
+void shuffle(std::vector<T>& v, std::mt19937_64& rng) {
+  for (size_t i = v.size(); i > 1; --i) {
+    const size_t j = static_cast<size_t>(rng() % i);
+    std::swap(v[i - 1], v[j]);
+  }
+}
+
+Step single(int bi, int v, int instance, const std::string& schedule) {
+  return Step{{Slot{bi, v, instance}}, schedule};
+}
+
+void append_warmups(const BenchmarkSpec& b, int bi, const std::string& schedule,
+                    std::vector<Step>& out) {
   for (int v = 0; v < static_cast<int>(b.variants.size()); ++v)
-    for (int w = b.warmup; w > 0; --w) out.push_back({bi, v, -w});
+    for (int w = b.warmup; w > 0; --w) out.push_back(single(bi, v, -w, schedule));
+}
+
+Step pair(int bi, int instance, const std::string& kind, std::mt19937_64& rng) {
+  const bool b_first = (rng() & 1U) != 0;
+  Slot a{bi, 0, instance}, b{bi, 1, instance};
+  if (b_first) return Step{{b, a}, kind};
+  return Step{{a, b}, kind};
+}
+
+// Warmup pairs first, then the measured pairs.
+void append_pairs(const BenchmarkSpec& b, int bi, const std::string& schedule, std::mt19937_64& rng,
+                  std::vector<Step>& out) {
+  std::vector<std::string> kinds;
+  if (b.mixed_plan()) {
+    kinds.insert(kinds.end(), b.duet_repetitions, "duet");
+    kinds.insert(kinds.end(), b.sync_repetitions, "sync-duet");
+    kinds.insert(kinds.end(), b.sequential_repetitions, "sequential");
+    shuffle(kinds, rng);
+  } else {
+    kinds.assign(b.instances, schedule);
+  }
+  if (kinds.empty()) return;
+  for (int w = b.warmup; w > 0; --w) out.push_back(pair(bi, -w, kinds.front(), rng));
+  for (int i = 0; i < static_cast<int>(kinds.size()); ++i)
+    out.push_back(pair(bi, i, kinds[i], rng));
 }
 
 }  // namespace
 
-bool is_known_schedule(const std::string& name) {
-  return name == "sequential" || name == "alternate" || name == "randomized";
+std::string Step::start_order() const {
+  if (!pair()) return "";
+  return slots[0].variant == 0 ? "AB" : "BA";
 }
 
-Result<std::vector<Slot>> make_order(const Suite& suite, const std::string& schedule,
+bool is_known_schedule(const std::string& name) {
+  return name == "sequential" || name == "alternate" || name == "randomized" || name == "duet" ||
+         name == "sync-duet";
+}
+
+bool runs_in_pairs(const BenchmarkSpec& b, const std::string& schedule) {
+  return b.mixed_plan() || schedule == "duet" || schedule == "sync-duet";
+}
+
+Result<Suite> pair_variants(const Suite& suite, const std::string& schedule) {
+  Suite out = suite;
+  for (auto& b : out.benchmarks) {
+    if (!runs_in_pairs(b, schedule)) continue;
+    if (b.variants.size() == 1) {
+      VariantSpec a = b.variants[0], copy = b.variants[0];
+      a.name = "A";
+      copy.name = "B";
+      b.variants = {a, copy};
+    } else if (b.variants.size() != 2) {
+      return Error{"benchmark '" + b.name + "' has " + std::to_string(b.variants.size()) +
+                   " variants; a duet or mixed plan compares exactly two (A and B), or one "
+                   "against itself"};
+    }
+  }
+  return out;
+}
+
+Result<std::vector<Step>> make_order(const Suite& suite, const std::string& schedule,
                                      uint64_t seed) {
-  std::vector<Slot> order;
+  if (!is_known_schedule(schedule))
+    return Error{"unknown schedule '" + schedule +
+                 "' (known: sequential, alternate, randomized, duet, sync-duet)"};
+  for (const auto& b : suite.benchmarks)
+    if (runs_in_pairs(b, schedule) && b.variants.size() != 2)
+      return Error{"benchmark '" + b.name + "' runs in A/B pairs but has " +
+                   std::to_string(b.variants.size()) + " variants"};
+
+  // Two streams: the shuffle of `randomized` keeps the order earlier versions gave a seed.
+  std::mt19937_64 shuffle_rng(seed);
+  std::mt19937_64 pair_rng(seed ^ 0x9e3779b97f4a7c15ULL);
+  std::vector<Step> order;
+  std::vector<Step> shuffled;  // randomized: the measured single instances
   const int nb = static_cast<int>(suite.benchmarks.size());
-  if (schedule == "sequential") {
-    for (int bi = 0; bi < nb; ++bi) {
-      const auto& b = suite.benchmarks[bi];
-      for (int v = 0; v < static_cast<int>(b.variants.size()); ++v) {
-        for (int w = b.warmup; w > 0; --w) order.push_back({bi, v, -w});
-        for (int i = 0; i < b.instances; ++i) order.push_back({bi, v, i});
+  for (int bi = 0; bi < nb; ++bi) {
+    const auto& b = suite.benchmarks[bi];
+    const int nv = static_cast<int>(b.variants.size());
+    if (runs_in_pairs(b, schedule)) {
+      if (schedule != "randomized") append_pairs(b, bi, schedule, pair_rng, order);
+      continue;
+    }
+    if (schedule == "sequential") {
+      for (int v = 0; v < nv; ++v) {
+        for (int w = b.warmup; w > 0; --w) order.push_back(single(bi, v, -w, schedule));
+        for (int i = 0; i < b.instances; ++i) order.push_back(single(bi, v, i, schedule));
       }
-    }
-  } else if (schedule == "alternate") {
-    for (int bi = 0; bi < nb; ++bi) {
-      const auto& b = suite.benchmarks[bi];
-      append_warmups(b, bi, order);
+    } else if (schedule == "alternate") {
+      append_warmups(b, bi, schedule, order);
       for (int i = 0; i < b.instances; ++i)
-        for (int v = 0; v < static_cast<int>(b.variants.size()); ++v) order.push_back({bi, v, i});
+        for (int v = 0; v < nv; ++v) order.push_back(single(bi, v, i, schedule));
+    } else {  // randomized
+      append_warmups(b, bi, schedule, order);
+      for (int v = 0; v < nv; ++v)
+        for (int i = 0; i < b.instances; ++i) shuffled.push_back(single(bi, v, i, schedule));
     }
-  } else if (schedule == "randomized") {
-    std::vector<Slot> measured;
-    for (int bi = 0; bi < nb; ++bi) {
-      const auto& b = suite.benchmarks[bi];
-      append_warmups(b, bi, order);
-      for (int v = 0; v < static_cast<int>(b.variants.size()); ++v)
-        for (int i = 0; i < b.instances; ++i) measured.push_back({bi, v, i});
-    }
-    // std::shuffle's algorithm is unspecified; a hand-rolled Fisher-Yates over mt19937_64
-    // keeps the order identical across standard libraries for the same seed.
-    std::mt19937_64 rng(seed);
-    for (size_t i = measured.size(); i > 1; --i) {
-      const size_t j = static_cast<size_t>(rng() % i);
-      std::swap(measured[i - 1], measured[j]);
-    }
+  }
+  if (schedule == "randomized") {
+    shuffle(shuffled, shuffle_rng);
     // Instance indices within a (benchmark, variant) follow execution order.
     std::vector<std::vector<int>> next(nb);
     for (int bi = 0; bi < nb; ++bi) next[bi].assign(suite.benchmarks[bi].variants.size(), 0);
-    for (auto& s : measured) s.instance = next[s.benchmark][s.variant]++;
-    order.insert(order.end(), measured.begin(), measured.end());
-  } else if (schedule == "duet" || schedule == "sync-duet") {
-    return Error{"schedule '" + schedule +
-                 "' is not available in this version of benchguard (available: sequential, "
-                 "alternate, randomized)"};
-  } else {
-    return Error{"unknown schedule '" + schedule + "' (known: sequential, alternate, randomized)"};
+    for (auto& s : shuffled) s.slots[0].instance = next[s.slots[0].benchmark][s.slots[0].variant]++;
+    order.insert(order.end(), shuffled.begin(), shuffled.end());
+    for (int bi = 0; bi < nb; ++bi)
+      if (runs_in_pairs(suite.benchmarks[bi], schedule))
+        append_pairs(suite.benchmarks[bi], bi, schedule, pair_rng, order);
   }
   return order;
 }

@@ -1,5 +1,5 @@
-// The order of instances in a run: which (benchmark, variant, instance) goes when.
-// Pure: the same suite, schedule and seed give the same order.
+// The order of instances in a run: which (benchmark, variant, instance) goes when, and which
+// instances run as an A/B pair. Pure: the same suite, schedule and seed give the same order.
 #pragma once
 
 #include <cstdint>
@@ -18,14 +18,40 @@ struct Slot {
   bool warmup() const { return instance < 0; }
 };
 
-// Schedules implemented by the sequential runner.
+// One step of a run: a single instance, or an A/B pair (one instance of each variant, with
+// the same index) listed in start order.
+struct Step {
+  std::vector<Slot> slots;  // 1, or 2 for a pair
+  // Recorded with the instances: sequential | alternate | randomized | duet | sync-duet.
+  std::string schedule;
+  bool concurrent() const { return schedule == "duet" || schedule == "sync-duet"; }
+  bool synchronized() const { return schedule == "sync-duet"; }
+  bool pair() const { return slots.size() == 2; }
+  bool warmup() const { return slots.front().warmup(); }
+  // "AB" or "BA" for a pair (by variant position), "" for a single instance.
+  std::string start_order() const;
+};
+
 bool is_known_schedule(const std::string& name);
+
+// True when the benchmark runs as A/B pairs: under duet or sync-duet, or with a mixed plan.
+bool runs_in_pairs(const BenchmarkSpec& b, const std::string& schedule);
+
+// A/A: a benchmark that runs in pairs but declares a single variant runs against itself; the
+// two copies become variants "A" and "B" with the same command. An error names a paired
+// benchmark with more than two variants.
+Result<Suite> pair_variants(const Suite& suite, const std::string& schedule);
 
 // sequential: benchmark by benchmark, variant by variant, instance by instance.
 // alternate:  benchmark by benchmark, instances of the variants interleaved (ABAB).
 // randomized: every measured instance of the suite shuffled (seeded); warmups stay first
 //             for their benchmark and variant.
-Result<std::vector<Slot>> make_order(const Suite& suite, const std::string& schedule,
+// duet, sync-duet: benchmark by benchmark, `instances` pairs, each started AB or BA at
+//             random (seeded).
+// A benchmark with a mixed plan runs its duet, sync and sequential pairs in a seeded random
+// order, in its place under sequential and alternate, after the shuffled instances under
+// randomized. Paired benchmarks must have exactly two variants (see pair_variants).
+Result<std::vector<Step>> make_order(const Suite& suite, const std::string& schedule,
                                      uint64_t seed);
 
 }  // namespace benchguard::schedule

@@ -4,11 +4,16 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
+#include <thread>
 
+#include "benchguard/barrier.hpp"
 #include "measure/affinity.hpp"
 #include "measure/host.hpp"
 #include "measure/process.hpp"
@@ -53,6 +58,11 @@ std::string config_json(const BenchmarkSpec& b, const VariantSpec& v, const std:
   j["max_failures"] = b.max_failures;
   j["metrics"] = b.metrics;
   j["schedule"] = sched;
+  if (b.mixed_plan()) {
+    j["duet_repetitions"] = b.duet_repetitions;
+    j["sync_repetitions"] = b.sync_repetitions;
+    j["sequential_repetitions"] = b.sequential_repetitions;
+  }
   j["cwd"] = v.cwd;
   return j.dump();
 }
@@ -108,11 +118,89 @@ Status preflight(const Suite& suite) {
   return ok_status();
 }
 
-Result<RunOutcome> run_suite(const Suite& suite, store::Store& store, const RunOptions& options,
+namespace {
+
+// What one launched instance left behind, before it becomes an InstanceRecord.
+struct Measured {
+  measure::LaunchResult launch;
+  std::vector<IterationRecord> reported;
+  std::string protocol_error;
+};
+
+Measured collect(measure::LaunchResult launch, const std::string& results_path) {
+  Measured m{std::move(launch), {}, {}};
+  if (auto parsed = measure::read_protocol_file(results_path); parsed.ok())
+    m.reported = std::move(parsed.value());
+  else
+    m.protocol_error = parsed.error().message;
+  return m;
+}
+
+// The two sides of a concurrent pair run on CPUs of their own: the two halves of --cpus, or
+// the first two CPUs this process may use.
+Result<std::pair<std::vector<int>, std::vector<int>>> duet_cpus(const std::vector<int>& cpus) {
+  std::vector<int> pool = cpus.empty() ? measure::usable_cpus() : cpus;
+  if (pool.size() < 2)
+    return Error{cpus.empty() ? "a duet runs A and B on CPUs of their own, but this process may "
+                                "use only one CPU"
+                              : "a duet runs A and B on CPUs of their own; give --cpus at "
+                                "least two CPUs"};
+  if (cpus.empty()) pool.resize(2);
+  const auto half = static_cast<std::ptrdiff_t>(pool.size() / 2);
+  return std::pair{std::vector<int>(pool.begin(), pool.begin() + half),
+                   std::vector<int>(pool.begin() + half, pool.begin() + 2 * half)};
+}
+
+// Starts both sides of a concurrent pair, the first in start order first, and waits for
+// both. When one side ends the barrier breaks, so the other never waits for it.
+Result<std::vector<Measured>> run_together(std::vector<measure::LaunchSpec> specs,
+                                           const std::vector<std::string>& results,
+                                           const std::string& barrier_name) {
+  SharedBarrier barrier;
+  if (!barrier_name.empty()) {
+    barrier = SharedBarrier::create(barrier_name, 2);
+    if (!barrier.valid())
+      return Error{fmt::format("cannot create the shared-memory barrier {}: {}", barrier_name,
+                               std::strerror(errno))};
+    for (auto& spec : specs) spec.env.emplace_back("BENCHGUARD_BARRIER", barrier_name);
+  }
+  BG_ASSIGN(auto first, measure::Child::start(specs[0]));
+  auto second = measure::Child::start(specs[1]);
+  if (!second.ok()) {
+    barrier.break_barrier();
+    (void)first->wait();
+    return second.error();
+  }
+  std::optional<Result<measure::LaunchResult>> second_result;
+  std::thread waiter([&] {
+    second_result.emplace(second.value()->wait());
+    barrier.break_barrier();
+  });
+  auto first_result = first->wait();
+  barrier.break_barrier();
+  waiter.join();
+  if (!first_result.ok()) return first_result.error();
+  if (!second_result->ok()) return second_result->error();
+  std::vector<Measured> out;
+  out.push_back(collect(std::move(first_result.value()), results[0]));
+  out.push_back(collect(std::move(second_result->value()), results[1]));
+  return out;
+}
+
+}  // namespace
+
+Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const RunOptions& options,
                              const ProgressFn& progress) {
-  BG_TRY(preflight(suite));
-  const std::string sched = options.schedule.empty() ? suite.schedule : options.schedule;
+  BG_TRY(preflight(declared));
+  const std::string sched = options.schedule.empty() ? declared.schedule : options.schedule;
+  BG_ASSIGN(const Suite suite, pair_variants(declared, sched));
   BG_ASSIGN(auto order, make_order(suite, sched, options.seed));
+  bool any_concurrent = false;
+  for (const auto& step : order) any_concurrent = any_concurrent || step.concurrent();
+  std::pair<std::vector<int>, std::vector<int>> side_cpus;
+  if (any_concurrent) {
+    BG_ASSIGN(side_cpus, duet_cpus(options.cpus));
+  }
 
   ScratchDir scratch;
   if (scratch.path().empty()) return Error{"cannot create a temporary directory"};
@@ -131,7 +219,7 @@ Result<RunOutcome> run_suite(const Suite& suite, store::Store& store, const RunO
   run.labels = options.labels;
   run.artifacts = measure::host_artifacts();
   run.artifacts.emplace_back("schedule", sched);
-  if (sched == "randomized") run.artifacts.emplace_back("seed", std::to_string(options.seed));
+  run.artifacts.emplace_back("seed", std::to_string(options.seed));
 
   BG_ASSIGN(const int64_t run_id, store.begin_run(run));
 
@@ -155,26 +243,11 @@ Result<RunOutcome> run_suite(const Suite& suite, store::Store& store, const RunO
   for (size_t bi = 0; bi < suite.benchmarks.size(); ++bi)
     outcome.benchmarks[bi].name = suite.benchmarks[bi].name;
 
-  const std::string results_path = scratch.path() + "/results.jsonl";
   const std::string cpus = options.cpus.empty() ? "" : measure::format_cpu_list(options.cpus);
-  int done = 0;
-  const int total = static_cast<int>(order.size());
-  for (int64_t pos = 0; pos < static_cast<int64_t>(order.size()); ++pos) {
-    if (g_stop.load()) {
-      outcome.status = "interrupted";
-      break;
-    }
-    const Slot& slot = order[pos];
+  auto spec_for = [&](const Slot& slot, const std::string& results_path,
+                      const std::vector<int>& pin) {
     const auto& b = suite.benchmarks[slot.benchmark];
     const auto& v = b.variants[slot.variant];
-    auto& bo = outcome.benchmarks[slot.benchmark];
-    if (bo.abandoned) {
-      ++done;
-      continue;
-    }
-    if (progress) progress({done, total, &b, &v, slot.instance, false});
-
-    std::remove(results_path.c_str());
     measure::LaunchSpec spec;
     spec.argv = v.command;
     spec.argv[0] = resolve_in(v.command[0], v.cwd);
@@ -182,39 +255,86 @@ Result<RunOutcome> run_suite(const Suite& suite, store::Store& store, const RunO
     spec.env = instance_env(b, v, slot.instance, results_path);
     spec.timeout_s = b.timeout_s;
     spec.kill_grace_s = options.kill_grace_s;
-    spec.cpus = options.cpus;
+    spec.cpus = pin;
     spec.counters = options.counters;
     spec.quiet = !options.show_output;
+    std::remove(results_path.c_str());
+    return spec;
+  };
+  auto abort_run = [&](const BenchmarkSpec& b, const Error& e) -> Error {
+    (void)store.finish_run(run_id, measure::realtime_ns(), "failed");
+    return Error{fmt::format("benchmark '{}': {}", b.name, e.message)};
+  };
 
-    auto launched = measure::launch(spec);
-    if (!launched.ok()) {
-      (void)store.finish_run(run_id, measure::realtime_ns(), "failed");
-      return Error{fmt::format("benchmark '{}': {}", b.name, launched.error().message)};
+  int done = 0;
+  int total = 0;
+  for (const auto& step : order) total += static_cast<int>(step.slots.size());
+  for (int64_t pos = 0; pos < static_cast<int64_t>(order.size()); ++pos) {
+    if (g_stop.load()) {
+      outcome.status = "interrupted";
+      break;
     }
-    std::string protocol_error;
-    std::vector<IterationRecord> reported;
-    if (auto parsed = measure::read_protocol_file(results_path); parsed.ok())
-      reported = std::move(parsed.value());
-    else
-      protocol_error = parsed.error().message;
+    const Step& step = order[pos];
+    const int bi = step.slots.front().benchmark;
+    const auto& b = suite.benchmarks[bi];
+    auto& bo = outcome.benchmarks[bi];
+    const int slots = static_cast<int>(step.slots.size());
+    if (bo.abandoned) {
+      done += slots;
+      continue;
+    }
+    if (progress)
+      progress({done, total, &b, &b.variants[step.slots.front().variant],
+                step.slots.front().instance, false});
 
-    ++done;
-    if (slot.warmup()) continue;
-
-    InstanceRecord rec = make_instance_record(b, slot.instance, launched.value(),
-                                              std::move(reported), protocol_error, b.timeout_s);
-    rec.order = pos;
-    rec.schedule = sched;
-    rec.cpus = cpus;
-    BG_TRY(store.add_instance(variant_ids[slot.benchmark][slot.variant], rec));
-
-    if (rec.ok()) {
-      ++bo.instances_ok;
-      consecutive_failures[slot.benchmark] = 0;
+    std::vector<Measured> measured;
+    std::vector<std::string> pins;
+    if (step.concurrent()) {
+      std::vector<measure::LaunchSpec> specs;
+      std::vector<std::string> results;
+      for (int k = 0; k < slots; ++k) {
+        const Slot& slot = step.slots[k];
+        const auto& pin = slot.variant == 0 ? side_cpus.first : side_cpus.second;
+        results.push_back(scratch.path() + "/results-" + std::to_string(k) + ".jsonl");
+        specs.push_back(spec_for(slot, results.back(), pin));
+        pins.push_back(measure::format_cpu_list(pin));
+      }
+      const std::string barrier =
+          step.synchronized() ? fmt::format("/benchguard-{}-{}", getpid(), pos) : "";
+      auto together = run_together(std::move(specs), results, barrier);
+      if (!together.ok()) return abort_run(b, together.error());
+      measured = std::move(together.value());
     } else {
-      ++bo.instances_failed;
-      bo.last_failure = rec.failure;
-      if (++consecutive_failures[slot.benchmark] >= b.max_failures) bo.abandoned = true;
+      const std::string results = scratch.path() + "/results.jsonl";
+      for (const Slot& slot : step.slots) {
+        auto launched = measure::launch(spec_for(slot, results, options.cpus));
+        if (!launched.ok()) return abort_run(b, launched.error());
+        measured.push_back(collect(std::move(launched.value()), results));
+        pins.push_back(cpus);
+      }
+    }
+    done += slots;
+    if (step.warmup()) continue;
+
+    for (int k = 0; k < slots; ++k) {
+      const Slot& slot = step.slots[k];
+      InstanceRecord rec = make_instance_record(b, slot.instance, measured[k].launch,
+                                                std::move(measured[k].reported),
+                                                measured[k].protocol_error, b.timeout_s);
+      rec.order = pos;
+      rec.schedule = step.schedule;
+      rec.schedule_tag = step.start_order();
+      rec.cpus = pins[k];
+      BG_TRY(store.add_instance(variant_ids[bi][slot.variant], rec));
+
+      if (rec.ok()) {
+        ++bo.instances_ok;
+        consecutive_failures[bi] = 0;
+      } else {
+        ++bo.instances_failed;
+        bo.last_failure = rec.failure;
+        if (++consecutive_failures[bi] >= b.max_failures) bo.abandoned = true;
+      }
     }
   }
   if (progress) progress({done, total, nullptr, nullptr, 0, true});

@@ -21,13 +21,23 @@ Suite two_by_two(int instances, int warmup) {
   return s;
 }
 
-std::string letters(const std::vector<Slot>& order, const Suite& s) {
+// "xA0 xB0 " for singles; "[xB0 xA0]d " for a duet pair started BA ('s' sync, 'q' sequential).
+std::string letters(const std::vector<Step>& order, const Suite& s) {
   std::string out;
-  for (const auto& slot : order) {
-    if (slot.warmup()) continue;
-    out += s.benchmarks[slot.benchmark].name +
-           s.benchmarks[slot.benchmark].variants[slot.variant].name;
-    out += std::to_string(slot.instance) + " ";
+  for (const auto& step : order) {
+    if (step.warmup()) continue;
+    std::string part;
+    for (const auto& slot : step.slots) {
+      if (!part.empty()) part += " ";
+      part += s.benchmarks[slot.benchmark].name +
+              s.benchmarks[slot.benchmark].variants[slot.variant].name +
+              std::to_string(slot.instance);
+    }
+    if (step.pair()) {
+      const char kind = step.schedule == "duet" ? 'd' : step.schedule == "sync-duet" ? 's' : 'q';
+      part = "[" + part + "]" + kind;
+    }
+    out += part + " ";
   }
   return out;
 }
@@ -37,6 +47,7 @@ TEST(ScheduleOrder, Sequential) {
   auto order = make_order(s, "sequential", 1);
   ASSERT_TRUE(order.ok());
   EXPECT_EQ(letters(*order, s), "xA0 xA1 xB0 xB1 yA0 yA1 yB0 yB1 ");
+  for (const auto& step : *order) EXPECT_EQ(step.schedule, "sequential");
 }
 
 TEST(ScheduleOrder, AlternateInterleavesVariants) {
@@ -52,7 +63,7 @@ TEST(ScheduleOrder, WarmupsComeFirstPerVariant) {
   ASSERT_TRUE(order.ok());
   ASSERT_EQ(order->size(), 2u * 2u * 3u);
   EXPECT_TRUE((*order)[0].warmup());
-  EXPECT_EQ((*order)[0].instance, -2);
+  EXPECT_EQ((*order)[0].slots[0].instance, -2);
   EXPECT_TRUE((*order)[1].warmup());
   EXPECT_FALSE((*order)[2].warmup());
 }
@@ -68,16 +79,107 @@ TEST(ScheduleOrder, RandomizedIsAPermutationReproducedBySeed) {
   // Every (benchmark, variant) gets instances 0..9 exactly once, numbered in run order.
   std::map<std::pair<int, int>, int> next;
   int measured = 0;
-  for (const auto& slot : *a) {
-    if (slot.warmup()) continue;
+  for (const auto& step : *a) {
+    if (step.warmup()) continue;
+    ASSERT_EQ(step.slots.size(), 1u);
     ++measured;
-    const auto key = std::make_pair(slot.benchmark, slot.variant);
-    EXPECT_EQ(slot.instance, next[key]++);
+    const auto key = std::make_pair(step.slots[0].benchmark, step.slots[0].variant);
+    EXPECT_EQ(step.slots[0].instance, next[key]++);
   }
   EXPECT_EQ(measured, 40);
   // Shuffled across benchmarks: not the sequential order.
   auto seq = make_order(s, "sequential", 42);
   EXPECT_NE(letters(*a, s), letters(*seq, s));
+}
+
+TEST(ScheduleOrder, DuetPairsEveryInstanceInARandomStartOrderReproducedBySeed) {
+  const Suite s = two_by_two(40, 1);
+  auto a = make_order(s, "duet", 7);
+  auto again = make_order(s, "duet", 7);
+  ASSERT_TRUE(a.ok() && again.ok());
+  EXPECT_EQ(letters(*a, s), letters(*again, s));
+  // One warmup pair and 40 measured pairs per benchmark, benchmark by benchmark.
+  ASSERT_EQ(a->size(), 2u * 41u);
+  int ab = 0, ba = 0;
+  for (size_t i = 0; i < a->size(); ++i) {
+    const Step& step = (*a)[i];
+    ASSERT_TRUE(step.pair());
+    EXPECT_TRUE(step.concurrent());
+    EXPECT_FALSE(step.synchronized());
+    EXPECT_EQ(step.slots[0].benchmark, i < 41 ? 0 : 1);
+    EXPECT_EQ(step.slots[0].instance, step.slots[1].instance);
+    EXPECT_NE(step.slots[0].variant, step.slots[1].variant);
+    if (step.warmup()) continue;
+    (step.start_order() == "AB" ? ab : ba)++;
+  }
+  // A fair coin: 80 draws land within 20..60 AB with probability > 0.99999.
+  EXPECT_GE(ab, 20);
+  EXPECT_GE(ba, 20);
+  auto other = make_order(s, "duet", 8);
+  ASSERT_TRUE(other.ok());
+  EXPECT_NE(letters(*a, s), letters(*other, s));
+}
+
+TEST(ScheduleOrder, SyncDuetPairsAreSynchronized) {
+  const Suite s = two_by_two(2, 0);
+  auto order = make_order(s, "sync-duet", 1);
+  ASSERT_TRUE(order.ok());
+  ASSERT_EQ(order->size(), 4u);
+  for (const auto& step : *order) {
+    EXPECT_TRUE(step.synchronized());
+    EXPECT_EQ(step.schedule, "sync-duet");
+  }
+}
+
+TEST(ScheduleOrder, MixedPlanRunsEachKindOfPairAsOftenAsAsked) {
+  Suite s = two_by_two(5, 0);
+  s.benchmarks[1].duet_repetitions = 3;
+  s.benchmarks[1].sync_repetitions = 2;
+  s.benchmarks[1].sequential_repetitions = 4;
+  auto order = make_order(s, "alternate", 3);
+  ASSERT_TRUE(order.ok());
+  // x alternates its 5 instances per variant; y runs 9 pairs numbered 0..8.
+  ASSERT_EQ(order->size(), 10u + 9u);
+  std::map<std::string, int> kinds;
+  for (size_t i = 10; i < order->size(); ++i) {
+    const Step& step = (*order)[i];
+    ASSERT_TRUE(step.pair());
+    EXPECT_EQ(step.slots[0].instance, static_cast<int>(i - 10));
+    ++kinds[step.schedule];
+  }
+  EXPECT_EQ(kinds, (std::map<std::string, int>{{"duet", 3}, {"sequential", 4}, {"sync-duet", 2}}));
+  EXPECT_FALSE((*order)[0].pair());
+}
+
+TEST(ScheduleOrder, SingleVariantRunsAgainstItselfInADuet) {
+  Suite s;
+  BenchmarkSpec b;
+  b.name = "solo";
+  b.instances = 2;
+  b.variants = {VariantSpec{"default", {"/bin/echo", "hi"}, "/tmp", {{"K", "V"}}}};
+  s.benchmarks.push_back(b);
+  auto paired = pair_variants(s, "duet");
+  ASSERT_TRUE(paired.ok());
+  const auto& vs = paired->benchmarks[0].variants;
+  ASSERT_EQ(vs.size(), 2u);
+  EXPECT_EQ(vs[0].name, "A");
+  EXPECT_EQ(vs[1].name, "B");
+  EXPECT_EQ(vs[0].command, vs[1].command);
+  EXPECT_EQ(vs[1].env, (KeyValues{{"K", "V"}}));
+  // Not under a schedule that does not pair.
+  auto seq = pair_variants(s, "sequential");
+  ASSERT_TRUE(seq.ok());
+  EXPECT_EQ(seq->benchmarks[0].variants.size(), 1u);
+  // Unpaired, make_order refuses a duet of one.
+  EXPECT_FALSE(make_order(s, "duet", 1).ok());
+}
+
+TEST(ScheduleOrder, DuetOfThreeVariantsIsAnError) {
+  Suite s = two_by_two(1, 0);
+  s.benchmarks[0].variants.push_back(VariantSpec{"C", {"/bin/true"}, "", {}});
+  auto r = pair_variants(s, "duet");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("'x' has 3 variants"), std::string::npos) << r.error().message;
 }
 
 TEST(ScheduleOrder, UnknownScheduleIsAnError) {

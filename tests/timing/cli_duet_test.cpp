@@ -1,0 +1,150 @@
+// Duet schedules on real processes: overlap, start order, synchronized iterations, pinning.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "measure/affinity.hpp"
+#include "store/store.hpp"
+#include "support/test_support.hpp"
+
+namespace benchguard {
+namespace {
+
+using testing::helper;
+using testing::run_cli;
+using testing::TempDir;
+using testing::write_file;
+
+RunData run_and_load(const TempDir& dir, const std::string& suite_text,
+                     const std::vector<std::string>& extra = {}) {
+  write_file(dir.file("duet.yml"), suite_text);
+  std::vector<std::string> args = {"run", dir.file("duet.yml"), "--db", dir.file("bg.db")};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const auto r = run_cli(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  auto store = store::open_store(dir.file("bg.db"));
+  EXPECT_TRUE(store.ok());
+  auto run = (*store)->load_run("latest");
+  EXPECT_TRUE(run.ok()) << run.error().message;
+  return run.ok() ? *run : RunData{};
+}
+
+std::string suite(const std::string& schedule, int instances, int iterations,
+                  const std::string& extra = "") {
+  return "schedule: " + schedule + "\ninstances: " + std::to_string(instances) +
+         "\niterations: " + std::to_string(iterations) + "\n" + extra +
+         "benchmarks:\n  - name: side\n    command: [" + helper("duet_side") + ", \"2000\"]\n";
+}
+
+const VariantData& variant(const RunData& run, const std::string& name) {
+  for (const auto& v : run.variants)
+    if (v.variant.name == name) return v;
+  ADD_FAILURE() << "no variant " << name;
+  return run.variants.front();
+}
+
+TEST(CliDuet, PairsRunTogetherOnTheirOwnCpusInBothStartOrders) {
+  const std::vector<int> cpus = measure::usable_cpus();
+  ASSERT_GE(cpus.size(), 2u) << "a duet needs two CPUs";
+  TempDir dir;
+  const RunData run = run_and_load(dir, suite("duet", 12, 3), {"--seed", "5"});
+  ASSERT_EQ(run.variants.size(), 2u);  // A/A: one declared variant runs against itself
+  const auto& a = variant(run, "A");
+  const auto& b = variant(run, "B");
+  ASSERT_EQ(a.instances.size(), 12u);
+  ASSERT_EQ(b.instances.size(), 12u);
+  std::map<std::string, int> orders;
+  for (size_t i = 0; i < 12; ++i) {
+    const InstanceRecord& x = a.instances[i];
+    const InstanceRecord& y = b.instances[i];
+    EXPECT_TRUE(x.ok()) << x.failure;
+    EXPECT_EQ(x.schedule, "duet");
+    EXPECT_EQ(x.order, y.order);
+    EXPECT_EQ(x.schedule_tag, y.schedule_tag);
+    ++orders[x.schedule_tag];
+    // Started together: each began before the other ended, and most of the time overlaps.
+    const int64_t overlap = std::min(x.end_ns, y.end_ns) - std::max(x.start_ns, y.start_ns);
+    EXPECT_GT(overlap, 0);
+    EXPECT_GT(static_cast<double>(overlap), 0.5 * static_cast<double>(x.end_ns - x.start_ns));
+    // The tag is the true start order.
+    if (x.schedule_tag == "AB") EXPECT_LE(x.start_ns, y.start_ns);
+    if (x.schedule_tag == "BA") EXPECT_LE(y.start_ns, x.start_ns);
+    // Pinned apart, and the child saw its pinning.
+    EXPECT_EQ(x.cpus, std::to_string(cpus[0]));
+    EXPECT_EQ(y.cpus, std::to_string(cpus[1]));
+    for (const auto& it : x.iterations)
+      EXPECT_EQ(it.metric("affinity"), static_cast<double>(int64_t{1} << cpus[0]));
+    for (const auto& it : y.iterations)
+      EXPECT_EQ(it.metric("affinity"), static_cast<double>(int64_t{1} << cpus[1]));
+  }
+  // seed 5 draws both start orders among 12 pairs (the same seed gives the same draws).
+  EXPECT_GT(orders["AB"], 0);
+  EXPECT_GT(orders["BA"], 0);
+
+  // The same seed gives the same start orders.
+  TempDir again;
+  const RunData rerun = run_and_load(again, suite("duet", 12, 3), {"--seed", "5"});
+  for (size_t i = 0; i < 12; ++i)
+    EXPECT_EQ(variant(rerun, "A").instances[i].schedule_tag, a.instances[i].schedule_tag);
+}
+
+TEST(CliDuet, SyncDuetIterationsStartWithinAMillisecond) {
+  TempDir dir;
+  const RunData run = run_and_load(dir, suite("sync-duet", 4, 20));
+  const auto& a = variant(run, "A");
+  const auto& b = variant(run, "B");
+  ASSERT_EQ(a.instances.size(), 4u);
+  int64_t worst = 0;
+  for (size_t i = 0; i < a.instances.size(); ++i) {
+    const auto& x = a.instances[i].iterations;
+    const auto& y = b.instances[i].iterations;
+    ASSERT_EQ(x.size(), 20u);
+    ASSERT_EQ(y.size(), 20u);
+    EXPECT_EQ(a.instances[i].schedule, "sync-duet");
+    for (size_t k = 0; k < x.size(); ++k)
+      worst = std::max(worst, std::abs(x[k].start_ns - y[k].start_ns));
+  }
+  RecordProperty("worst_start_gap_ns", std::to_string(worst));
+  EXPECT_LT(worst, 1'000'000) << "iterations of a sync-duet pair started " << worst << " ns apart";
+}
+
+TEST(CliDuet, MixedPlanRecordsEachPairsKind) {
+  TempDir dir;
+  const std::string text =
+      "instances: 1\niterations: 2\nbenchmarks:\n  - name: side\n    command: [" +
+      helper("duet_side") +
+      ", \"500\"]\n    duet_repetitions: 2\n    sync_repetitions: 1\n"
+      "    sequential_repetitions: 2\n    variants:\n      A: {}\n      B: {args: [\"x\"]}\n";
+  const RunData run = run_and_load(dir, text);
+  const auto& a = variant(run, "A");
+  const auto& b = variant(run, "B");
+  ASSERT_EQ(a.instances.size(), 5u);
+  std::map<std::string, int> kinds;
+  for (size_t i = 0; i < 5; ++i) {
+    const auto& x = a.instances[i];
+    const auto& y = b.instances[i];
+    EXPECT_EQ(x.schedule, y.schedule);
+    EXPECT_EQ(x.order, y.order);
+    ++kinds[x.schedule];
+    const int64_t overlap = std::min(x.end_ns, y.end_ns) - std::max(x.start_ns, y.start_ns);
+    if (x.schedule == "sequential") {
+      EXPECT_LE(overlap, 0) << "sequential pair overlapped";
+      EXPECT_EQ(x.cpus, "");
+    } else {
+      EXPECT_GT(overlap, 0) << x.schedule << " pair did not overlap";
+    }
+  }
+  EXPECT_EQ(kinds, (std::map<std::string, int>{{"duet", 2}, {"sequential", 2}, {"sync-duet", 1}}));
+}
+
+TEST(CliDuet, DuetOnOneCpuIsAClearError) {
+  TempDir dir;
+  write_file(dir.file("duet.yml"), suite("duet", 1, 1));
+  const auto r = run_cli({"run", dir.file("duet.yml"), "--db", dir.file("bg.db"), "--cpus", "0"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("at least two CPUs"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace benchguard
