@@ -168,5 +168,33 @@ TEST(SuiteParse, TheFormatExampleParses) {
   EXPECT_EQ(env_of(pipe.variants[1], "OMP_NUM_THREADS"), "1");
 }
 
+TEST(SuiteParse, MixedPlanCountsAreInheritedAndOverridden) {
+  const Suite s = parse(
+      "schedule: duet\n"
+      "duet_repetitions: 4\n"
+      "benchmarks:\n"
+      "  - name: a\n"
+      "    command: [echo]\n"
+      "  - name: b\n"
+      "    command: [echo]\n"
+      "    sync_repetitions: 2\n"
+      "    sequential_repetitions: 3\n");
+  EXPECT_EQ(s.schedule, "duet");
+  ASSERT_EQ(s.benchmarks.size(), 2u);
+  EXPECT_EQ(s.benchmarks[0].duet_repetitions, 4);
+  EXPECT_EQ(s.benchmarks[0].sync_repetitions, 0);
+  EXPECT_TRUE(s.benchmarks[0].mixed_plan());
+  EXPECT_EQ(s.benchmarks[1].duet_repetitions, 4);
+  EXPECT_EQ(s.benchmarks[1].sync_repetitions, 2);
+  EXPECT_EQ(s.benchmarks[1].sequential_repetitions, 3);
+  EXPECT_FALSE(parse("benchmarks:\n  - name: c\n    command: [echo]\n").benchmarks[0].mixed_plan());
+}
+
+TEST(SuiteParse, NegativeRepetitionsAreAnErrorAtTheirLine) {
+  auto r = parse_suite("benchmarks:\n  - name: a\n    command: [echo]\n    duet_repetitions: -1\n",
+                       "/proj/suite.yml");
+  suite_test::expect_error_at(r, "/proj/suite.yml", 4, "duet_repetitions");
+}
+
 }  // namespace
 }  // namespace benchguard
