@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "stats/rng.hpp"
+
 namespace benchguard::analysis {
 
 bool CompareReport::any(stats::Verdict v) const {
@@ -27,14 +29,24 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
   CompareReport report;
   report.label_a = a.label;
   report.label_b = b.label;
+  // B as if slower: copies with stretched iterations, kept alive for the whole comparison.
+  std::vector<VariantData> slowed;
+  if (options.simulate_slowdown != 0) {
+    slowed.reserve(b.variants.size());
+    for (const auto* vb : b.variants)
+      slowed.push_back(with_slowdown(*vb, options.simulate_slowdown, options.metrics));
+  }
+  Side b_side = b;
+  for (size_t k = 0; k < slowed.size(); ++k) b_side.variants[k] = &slowed[k];
+
   std::vector<std::pair<const VariantData*, const VariantData*>> pairs;
   for (const auto* va : a.variants) {
-    if (const auto* vb = find(b, va->variant.benchmark))
+    if (const auto* vb = find(b_side, va->variant.benchmark))
       pairs.emplace_back(va, vb);
     else
       report.only_in_a.push_back(va->variant.benchmark);
   }
-  for (const auto* vb : b.variants)
+  for (const auto* vb : b_side.variants)
     if (find(a, vb->variant.benchmark) == nullptr)
       report.only_in_b.push_back(vb->variant.benchmark);
 
@@ -42,28 +54,48 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
     MetricComparison mc;
     mc.metric = metric_info(metric);
     std::vector<stats::Hierarchical> da, db;
+    std::vector<stats::RatioSample> samples;
     for (const auto& [va, vb] : pairs) {
       BenchmarkComparison row;
       row.benchmark = va->variant.benchmark;
       row.metric = mc.metric;
       row.a = extract(*va, metric, options.burn_in);
       row.b = extract(*vb, metric, options.burn_in);
-      if (row.a.data.empty() || row.b.data.empty()) {
-        if (metric == options.metrics.front() || (!row.a.data.empty() || !row.b.data.empty()))
-          report.warnings.push_back(fmt::format("{}: no {} measurements on {} side", row.benchmark,
-                                                metric, row.a.data.empty() ? "the A" : "the B"));
-        continue;
+      const uint64_t seed = stats::derive_seed(options.verdict.seed, mc.rows.size());
+      stats::RatioSample sample;
+      if (options.duet && has_duet_pairs(*va, *vb)) {
+        const DuetPairing p = pair_duet(*va, *vb, metric, options.burn_in, options.min_overlap);
+        row.duet = DuetSummary{p.runs.size(), p.paired, p.unpaired_a, p.unpaired_b};
+        row.a.data = stats::duet_side(p.runs, false);
+        row.b.data = stats::duet_side(p.runs, true);
+        row.a.detected_burn_in = row.b.detected_burn_in = p.burn_in;
+        if (p.paired == 0) {
+          report.warnings.push_back(
+              fmt::format("{}: {} concurrent pairs, but no iterations overlap by {:.0f}% of each",
+                          row.benchmark, p.runs.size(), 100 * options.min_overlap));
+          continue;
+        }
+        sample = stats::duet_ratio_sample(p.runs, options.verdict.resamples, seed);
+      } else {
+        if (row.a.data.empty() || row.b.data.empty()) {
+          if (metric == options.metrics.front() || (!row.a.data.empty() || !row.b.data.empty()))
+            report.warnings.push_back(fmt::format("{}: no {} measurements on {} side",
+                                                  row.benchmark, metric,
+                                                  row.a.data.empty() ? "the A" : "the B"));
+          continue;
+        }
+        sample = stats::ratio_sample(row.a.data, row.b.data, options.verdict.statistic,
+                                     options.verdict.resamples, seed);
       }
-      if (options.simulate_slowdown != 0)
-        row.b.data = stats::scaled(row.b.data, 1 + options.simulate_slowdown);
       da.push_back(row.a.data);
       db.push_back(row.b.data);
+      samples.push_back(std::move(sample));
       mc.rows.push_back(std::move(row));
     }
     if (mc.rows.empty()) continue;
     auto vo = options.verdict;
     vo.direction = mc.metric.direction;
-    auto set = stats::compare_all(da, db, vo);
+    auto set = stats::compare_samples(da, db, samples, vo);
     for (size_t i = 0; i < mc.rows.size(); ++i) mc.rows[i].result = std::move(set.benchmarks[i]);
     if (mc.rows.size() > 1) mc.geomean = set.geomean;
     report.metrics.push_back(std::move(mc));

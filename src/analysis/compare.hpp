@@ -3,9 +3,11 @@
 // comparison; the geometric mean of the ratios.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "analysis/duet.hpp"
 #include "analysis/samples.hpp"
 #include "stats/verdict.hpp"
 
@@ -20,13 +22,27 @@ struct CompareOptions {
   std::vector<std::string> metrics{"wall_time"};
   BurnInPolicy burn_in;
   stats::VerdictOptions verdict;
-  double simulate_slowdown = 0;  // multiply B by (1 + s): what-if, and for checking power
+  // What if B were this much slower: with_slowdown() on B's variants (timestamps included).
+  double simulate_slowdown = 0;
+  // A benchmark whose A and B ran as concurrent pairs (duet, sync-duet) is analysed by its
+  // overlapping iterations (stats/duet.hpp) unless this is false.
+  bool duet = true;
+  double min_overlap = kDefaultMinOverlap;
+};
+
+// How a duet row was formed: runs (concurrent pairs of instances) and iterations paired.
+struct DuetSummary {
+  std::size_t runs = 0;
+  std::size_t paired = 0;
+  std::size_t unpaired_a = 0;
+  std::size_t unpaired_b = 0;
 };
 
 struct BenchmarkComparison {
   std::string benchmark;
   MetricInfo metric;
-  MetricSample a, b;
+  MetricSample a, b;  // for a duet row, data holds the paired values, one instance per run
+  std::optional<DuetSummary> duet;
   stats::Comparison result;
 };
 

@@ -21,6 +21,8 @@ struct CompareFlags {
   std::string threshold = "1%";
   std::string fail_on;  // slower | faster | change
   std::string simulate;
+  std::string min_overlap = "40%";
+  bool no_duet = false;
   AnalysisFlags analysis;
 };
 
@@ -70,7 +72,13 @@ void print_json(Context& ctx, const analysis::CompareReport& r, const std::strin
                       {"p_value", jnum(c.p_value)},
                       {"p_value_holm", jnum(c.p_value_adjusted)},
                       {"verdict", stats::to_string(c.verdict)},
+                      {"method", row.duet ? "duet" : "instances"},
                       {"warnings", c.warnings}});
+      if (row.duet)
+        rows.back()["duet"] = {{"runs", row.duet->runs},
+                               {"paired", row.duet->paired},
+                               {"unpaired_a", row.duet->unpaired_a},
+                               {"unpaired_b", row.duet->unpaired_b}};
     }
     j["metrics"].push_back(
         {{"metric", m.metric.name},
@@ -127,9 +135,17 @@ void print_table(Context& ctx, const analysis::CompareReport& r, const std::stri
   std::vector<std::string> notes = r.warnings;
   for (const auto& b : r.only_in_a) notes.push_back(b + ": only in A");
   for (const auto& b : r.only_in_b) notes.push_back(b + ": only in B");
-  for (const auto& m : r.metrics)
-    for (const auto& row : m.rows)
+  for (const auto& m : r.metrics) {
+    for (const auto& row : m.rows) {
+      if (row.duet && m.metric.name == r.metrics.front().metric.name)
+        notes.push_back(fmt::format(
+            "{}: duet analysis of {} concurrent runs, {} iterations paired, {} of A and {} of B "
+            "unpaired",
+            row.benchmark, row.duet->runs, row.duet->paired, row.duet->unpaired_a,
+            row.duet->unpaired_b));
       for (const auto& w : row.result.warnings) notes.push_back(row.benchmark + ": " + w);
+    }
+  }
   for (const auto& n : notes) ctx.out << (md ? "- " : "  ") << n << "\n";
 }
 
@@ -143,6 +159,10 @@ Result<int> do_compare(Context& ctx, const CompareFlags& f) {
   if (!f.simulate.empty()) {
     BG_ASSIGN(opts.simulate_slowdown, parse_fraction(f.simulate, "--simulate-slowdown"));
   }
+  opts.duet = !f.no_duet;
+  BG_ASSIGN(opts.min_overlap, parse_fraction(f.min_overlap, "--min-overlap"));
+  if (!(opts.min_overlap > 0 && opts.min_overlap <= 1))
+    return Error{"--min-overlap must be above 0 and at most 100%, not '" + f.min_overlap + "'"};
   opts.verdict.confidence = f.analysis.confidence;
   opts.verdict.resamples = f.analysis.resamples;
   opts.verdict.seed = f.analysis.seed;
@@ -177,6 +197,11 @@ Action add_compare(CLI::App& app, Context& ctx) {
   c->add_option("--fail-on", f->fail_on, "Exit 1 when a benchmark is slower, faster, or either")
       ->check(CLI::IsMember({"slower", "faster", "change"}));
   c->add_option("--simulate-slowdown", f->simulate, "What if B were this much slower (e.g. 5%)");
+  c->add_flag("--no-duet", f->no_duet,
+              "Analyse concurrent (duet) runs like any other instances, not by overlapping "
+              "iterations");
+  c->add_option("--min-overlap", f->min_overlap,
+                "Duet: pair iterations that overlap by at least this much of each (default 40%)");
   f->analysis.add_to(c);
   return [&ctx, f]() { return do_compare(ctx, *f); };
 }

@@ -18,8 +18,10 @@ double smallest_exact_p(std::size_t n_a, std::size_t n_b) {
   return std::min(1.0, 2.0 * std::exp(-log_choose));
 }
 
-Comparison compare_sample(const Hierarchical& a, const Hierarchical& b, const RatioSample& sample,
-                          const VerdictOptions& options) {
+}  // namespace
+
+Comparison compare_with_sample(const Hierarchical& a, const Hierarchical& b,
+                               const RatioSample& sample, const VerdictOptions& options) {
   Comparison c;
   c.mean_a = mean(a.values());
   c.mean_b = mean(b.values());
@@ -41,8 +43,6 @@ Comparison compare_sample(const Hierarchical& a, const Hierarchical& b, const Ra
   c.verdict = classify(c.ratio.value, c.ratio.ci, options.threshold, options.direction);
   return c;
 }
-
-}  // namespace
 
 const char* to_string(Verdict verdict) {
   switch (verdict) {
@@ -73,7 +73,7 @@ Verdict classify(double ratio, Interval ci, double threshold, Direction directio
 
 Comparison compare(const Hierarchical& a, const Hierarchical& b, const VerdictOptions& options) {
   const auto sample = ratio_sample(a, b, options.statistic, options.resamples, options.seed);
-  return compare_sample(a, b, sample, options);
+  return compare_with_sample(a, b, sample, options);
 }
 
 void adjust_family(std::span<Comparison> family, const VerdictOptions& options) {
@@ -101,17 +101,27 @@ void adjust_family(std::span<Comparison> family, const VerdictOptions& options) 
 
 ComparisonSet compare_all(std::span<const Hierarchical> a, std::span<const Hierarchical> b,
                           const VerdictOptions& options) {
-  ComparisonSet set;
   if (a.size() != b.size()) {
+    ComparisonSet set;
     set.geomean.warnings.push_back("A and B list different numbers of benchmarks");
     return set;
   }
   std::vector<RatioSample> samples;
-  for (std::size_t k = 0; k < a.size(); ++k) {
+  for (std::size_t k = 0; k < a.size(); ++k)
     samples.push_back(ratio_sample(a[k], b[k], options.statistic, options.resamples,
                                    derive_seed(options.seed, k)));
-    set.benchmarks.push_back(compare_sample(a[k], b[k], samples.back(), options));
+  return compare_samples(a, b, samples, options);
+}
+
+ComparisonSet compare_samples(std::span<const Hierarchical> a, std::span<const Hierarchical> b,
+                              std::span<const RatioSample> samples, const VerdictOptions& options) {
+  ComparisonSet set;
+  if (a.size() != b.size() || a.size() != samples.size()) {
+    set.geomean.warnings.push_back("A and B list different numbers of benchmarks");
+    return set;
   }
+  for (std::size_t k = 0; k < a.size(); ++k)
+    set.benchmarks.push_back(compare_with_sample(a[k], b[k], samples[k], options));
   adjust_family(set.benchmarks, options);
   set.geomean = geomean_estimate(samples, options.confidence, options.interval);
   return set;

@@ -68,6 +68,11 @@ Verdict classify(double ratio, Interval ci, double threshold, Direction directio
 // One benchmark, A against B.
 Comparison compare(const Hierarchical& a, const Hierarchical& b, const VerdictOptions& options);
 
+// One benchmark, given the bootstrap distribution of its ratio (from ratio_sample, or from a
+// duet analysis): means, U test over the instances of a and b, bootstrap p-value, verdict.
+Comparison compare_with_sample(const Hierarchical& a, const Hierarchical& b,
+                               const RatioSample& sample, const VerdictOptions& options);
+
 // Holm across the comparisons of one family: fills the *_adjusted p-values and, with
 // options.holm_gates_verdict, demotes slower/faster whose adjusted bootstrap p-value is not
 // below 1 - confidence to inconclusive.
@@ -82,5 +87,9 @@ struct ComparisonSet {
 // geometric mean reuses those replicates. a and b must have the same length.
 ComparisonSet compare_all(std::span<const Hierarchical> a, std::span<const Hierarchical> b,
                           const VerdictOptions& options);
+
+// The same with the ratio distributions given (all with the same number of replicates).
+ComparisonSet compare_samples(std::span<const Hierarchical> a, std::span<const Hierarchical> b,
+                              std::span<const RatioSample> samples, const VerdictOptions& options);
 
 }  // namespace benchguard::stats

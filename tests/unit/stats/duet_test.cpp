@@ -1,0 +1,140 @@
+// Duet analysis: pairing by overlap (hand-made timelines), the run-level estimate (computed by
+// hand), and by simulation that it cancels noise both sides share while keeping its error rate.
+#include "stats/duet.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "stats/descriptive.hpp"
+#include "stats/rng.hpp"
+#include "stats/verdict.hpp"
+
+namespace benchguard::stats {
+namespace {
+
+using Pairs = std::vector<std::pair<std::size_t, std::size_t>>;
+
+TEST(StatsDuet, PairsIterationsThatOverlapEnough) {
+  // A: [0,10) [10,20) [20,30); B: [1,11) [12,22) [29,40).
+  const std::vector<TimeSpan> a = {{0, 10}, {10, 20}, {20, 30}};
+  const std::vector<TimeSpan> b = {{1, 11}, {12, 22}, {29, 40}};
+  // A0/B0 share 9 (90% of each); A1/B1 share 8 (80%); A2/B2 share 1 (10% of A2, 9% of B2).
+  EXPECT_EQ(pair_overlapping(a, b, 0.4), (Pairs{{0, 0}, {1, 1}}));
+  EXPECT_EQ(pair_overlapping(a, b, 0.85), (Pairs{{0, 0}}));
+  EXPECT_EQ(pair_overlapping(a, b, 0.05), (Pairs{{0, 0}, {1, 1}, {2, 2}}));
+}
+
+TEST(StatsDuet, EachIterationPairsOnceAndTheSweepSkipsPastShortOnes) {
+  // B runs two short iterations while A runs one long one, then they line up again.
+  const std::vector<TimeSpan> a = {{0, 100}, {100, 200}};
+  const std::vector<TimeSpan> b = {{0, 45}, {45, 100}, {100, 190}};
+  // A0 covers B0 fully, but B0 covers only 45% of A0; B1 covers 55% of A0 and all of itself.
+  EXPECT_EQ(pair_overlapping(a, b, 0.4), (Pairs{{0, 0}, {1, 2}}));
+  EXPECT_EQ(pair_overlapping(a, b, 0.5), (Pairs{{0, 1}, {1, 2}}));
+  // Touching is not overlapping.
+  const std::vector<TimeSpan> c = {{0, 10}};
+  const std::vector<TimeSpan> d = {{10, 20}};
+  EXPECT_TRUE(pair_overlapping(c, d, 0.01).empty());
+  EXPECT_TRUE(pair_overlapping({}, d, 0.4).empty());
+}
+
+TEST(StatsDuet, RatioIsTheMeanOverRunsOfEachRunsMeanPairedRatio) {
+  const std::vector<DuetRun> runs = {
+      {{1.0, 2.0}, {1.1, 2.4}},  // ratios 1.1, 1.2 -> 1.15
+      {{4.0}, {4.2}},            // 1.05
+      {{}, {}},                  // no pairs: left out
+  };
+  const auto s = duet_ratio_sample(runs, 500, 7);
+  EXPECT_NEAR(s.ratio, (1.15 + 1.05) / 2, 1e-12);
+  ASSERT_EQ(s.replicates.size(), 500u);
+  for (double r : s.replicates) {
+    // Each replicate is a mean of two run ratios drawn from {1.15, 1.05}.
+    const bool possible =
+        std::abs(r - 1.15) < 1e-12 || std::abs(r - 1.05) < 1e-12 || std::abs(r - 1.10) < 1e-12;
+    EXPECT_TRUE(possible) << r;
+  }
+  EXPECT_EQ(duet_ratio_sample(runs, 500, 7).replicates, s.replicates);
+  EXPECT_NE(duet_ratio_sample(runs, 500, 8).replicates, s.replicates);
+  const auto side_b = duet_side(runs, true);
+  EXPECT_EQ(side_b.instances(), 2u);
+  EXPECT_NEAR(mean(side_b.values()), (1.1 + 2.4 + 4.2) / 3, 1e-12);
+}
+
+// A duet on a noisy machine: the machine goes through phases (a load that comes and goes)
+// that slow a whole run by a lognormal factor (sd `phase`), and bursts that hit single
+// iterations (sd `burst`); both sides of a run share them. Each side also has an instance
+// offset (sd 1%) and iteration noise (1%) of its own. B is `slowdown` slower.
+std::vector<DuetRun> noisy_duet(Rng& rng, double slowdown, double phase, double burst,
+                                int runs = 10, int iterations = 20) {
+  std::vector<DuetRun> out(runs);
+  for (auto& run : out) {
+    const double machine_phase = std::exp(phase * rng.normal());
+    const double inst_a = std::exp(0.01 * rng.normal());
+    const double inst_b = std::exp(0.01 * rng.normal());
+    for (int k = 0; k < iterations; ++k) {
+      const double machine = machine_phase * std::exp(burst * rng.normal());
+      run.a.push_back(inst_a * machine * std::exp(0.01 * rng.normal()));
+      run.b.push_back(slowdown * inst_b * machine * std::exp(0.01 * rng.normal()));
+    }
+  }
+  return out;
+}
+
+// The run ratio's expectation: s * E[exp(N(0, 2 * 0.01^2))]^2 = s * exp(2 * 0.01^2).
+constexpr double kRatioBias = 1.0002;
+
+VerdictOptions options(uint64_t seed) {
+  VerdictOptions o;
+  o.resamples = 1000;
+  o.seed = seed;
+  return o;
+}
+
+double three_se(double p, int trials) {
+  return 3.0 * std::sqrt(p * (1.0 - p) / trials);
+}
+
+TEST(StatsSimulation, DuetAAFalsePositiveRateAndCoverageOfAThreePercentSlowdown) {
+  constexpr int kTrials = 400;
+  int false_alarms = 0, covered = 0;
+  for (int t = 0; t < kTrials; ++t) {
+    Rng rng(2024, static_cast<uint64_t>(t));
+    for (const double s : {1.0, 1.03}) {
+      const auto runs = noisy_duet(rng, s, 0.10, 0.10);
+      const auto sample = duet_ratio_sample(runs, 1000, derive_seed(9, t));
+      const auto c =
+          compare_with_sample(duet_side(runs, false), duet_side(runs, true), sample, options(t));
+      if (s == 1.0 && !c.ratio.ci.contains(1.0)) ++false_alarms;
+      if (s == 1.03 && c.ratio.ci.contains(1.03 * kRatioBias)) ++covered;
+    }
+  }
+  const double fpr = static_cast<double>(false_alarms) / kTrials;
+  const double coverage = static_cast<double>(covered) / kTrials;
+  RecordProperty("duet_aa_false_positive_rate", std::to_string(fpr));
+  RecordProperty("duet_coverage", std::to_string(coverage));
+  EXPECT_LE(fpr, 0.05 + three_se(0.05, kTrials));
+  EXPECT_GE(coverage, 0.95 - three_se(0.05, kTrials));
+}
+
+TEST(StatsSimulation, DuetIntervalsAreNarrowerThanIndependentInstancesUnderSharedNoise) {
+  // The same data analysed as independent instances (the hierarchical bootstrap) and as
+  // duet pairs: with machine phases of 10% the duet interval is several times narrower.
+  double duet_width = 0, instance_width = 0;
+  constexpr int kTrials = 50;
+  for (int t = 0; t < kTrials; ++t) {
+    Rng rng(77, static_cast<uint64_t>(t));
+    const auto runs = noisy_duet(rng, 1.03, 0.10, 0.10);
+    const auto a = duet_side(runs, false), b = duet_side(runs, true);
+    const auto duet = compare_with_sample(a, b, duet_ratio_sample(runs, 1000, t), options(t));
+    const auto plain = compare(a, b, options(t));
+    duet_width += duet.ratio.ci.upper - duet.ratio.ci.lower;
+    instance_width += plain.ratio.ci.upper - plain.ratio.ci.lower;
+  }
+  RecordProperty("width_ratio", std::to_string(instance_width / duet_width));
+  EXPECT_GT(instance_width / duet_width, 3.0);
+}
+
+}  // namespace
+}  // namespace benchguard::stats
