@@ -40,6 +40,12 @@ if [ $have_hf = 1 ]; then
 fi
 echo "(targets: benchguard <= 1.10x floor, and no slower than hyperfine)"
 
+if [ -x "$build/bench/duet_noise_bench" ]; then
+  echo
+  echo "== duet vs sequential under on/off background noise"
+  "$build/bench/duet_noise_bench" "$build/examples/spin_bench" "${DUET_REPS:-3}"
+fi
+
 for b in store_bench bootstrap_bench steady_state_bench; do
   if [ -x "$build/bench/$b" ]; then
     echo
