@@ -76,14 +76,25 @@ class Client {
   // (name, value); wall_time is derived from the timestamps.
   void report(int64_t start_ns, int64_t end_ns,
               const std::vector<std::pair<std::string, double>>& metrics = {}) {
+    write(start_ns, end_ns, static_cast<double>(end_ns - start_ns) * 1e-9, metrics);
+  }
+
+  // Reports an iteration that ran an operation many times between the timestamps, with
+  // wall_time the seconds one operation took (benchguard.hpp's batches).
+  void report_per_op(int64_t start_ns, int64_t end_ns, double seconds_per_op) {
+    write(start_ns, end_ns, seconds_per_op, {});
+  }
+
+ private:
+  void write(int64_t start_ns, int64_t end_ns, double wall_time,
+             const std::vector<std::pair<std::string, double>>& metrics) {
     const int index = next_++;
     if (out_ == nullptr) return;
     std::fprintf(out_,
                  "{\"iteration\":%d,\"start_ns\":%lld,\"end_ns\":%lld,\"burn_in\":%s,"
                  "\"metrics\":{\"wall_time\":%.9g",
                  index, static_cast<long long>(start_ns), static_cast<long long>(end_ns),
-                 index < burn_in_ ? "true" : "false",
-                 static_cast<double>(end_ns - start_ns) * 1e-9);
+                 index < burn_in_ ? "true" : "false", wall_time);
     for (const auto& [name, value] : metrics)
       std::fprintf(out_, ",\"%s\":%.17g", name.c_str(), value);
     std::fputs("}}\n", out_);
@@ -91,7 +102,6 @@ class Client {
     std::fflush(out_);
   }
 
- private:
   static int env_int(const char* name, int fallback) {
     const char* v = std::getenv(name);
     if (v == nullptr || *v == '\0') return fallback;
