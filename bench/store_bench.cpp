@@ -1,6 +1,7 @@
-// Cost of storing: add_instance() for N instances of one iteration with 3 metrics (and with
-// the 9 that `run -- CMD` records), next to a bare posix_spawn + wait4 of /bin/true, the
-// cheapest thing benchguard measures. Prints figures; asserts nothing.
+// Cost of storing: add_instance() for N instances of one reported iteration with 3 and with 9
+// metrics, and of one iteration timed from outside (what `run -- CMD` records), next to a bare
+// posix_spawn + wait4 of /bin/true, the cheapest thing benchguard measures. Prints figures; asserts
+// nothing.
 //   store_bench [N]
 #include <spawn.h>
 #include <sys/resource.h>
@@ -58,6 +59,10 @@ InstanceRecord make_instance(int index, size_t metrics) {
   it.end_ns = in.end_ns;
   for (size_t m = 0; m < metrics && m < std::size(kNames); ++m)
     it.metrics.emplace_back(kNames[m], 1e-3 * static_cast<double>(m + 1));
+  if (metrics == 0) {  // timed from outside
+    it.metrics = benchguard::outside_metrics(in);
+    in.timed_outside = true;
+  }
   in.iterations.push_back(it);
   return in;
 }
@@ -133,17 +138,20 @@ int main(int argc, char** argv) {
   std::printf("spawn + wait4 of /bin/true, median of %zu: %.1f us\n", spawns.size(), spawn);
 
   int rc = 0;
-  for (size_t metrics : {3u, 9u}) {
+  for (size_t metrics : {3u, 9u, 0u}) {
     const std::string path = dir + "/m" + std::to_string(metrics) + ".db";
     const auto t = time_add_instance(path, n, metrics);
     if (!t) {
       rc = 1;
       break;
     }
+    const std::string what = metrics == 0 ? "1 iteration timed from outside"
+                                          : "1 iteration x " + std::to_string(metrics) + " metrics";
     std::printf(
-        "add_instance, 1 iteration x %zu metrics, %d instances: mean %.1f us, median %.1f "
-        "us, max %.1f us, cpu %.1f us; mean = %.1f%% of a spawn\n",
-        metrics, n, t->mean_us, t->median_us, t->max_us, t->cpu_us, 100.0 * t->mean_us / spawn);
+        "add_instance, %s, %d instances: mean %.1f us, median %.1f us, max %.1f us, cpu %.1f "
+        "us; mean = %.1f%% of a spawn\n",
+        what.c_str(), n, t->mean_us, t->median_us, t->max_us, t->cpu_us,
+        100.0 * t->mean_us / spawn);
   }
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);

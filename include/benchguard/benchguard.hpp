@@ -93,8 +93,9 @@ struct HarnessOptions {
 };
 
 // The batch: how many operations make one sample of at least `sample_time_s`. Grows the
-// batch geometrically from 1, timing each trial, then scales the last trial to the target
-// with 20% to spare. `now_ns` is the clock (injectable for tests).
+// batch tenfold from 1 while a trial is far too short, then scales it to the target with 20%
+// to spare, and repeats until a trial of the batch lasts the sample time (the first trials
+// run on cold caches and are often slower). `now_ns` is the clock (injectable for tests).
 template <class Op, class Clock>
 uint64_t calibrate_batch(Op&& op, double sample_time_s, Clock&& now_ns) {
   const auto target = static_cast<int64_t>(sample_time_s * 1e9);
@@ -111,7 +112,7 @@ uint64_t calibrate_batch(Op&& op, double sample_time_s, Clock&& now_ns) {
     }
     const double scaled =
         static_cast<double>(batch) * 1.2 * static_cast<double>(target) / static_cast<double>(took);
-    return std::max<uint64_t>(batch + 1, static_cast<uint64_t>(std::ceil(scaled)));
+    batch = std::max<uint64_t>(batch + 1, static_cast<uint64_t>(std::ceil(scaled)));
   }
 }
 

@@ -24,4 +24,19 @@ const MetricInfo* find_builtin_metric(const std::string& name) {
   return nullptr;
 }
 
+std::vector<std::pair<std::string, double>> outside_metrics(const InstanceRecord& in) {
+  std::vector<std::pair<std::string, double>> m;
+  m.reserve(9);
+  m.emplace_back("wall_time", static_cast<double>(in.end_ns - in.start_ns) * 1e-9);
+  m.emplace_back("cpu_time", in.user_s + in.sys_s);
+  m.emplace_back("user_time", in.user_s);
+  m.emplace_back("sys_time", in.sys_s);
+  m.emplace_back("max_rss", static_cast<double>(in.max_rss_bytes));
+  m.emplace_back("peak_memory", static_cast<double>(in.mem_peak_bytes));
+  m.emplace_back("avg_memory", in.mem_avg_bytes);
+  if (in.instructions) m.emplace_back("instructions", static_cast<double>(*in.instructions));
+  if (in.cycles) m.emplace_back("cycles", static_cast<double>(*in.cycles));
+  return m;
+}
+
 }  // namespace benchguard

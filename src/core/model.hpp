@@ -84,6 +84,8 @@ struct Plan {
 
 // ---------------------------------------------------------------- records (measured)
 
+struct InstanceRecord;
+
 struct IterationRecord {
   int index = 0;
   int64_t start_ns = 0;  // CLOCK_MONOTONIC
@@ -123,10 +125,17 @@ struct InstanceRecord {
   // ("" when unknown, e.g. imported). Both members of a duet pair share `order`.
   std::string schedule;
   std::string schedule_tag;  // start order of a duet pair, "AB" or "BA"; "" otherwise
+  // The benchmark reported no iterations: its one iteration was timed from outside and its
+  // metrics are outside_metrics(*this) (the store keeps them once, in the instance's columns).
+  bool timed_outside = false;
   std::vector<IterationRecord> iterations;
 
   bool ok() const { return failure.empty(); }
 };
+
+// The metrics of an iteration timed from outside: the instance's wall time, CPU times and
+// memory, and its hardware counters when they were available.
+std::vector<std::pair<std::string, double>> outside_metrics(const InstanceRecord& in);
 
 struct VariantRecord {
   std::string benchmark;  // BenchmarkSpec::name

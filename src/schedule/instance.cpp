@@ -25,24 +25,6 @@ std::string describe_signal(int sig) {
   return fmt::format("killed by signal {}", sig);
 }
 
-namespace {
-
-// Resource use of the whole instance; stored as the metrics of an iteration timed from
-// outside, so one analysis path serves both kinds of benchmark.
-void add_outside_metrics(const measure::LaunchResult& r, IterationRecord& it) {
-  it.metrics.emplace_back("wall_time", r.wall_s());
-  it.metrics.emplace_back("cpu_time", r.user_s + r.sys_s);
-  it.metrics.emplace_back("user_time", r.user_s);
-  it.metrics.emplace_back("sys_time", r.sys_s);
-  it.metrics.emplace_back("max_rss", static_cast<double>(r.max_rss_bytes));
-  it.metrics.emplace_back("peak_memory", static_cast<double>(r.mem_peak_bytes));
-  it.metrics.emplace_back("avg_memory", r.mem_avg_bytes);
-  if (r.instructions) it.metrics.emplace_back("instructions", static_cast<double>(*r.instructions));
-  if (r.cycles) it.metrics.emplace_back("cycles", static_cast<double>(*r.cycles));
-}
-
-}  // namespace
-
 InstanceRecord make_instance_record(const BenchmarkSpec& b, int instance,
                                     const measure::LaunchResult& launch,
                                     std::vector<IterationRecord> reported,
@@ -81,7 +63,10 @@ InstanceRecord make_instance_record(const BenchmarkSpec& b, int instance,
     it.end_ns = launch.end_ns;
     it.timed_out = launch.timed_out;
     it.failure = rec.failure;
-    add_outside_metrics(launch, it);
+    // Resource use of the whole instance, as the metrics of its one iteration, so one
+    // analysis path serves both kinds of benchmark.
+    it.metrics = outside_metrics(rec);
+    rec.timed_outside = true;
     rec.iterations.push_back(std::move(it));
   } else {
     for (size_t i = 0; i < reported.size(); ++i) {

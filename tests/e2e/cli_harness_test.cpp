@@ -34,9 +34,10 @@ TEST(CliHarness, UnderBenchguardEachSampleIsAnIterationWithTheTimePerOperation) 
     for (const auto& it : in.iterations) {
       const double per_op = *it.metric("wall_time");
       const double sample = static_cast<double>(it.end_ns - it.start_ns) * 1e-9;
-      // Summing 1000 ints takes well under 100 us; a sample lasts at least 2 ms.
+      // Summing 1000 ints takes well under 100 us. A sample is calibrated to last 2 ms; a
+      // later one can run faster than the calibration did, so hold it to half of that.
       EXPECT_LT(per_op, 1e-4);
-      EXPECT_GE(sample, 0.002);
+      EXPECT_GE(sample, 0.001);
       EXPECT_GT(sample / per_op, 20.0);  // many operations per sample
     }
   }

@@ -38,9 +38,11 @@ std::string started_order(const std::string& schedule, const std::string& seed) 
             [](const auto& x, const auto& y) { return x.first->start_ns < y.first->start_ns; });
   std::string out;
   for (size_t i = 0; i < all.size(); ++i) {
-    if (i > 0) EXPECT_LE(all[i - 1].first->end_ns, all[i].first->start_ns) << "overlap";
-    // The stored position agrees with the clock.
-    if (i > 0) EXPECT_LT(all[i - 1].first->order, all[i].first->order);
+    if (i > 0) {
+      EXPECT_LE(all[i - 1].first->end_ns, all[i].first->start_ns) << "overlap";
+      // The stored position agrees with the clock.
+      EXPECT_LT(all[i - 1].first->order, all[i].first->order);
+    }
     out += all[i].second + " ";
   }
   return out;

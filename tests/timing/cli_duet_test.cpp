@@ -72,8 +72,9 @@ TEST(CliDuet, PairsRunTogetherOnTheirOwnCpusInBothStartOrders) {
         static_cast<double>(overlap) /
         static_cast<double>(std::max(x.end_ns, y.end_ns) - std::min(x.start_ns, y.start_ns)));
     // The tag is the true start order.
-    if (x.schedule_tag == "AB") EXPECT_LE(x.start_ns, y.start_ns);
-    if (x.schedule_tag == "BA") EXPECT_LE(y.start_ns, x.start_ns);
+    const int64_t first = x.schedule_tag == "AB" ? x.start_ns : y.start_ns;
+    const int64_t second = x.schedule_tag == "AB" ? y.start_ns : x.start_ns;
+    EXPECT_LE(first, second) << x.schedule_tag;
     // Pinned apart, and the child saw its pinning.
     EXPECT_EQ(x.cpus, std::to_string(cpus[0]));
     EXPECT_EQ(y.cpus, std::to_string(cpus[1]));

@@ -2,6 +2,9 @@
 -- duet, sync-duet): a mixed plan runs duet and sequential repetitions in one run. Older
 -- instances take the schedule their run recorded as an artifact.
 ALTER TABLE instances ADD COLUMN schedule TEXT NOT NULL DEFAULT '';
+-- 1: the instance's one iteration was timed from outside; its metrics are the instance's own
+-- columns and are not repeated in metric_values.
+ALTER TABLE instances ADD COLUMN timed_outside INTEGER NOT NULL DEFAULT 0;
 UPDATE instances SET schedule = COALESCE(
   (SELECT a.value FROM artifacts a JOIN variants v ON v.run_id = a.run_id
    WHERE v.id = instances.variant_id AND a.key = 'schedule'), '');

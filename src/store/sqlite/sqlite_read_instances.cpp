@@ -33,7 +33,7 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
                            "i.end_ns, i.started_at, i.exit_code, i.signal, i.timed_out, i.failure, "
                            "i.user_s, i.sys_s, i.max_rss_bytes, i.mem_peak_bytes, i.mem_avg_bytes, "
                            "i.mem_samples, i.instructions, i.cycles, i.cpus, i.schedule_tag, "
-                           "i.schedule "
+                           "i.schedule, i.timed_outside "
                            "FROM instances i JOIN variants v ON v.id = i.variant_id "
                            "WHERE v.run_id = ? ORDER BY i.id"));
     stmt.bind(1, run_id);
@@ -61,6 +61,7 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
       in.cpus = stmt.text(19);
       in.schedule_tag = stmt.text(20);
       in.schedule = stmt.text(21);
+      in.timed_outside = stmt.int64(22) != 0;
       const auto variant = variant_pos.find(stmt.int64(1));
       if (variant == variant_pos.end()) continue;
       const size_t v = variant->second;
@@ -120,6 +121,10 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
     if (iteration == iterations.end() || name == metric_names.end()) continue;
     iteration->second->metrics.emplace_back(name->second, value);
   }
+  for (auto& v : data.variants)
+    for (auto& in : v.instances)
+      if (in.timed_outside && in.iterations.size() == 1 && in.iterations[0].metrics.empty())
+        in.iterations[0].metrics = outside_metrics(in);
   return ok_status();
 }
 

@@ -104,19 +104,18 @@ Result<int64_t> SqliteStore::insert_variant(int64_t run_id, const VariantRecord&
 }
 
 Status SqliteStore::insert_instance(int64_t variant_id, const InstanceRecord& in) {
-  BG_ASSIGN(
-      Stmt instance,
-      db_->prepare("INSERT INTO instances(variant_id, idx, schedule_order, start_ns, end_ns, "
-                   "started_at, exit_code, signal, timed_out, failure, user_s, sys_s, "
-                   "max_rss_bytes, mem_peak_bytes, mem_avg_bytes, mem_samples, instructions, "
-                   "cycles, cpus, schedule_tag, schedule) "
-                   "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+  BG_ASSIGN(Stmt instance,
+            db_->prepare("INSERT INTO instances(variant_id, idx, schedule_order, start_ns, end_ns, "
+                         "started_at, exit_code, signal, timed_out, failure, user_s, sys_s, "
+                         "max_rss_bytes, mem_peak_bytes, mem_avg_bytes, mem_samples, instructions, "
+                         "cycles, cpus, schedule_tag, schedule, timed_outside) "
+                         "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
   BG_TRY(instance
              .bind_all(variant_id, in.index, in.order, in.start_ns, in.end_ns, in.started_at,
                        in.exit_code, in.signal, in.timed_out, null_if_empty(in.failure), in.user_s,
                        in.sys_s, in.max_rss_bytes, in.mem_peak_bytes, in.mem_avg_bytes,
                        in.mem_samples, in.instructions, in.cycles, in.cpus, in.schedule_tag,
-                       in.schedule)
+                       in.schedule, in.timed_outside)
              .run());
   const int64_t instance_id = db_->last_insert_rowid();
 
@@ -131,6 +130,8 @@ Status SqliteStore::insert_instance(int64_t variant_id, const InstanceRecord& in
                          null_if_empty(it.failure))
                .run());
     const int64_t iteration_id = db_->last_insert_rowid();
+    // Timed from outside: the metrics are the instance's columns (outside_metrics).
+    if (in.timed_outside) continue;
     for (size_t m = 0; m < it.metrics.size(); ++m) {
       const auto& [name, v] = it.metrics[m];
       for (size_t earlier = 0; earlier < m; ++earlier)

@@ -20,7 +20,9 @@ TEST(Harness, CalibrationMakesASampleLastAtLeastTheSampleTime) {
     const double sample_s = static_cast<double>(batch) * static_cast<double>(op_ns) * 1e-9;
     EXPECT_GE(sample_s, 0.01) << op_ns << " ns per op, batch " << batch;
     // Not wastefully long: within 1.5x the target, unless one operation is longer already.
-    if (op_ns < 10'000'000) EXPECT_LE(sample_s, 0.015) << op_ns << " ns per op, batch " << batch;
+    if (op_ns < 10'000'000) {
+      EXPECT_LE(sample_s, 0.015) << op_ns << " ns per op, batch " << batch;
+    }
   }
   // An operation longer than the sample time runs once per sample.
   FakeClock slow;

@@ -50,6 +50,16 @@ TEST(StoreRoundTrip, EveryFieldComesBackExactly) {
   nan.iterations[0].metrics = {{"wall_time", std::numeric_limits<double>::quiet_NaN()}};
   ASSERT_TRUE(store->add_instance(last_variant, nan).ok());
   expected[2].instances.push_back(nan);
+  // Timed from outside: the metrics live in the instance's columns and come back from there.
+  InstanceRecord outside = sample_instance(6, 0);
+  IterationRecord only;
+  only.start_ns = outside.start_ns;
+  only.end_ns = outside.end_ns;
+  outside.iterations.push_back(only);
+  outside.iterations[0].metrics = outside_metrics(outside);
+  outside.timed_outside = true;
+  ASSERT_TRUE(store->add_instance(last_variant, outside).ok());
+  expected[2].instances.push_back(outside);
   ASSERT_TRUE(store->finish_run(*run_id, run.started_at + 5, "complete").ok());
   run.finished_at = run.started_at + 5;
   run.status = "complete";
@@ -68,6 +78,14 @@ TEST(StoreRoundTrip, EveryFieldComesBackExactly) {
     for (size_t i = 0; i < expected[v].instances.size(); ++i)
       expect_same(data->variants[v].instances[i], expected[v].instances[i]);
   }
+  // ... and are not stored twice.
+  store.reset();
+  auto db = raw_db(dir.file("bg.db"));
+  ASSERT_TRUE(db);
+  EXPECT_EQ(*db->query_int("SELECT COUNT(*) FROM metric_values mv JOIN iterations it ON "
+                           "it.id = mv.iteration_id JOIN instances i ON i.id = it.instance_id "
+                           "WHERE i.timed_outside = 1"),
+            0);
 }
 
 TEST(StoreRoundTrip, ListRunsCountsAndLabels) {

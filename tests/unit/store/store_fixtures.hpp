@@ -70,6 +70,7 @@ inline InstanceRecord sample_instance(int index, int iterations = 2) {
   }
   in.cpus = "0,2-3";
   in.schedule_tag = index % 2 ? "BA" : "AB";
+  in.schedule = index % 2 ? "sync-duet" : "duet";
   for (int i = 0; i < iterations; ++i) {
     IterationRecord it;
     it.index = i;
@@ -150,6 +151,8 @@ inline void expect_same(const InstanceRecord& a, const InstanceRecord& b) {
   EXPECT_EQ(a.cycles, b.cycles);
   EXPECT_EQ(a.cpus, b.cpus);
   EXPECT_EQ(a.schedule_tag, b.schedule_tag);
+  EXPECT_EQ(a.schedule, b.schedule);
+  EXPECT_EQ(a.timed_outside, b.timed_outside);
   ASSERT_EQ(a.iterations.size(), b.iterations.size());
   for (size_t i = 0; i < a.iterations.size(); ++i) expect_same(a.iterations[i], b.iterations[i]);
 }
