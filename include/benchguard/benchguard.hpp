@@ -133,6 +133,7 @@ inline SampleStats summarize_samples(std::vector<double> per_op) {
   s.median_s = median(per_op);
   s.min_s = *std::min_element(per_op.begin(), per_op.end());
   std::vector<double> dev;
+  dev.reserve(per_op.size());
   for (double x : per_op) dev.push_back(std::abs(x - s.median_s));
   s.mad_relative = s.median_s > 0 ? median(dev) / s.median_s : 0;
   return s;

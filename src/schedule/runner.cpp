@@ -127,8 +127,8 @@ struct Measured {
   std::string protocol_error;
 };
 
-Measured collect(measure::LaunchResult launch, const std::string& results_path) {
-  Measured m{std::move(launch), {}, {}};
+Measured collect(const measure::LaunchResult& launch, const std::string& results_path) {
+  Measured m{launch, {}, {}};
   if (auto parsed = measure::read_protocol_file(results_path); parsed.ok())
     m.reported = std::move(parsed.value());
   else
@@ -182,8 +182,8 @@ Result<std::vector<Measured>> run_together(std::vector<measure::LaunchSpec> spec
   if (!first_result.ok()) return first_result.error();
   if (!second_result->ok()) return second_result->error();
   std::vector<Measured> out;
-  out.push_back(collect(std::move(first_result.value()), results[0]));
-  out.push_back(collect(std::move(second_result->value()), results[1]));
+  out.push_back(collect(first_result.value(), results[0]));
+  out.push_back(collect(second_result->value(), results[1]));
   return out;
 }
 
@@ -309,7 +309,7 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
       for (const Slot& slot : step.slots) {
         auto launched = measure::launch(spec_for(slot, results, options.cpus));
         if (!launched.ok()) return abort_run(b, launched.error());
-        measured.push_back(collect(std::move(launched.value()), results));
+        measured.push_back(collect(launched.value(), results));
         pins.push_back(cpus);
       }
     }
