@@ -39,7 +39,7 @@ void export_csv(const std::vector<RunData>& runs, std::ostream& out) {
   out << "\n";
 
   for (const auto& r : runs) {
-    const std::string type = schedule_of(r);
+    const std::string run_schedule = schedule_of(r);
     std::vector<std::string> art_values;
     for (const auto& a : artifacts) {
       std::string value;
@@ -49,6 +49,8 @@ void export_csv(const std::vector<RunData>& runs, std::ostream& out) {
     }
     for (const auto& v : r.variants) {
       for (const auto& inst : v.instances) {
+        // Instances record their schedule; older ones take their run's.
+        const std::string& type = inst.schedule.empty() ? run_schedule : inst.schedule;
         for (const auto& it : inst.iterations) {
           const auto wall = it.metric("wall_time");
           const int64_t time_ns =

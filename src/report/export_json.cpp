@@ -43,7 +43,9 @@ json instance_json(const InstanceRecord& inst) {
             {"instructions", inst.instructions ? json(*inst.instructions) : json(nullptr)},
             {"cycles", inst.cycles ? json(*inst.cycles) : json(nullptr)},
             {"cpus", inst.cpus},
-            {"schedule_tag", inst.schedule_tag}};
+            {"schedule", inst.schedule},
+            {"schedule_tag", inst.schedule_tag},
+            {"timed_outside", inst.timed_outside}};
   json its = json::array();
   for (const auto& it : inst.iterations)
     its.push_back({{"index", it.index},
