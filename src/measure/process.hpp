@@ -37,7 +37,7 @@ struct LaunchResult {
   double user_s = 0;
   double sys_s = 0;
   int64_t max_rss_bytes = 0;  // ru_maxrss of the largest process (see rss_floor_bytes)
-  // The launcher's peak RSS when the child started. The kernel folds the RSS of the address
+  // The launcher's peak RSS once the child exec'd. The kernel folds the RSS of the address
   // space a child execs from into its ru_maxrss, so a max_rss_bytes at or below this floor
   // is only an upper bound (docs/measurement.md).
   int64_t rss_floor_bytes = 0;

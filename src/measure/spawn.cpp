@@ -68,8 +68,10 @@ constexpr int kStageExec = 4;
   _exit(127);
 }
 
-// What the kernel will fold into the child's ru_maxrss: the RSS of the address space it
-// execs from, which is ours (vfork) or a copy of ours (fork). Bounded by our own peak.
+// What the kernel folds into the child's ru_maxrss: the RSS of the address space it execs
+// from, which is ours (vfork) or a copy of ours (fork). Bounded by our own peak, read once the
+// child has exec'd: our RSS may grow (other threads allocate) between a reading before the
+// spawn and the moment the child leaves our address space, and ru_maxrss never falls.
 int64_t rss_floor() {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
@@ -121,10 +123,10 @@ Result<Spawned> spawn_posix(const SpawnRequest& req) {
   }
   Spawned s;
   if (rc == 0) {
-    s.rss_floor_bytes = rss_floor();
     s.started_at = realtime_ns();
     s.start_ns = monotonic_ns();
     rc = posix_spawn(&s.pid, req.path, &fa, &attr, req.argv, req.envp);
+    s.rss_floor_bytes = rss_floor();
     if (req.cpus != nullptr) sched_setaffinity(0, sizeof saved, &saved);
   } else {
     rc = -rc;  // marks an affinity failure
@@ -159,7 +161,6 @@ Result<Spawned> spawn_forked(const SpawnRequest& req, const std::vector<CounterE
   Spawned s;
   s.pid = pid;
   if (!events.empty()) s.counters = CounterSet::open_on_exec(pid, events);
-  s.rss_floor_bytes = rss_floor();
   s.started_at = realtime_ns();
   s.start_ns = monotonic_ns();
   const char go = 1;
@@ -171,7 +172,10 @@ Result<Spawned> spawn_forked(const SpawnRequest& req, const std::vector<CounterE
   while ((n = recv(sv[0], &f, sizeof f, MSG_WAITALL)) < 0 && errno == EINTR) {
   }
   close(sv[0]);
-  if (n == 0) return s;
+  if (n == 0) {
+    s.rss_floor_bytes = rss_floor();
+    return s;
+  }
 
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {

@@ -32,7 +32,7 @@ struct Spawned {
   pid_t pid = -1;               // also the id of the child's process group
   int64_t start_ns = 0;         // CLOCK_MONOTONIC just before the child was started
   int64_t started_at = 0;       // unix epoch ns, same moment
-  int64_t rss_floor_bytes = 0;  // this process's ru_maxrss just before, in bytes
+  int64_t rss_floor_bytes = 0;  // this process's ru_maxrss once the child exec'd, in bytes
   CounterSet counters;
 };
 
