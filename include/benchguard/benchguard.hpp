@@ -106,7 +106,8 @@ uint64_t calibrate_batch(Op&& op, double sample_time_s, Clock&& now_ns) {
     const int64_t took = now_ns() - start;
     if (took >= target) return batch;
     if (took <= 0 || took < target / 100) {
-      if (batch > (uint64_t{1} << 40)) return batch;  // an empty operation
+      // Tens of millions of operations in under 1% of the sample time: an empty operation.
+      if (batch >= (uint64_t{1} << 24)) return batch;
       batch *= 10;
       continue;
     }
