@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <stdexcept>
 
 namespace benchguard {
 
@@ -36,6 +37,22 @@ Result<double> parse_duration(const std::string& text) {
     return bad;
   if (!std::isfinite(v) || v < 0) return bad;
   return v * scale;
+}
+
+Result<double> parse_fraction(const std::string& text, const std::string& what) {
+  try {
+    size_t used = 0;
+    double v = std::stod(text, &used);
+    const std::string rest = text.substr(used);
+    if (rest == "%")
+      v /= 100;
+    else if (!rest.empty())
+      throw std::invalid_argument(rest);
+    if (!std::isfinite(v) || v < 0 || v >= 10) throw std::out_of_range(text);
+    return v;
+  } catch (...) {
+    return Error{what + " must be a fraction or a percentage (0.01 or 1%), not '" + text + "'"};
+  }
 }
 
 std::string format_seconds(double s) {
