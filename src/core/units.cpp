@@ -64,6 +64,13 @@ std::string format_seconds(double s) {
   return fmt::format("{:.3f} s", s);
 }
 
+std::string format_duration(double s) {
+  const double a = std::fabs(s);
+  if (a >= 3600) return fmt::format("{:.2f} h", s / 3600);
+  if (a >= 60) return fmt::format("{:.1f} min", s / 60);
+  return format_seconds(s);
+}
+
 std::string format_bytes(double bytes) {
   static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   int u = 0;

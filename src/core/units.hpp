@@ -18,6 +18,8 @@ Result<double> parse_fraction(const std::string& text, const std::string& what);
 
 // 0.00123 -> "1.230 ms": three significant decimals in the largest fitting unit.
 std::string format_seconds(double s);
+// Like format_seconds, and in minutes or hours from a minute on: 4350 -> "1.21 h".
+std::string format_duration(double s);
 // 1536 -> "1.5 KiB".
 std::string format_bytes(double bytes);
 // A value in its metric's unit ("s", "B", or anything else printed as a plain number).
