@@ -46,6 +46,7 @@ Action add_export(CLI::App& app, Context& ctx);
 Action add_db(CLI::App& app, Context& ctx);
 Action add_summary(CLI::App& app, Context& ctx);
 Action add_compare(CLI::App& app, Context& ctx);
+Action add_plan(CLI::App& app, Context& ctx);
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 

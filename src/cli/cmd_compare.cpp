@@ -26,22 +26,6 @@ struct CompareFlags {
   AnalysisFlags analysis;
 };
 
-Result<double> parse_fraction(const std::string& text, const std::string& flag) {
-  try {
-    size_t used = 0;
-    double v = std::stod(text, &used);
-    const std::string rest = text.substr(used);
-    if (rest == "%")
-      v /= 100;
-    else if (!rest.empty())
-      throw std::invalid_argument(rest);
-    if (!std::isfinite(v) || v < 0 || v >= 10) throw std::out_of_range(text);
-    return v;
-  } catch (...) {
-    return Error{flag + " must be a fraction or a percentage (0.01 or 1%), not '" + text + "'"};
-  }
-}
-
 std::string num(double x, const char* spec = "{:.3f}") {
   return std::isfinite(x) ? fmt::format(fmt::runtime(spec), x) : "-";
 }

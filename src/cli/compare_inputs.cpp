@@ -54,6 +54,8 @@ Result<RunData> latest_where(store::Store& store, Pred pred, const std::string& 
   return Error{"no run " + what};
 }
 
+}  // namespace
+
 Result<RunData> resolve_run(const Context& ctx, store::Store& store, const std::string& ref) {
   namespace fs = std::filesystem;
   if (ref.size() > 3 && (ref.ends_with(".db") || ref.ends_with(".sqlite")) && fs::exists(ref)) {
@@ -88,8 +90,6 @@ Result<RunData> resolve_run(const Context& ctx, store::Store& store, const std::
                   "(see `benchguard runs`)",
                   ref)};
 }
-
-}  // namespace
 
 Result<CompareInputs> resolve_compare_inputs(const Context& ctx, store::Store& store,
                                              const std::vector<std::string>& refs,

@@ -17,6 +17,10 @@ struct CompareInputs {
   std::string description;  // one line: what is compared with what
 };
 
+// One run by reference: a run id or uuid (prefix), "latest", KEY=VALUE (the latest run with
+// that label), a git commit or ref (the latest run at it), or a database file (its latest run).
+Result<RunData> resolve_run(const Context& ctx, store::Store& store, const std::string& ref);
+
 // refs: empty, one run, or two references (see `benchguard compare --help`).
 // variant_a/variant_b pick variants by name when a run has several.
 Result<CompareInputs> resolve_compare_inputs(const Context& ctx, store::Store& store,

@@ -90,6 +90,40 @@ Result<Plan> parse_plan(const std::string& text, const std::string& path) {
   }
 }
 
+namespace {
+
+template <class T>
+void emit_optional(YAML::Emitter& out, const char* key, const std::optional<T>& v) {
+  out << YAML::Key << key << YAML::Value;
+  if (v)
+    out << *v;
+  else
+    out << YAML::Null;
+}
+
+}  // namespace
+
+std::string format_plan(const Plan& plan, const std::vector<std::string>& comment) {
+  YAML::Emitter out;
+  out.SetDoublePrecision(6);
+  out << YAML::BeginMap << YAML::Key << "benchmarks" << YAML::Value << YAML::BeginMap;
+  for (const auto& [name, e] : plan.benchmarks) {
+    out << YAML::Key << name << YAML::Value << YAML::Flow << YAML::BeginMap;
+    emit_optional(out, "burn_in", e.burn_in);
+    emit_optional(out, "instances", e.instances);
+    emit_optional(out, "iterations", e.iterations);
+    emit_optional(out, "mean", e.mean);
+    emit_optional(out, "cv", e.cv);
+    emit_optional(out, "mds", e.mds);
+    emit_optional(out, "fpr", e.fpr);
+    out << YAML::EndMap;
+  }
+  out << YAML::EndMap << YAML::EndMap;
+  std::string text;
+  for (const auto& line : comment) text += "# " + line + "\n";
+  return text + out.c_str() + "\n";
+}
+
 void apply_plan(const Plan& plan, Suite& suite) {
   for (auto& b : suite.benchmarks) {
     auto it = plan.benchmarks.find(b.name);

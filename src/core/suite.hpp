@@ -18,6 +18,10 @@ Result<Suite> parse_suite(const std::string& text, const std::string& path);
 
 Result<Plan> load_plan(const std::string& path);
 Result<Plan> parse_plan(const std::string& text, const std::string& path);
+// The plan as YAML that parse_plan reads back: one flow mapping per benchmark, every key
+// written (null when unset), names quoted where YAML needs it. `comment` lines (without '#')
+// go on top.
+std::string format_plan(const Plan& plan, const std::vector<std::string>& comment = {});
 
 // Applies plan counts to matching benchmarks (by name, then base name). Benchmarks the plan
 // does not mention keep their counts.

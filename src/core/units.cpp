@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <stdexcept>
 
 namespace benchguard {
 
@@ -38,6 +39,22 @@ Result<double> parse_duration(const std::string& text) {
   return v * scale;
 }
 
+Result<double> parse_fraction(const std::string& text, const std::string& what) {
+  try {
+    size_t used = 0;
+    double v = std::stod(text, &used);
+    const std::string rest = text.substr(used);
+    if (rest == "%")
+      v /= 100;
+    else if (!rest.empty())
+      throw std::invalid_argument(rest);
+    if (!std::isfinite(v) || v < 0 || v >= 10) throw std::out_of_range(text);
+    return v;
+  } catch (...) {
+    return Error{what + " must be a fraction or a percentage (0.01 or 1%), not '" + text + "'"};
+  }
+}
+
 std::string format_seconds(double s) {
   const double a = std::fabs(s);
   if (a == 0) return "0 s";
@@ -45,6 +62,13 @@ std::string format_seconds(double s) {
   if (a < 1e-3) return fmt::format("{:.3f} µs", s * 1e6);
   if (a < 1) return fmt::format("{:.3f} ms", s * 1e3);
   return fmt::format("{:.3f} s", s);
+}
+
+std::string format_duration(double s) {
+  const double a = std::fabs(s);
+  if (a >= 3600) return fmt::format("{:.2f} h", s / 3600);
+  if (a >= 60) return fmt::format("{:.1f} min", s / 60);
+  return format_seconds(s);
 }
 
 std::string format_bytes(double bytes) {

@@ -12,8 +12,14 @@ namespace benchguard {
 // malformed input is an Error that quotes the text.
 Result<double> parse_duration(const std::string& text);
 
+// "5%" or "0.05" -> 0.05. Negative, non-finite or >= 10 (1000%) is an Error naming `what` (the
+// flag or key it came from).
+Result<double> parse_fraction(const std::string& text, const std::string& what);
+
 // 0.00123 -> "1.230 ms": three significant decimals in the largest fitting unit.
 std::string format_seconds(double s);
+// Like format_seconds, and in minutes or hours from a minute on: 4350 -> "1.21 h".
+std::string format_duration(double s);
 // 1536 -> "1.5 KiB".
 std::string format_bytes(double bytes);
 // A value in its metric's unit ("s", "B", or anything else printed as a plain number).

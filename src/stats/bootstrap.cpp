@@ -67,8 +67,13 @@ VarianceTerm variance_term(const Hierarchical& data) {
     for (double v : inst) ss += (v - y_i) * (v - y_i);
     within += ss / (m * m);  // m_i * (ss / m_i) / m^2
   }
+  return cluster_variance_term(between, within, n);
+}
+
+VarianceTerm cluster_variance_term(double sum_d2, double sum_inner, std::size_t n) {
+  if (n < 2) return {0.0, 0.0, n};
   const auto dn = static_cast<double>(n);
-  return {between / (dn * (dn - 1.0)), (between + within) / (dn * dn), n};
+  return {sum_d2 / (dn * (dn - 1.0)), (sum_d2 + sum_inner) / (dn * dn), n};
 }
 
 VarianceTerm relative_variance_term(const Hierarchical& data) {

@@ -47,6 +47,10 @@ Estimate bootstrap(const Hierarchical& data, const BootstrapOptions& options);
 //   bootstrap_variance = (sum d_i^2 + sum m_i w_i / m^2) / n^2
 // The median statistic uses the same terms: an approximation.
 VarianceTerm variance_term(const Hierarchical& data);
+// The same terms from their parts, for callers that hold instance summaries rather than the
+// data: sum_d2 = sum d_i^2, sum_inner = sum m_i w_i / m^2 (the variance the inner resampling
+// adds to each d_i, summed), n instances.
+VarianceTerm cluster_variance_term(double sum_d2, double sum_inner, std::size_t n);
 // The same divided by the squared grand mean: the variance of log(mean), for ratios.
 VarianceTerm relative_variance_term(const Hierarchical& data);
 

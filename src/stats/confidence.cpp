@@ -4,6 +4,7 @@
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
+#include <functional>
 #include <vector>
 
 #include "stats/descriptive.hpp"
@@ -55,6 +56,94 @@ double tail_probability(double confidence, Expansion expansion) {
 
 Interval percentile_interval_sorted(std::span<const double> sorted, double tail) {
   return {quantile_sorted(sorted, tail), quantile_sorted(sorted, 1.0 - tail)};
+}
+
+namespace {
+
+struct Ranks {
+  std::size_t lo;  // floor((n - 1) p): the type 7 quantile lies between ranks lo and lo + 1
+  double frac;
+};
+
+Ranks ranks_of(std::size_t n, double p) {
+  const double h = static_cast<double>(n - 1) * std::clamp(p, 0.0, 1.0);
+  const auto lo = static_cast<std::size_t>(std::floor(h));
+  return {lo, h - static_cast<double>(lo)};
+}
+
+double interpolate(double at_lo, double at_next, double frac) {
+  return at_lo + frac * (at_next - at_lo);
+}
+
+// Bootstrap tails are a few percent of the replicates: a heap of the k smallest (or largest)
+// found in one pass costs about n comparisons, several times less than nth_element. Heaps
+// live in the span itself: the smallest k at the front, the largest k at the back.
+
+// Values at ranks k - 2 and k - 1 (ascending, 0-based) of x, 2 <= k <= x.size(); afterwards
+// x[0, k) holds the k smallest.
+std::pair<double, double> smallest_two_of(std::span<double> x, std::size_t k) {
+  const auto first = x.begin(), heap_end = first + static_cast<std::ptrdiff_t>(k);
+  std::make_heap(first, heap_end);
+  for (auto it = heap_end; it != x.end(); ++it) {
+    if (*it < *first) {
+      std::pop_heap(first, heap_end);
+      std::swap(*(heap_end - 1), *it);
+      std::push_heap(first, heap_end);
+    }
+  }
+  const double last = *first;
+  std::pop_heap(first, heap_end);
+  return {*first, last};
+}
+
+// Values at ranks n - k and n - k + 1 of x (ascending), 2 <= k <= x.size(), looking only at
+// x[from, n); afterwards x[n - k, n) holds the k largest of that part.
+std::pair<double, double> largest_two_of(std::span<double> x, std::size_t from, std::size_t k) {
+  const auto heap_begin = x.end() - static_cast<std::ptrdiff_t>(k);
+  const auto greater = std::greater<double>();
+  std::make_heap(heap_begin, x.end(), greater);
+  for (auto it = x.begin() + static_cast<std::ptrdiff_t>(from); it != heap_begin; ++it) {
+    if (*it > *heap_begin) {
+      std::pop_heap(heap_begin, x.end(), greater);
+      std::swap(*(x.end() - 1), *it);
+      std::push_heap(heap_begin, x.end(), greater);
+    }
+  }
+  const double first = *heap_begin;
+  std::pop_heap(heap_begin, x.end(), greater);
+  return {first, *heap_begin};
+}
+
+// Type 7 quantile at rank r of x[first, end), given that every element before `first` is <=
+// every element from `first` on; reorders that part.
+double select_quantile(std::span<double> x, std::size_t first, Ranks r) {
+  const auto lo = std::max(first, r.lo);
+  std::nth_element(x.begin() + static_cast<std::ptrdiff_t>(first),
+                   x.begin() + static_cast<std::ptrdiff_t>(lo), x.end());
+  if (lo + 1 >= x.size()) return x[lo];
+  const double next = *std::min_element(x.begin() + static_cast<std::ptrdiff_t>(lo) + 1, x.end());
+  return interpolate(x[lo], next, r.frac);
+}
+
+}  // namespace
+
+Interval percentile_interval_inplace(std::span<double> replicates, double tail) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (replicates.empty() || std::isnan(tail)) return {nan, nan};
+  const std::size_t n = replicates.size();
+  const Ranks low = ranks_of(n, std::min(tail, 1.0 - tail));
+  const Ranks high = ranks_of(n, std::max(tail, 1.0 - tail));
+  // Ranks lo and lo + 1 of each end; at the very top, rank n - 1 alone.
+  const std::size_t k_low = low.lo + 2, k_high = std::max<std::size_t>(n - high.lo, 2);
+  if (n >= 16 && k_low + k_high <= n / 4) {
+    const auto [l0, l1] = smallest_two_of(replicates, k_low);
+    const auto [h0, h1] = largest_two_of(replicates, k_low, k_high);
+    const double upper = high.lo + 1 >= n ? h1 : interpolate(h0, h1, high.frac);
+    return {interpolate(l0, l1, low.frac), upper};
+  }
+  const double lower = select_quantile(replicates, 0, low);
+  // After the first selection everything from rank low.lo on is >= what lies before it.
+  return {lower, select_quantile(replicates, low.lo, high)};
 }
 
 Interval percentile_interval(std::span<const double> replicates, double tail) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "core/suite.hpp"
 #include "support/test_support.hpp"
@@ -139,6 +140,46 @@ TEST(PlanApply, UnmatchedEntriesAreReported) {
       "  renamed: {instances: 2}\n");
   EXPECT_EQ(unmatched_plan_entries(p, s), (std::vector<std::string>{"renamed", "sort/n=3000"}));
   EXPECT_TRUE(unmatched_plan_entries(plan_of("benchmarks: {hash: {}}\n"), s).empty());
+}
+
+}  // namespace
+}  // namespace benchguard
+
+namespace benchguard {
+namespace {
+
+TEST(PlanFormat, WritesWhatTheReaderReads) {
+  Plan p;
+  PlanEntry full;
+  full.burn_in = 3;
+  full.instances = 10;
+  full.iterations = 20;
+  full.mean = 0.0123;
+  full.cv = 0.021;
+  full.mds = 1.03;
+  full.fpr = 0.01;
+  p.benchmarks["sort/n=1000"] = full;
+  PlanEntry sparse;  // nothing qualified: counts stay the suite's
+  sparse.mean = 2.5;
+  sparse.mds = std::numeric_limits<double>::infinity();
+  p.benchmarks["bench.py::test[a: b] #1"] = sparse;
+  const std::string text = format_plan(p, {"from a test"});
+  EXPECT_EQ(text.rfind("# from a test\n", 0), 0u) << text;
+  auto back = parse_plan(text, "p.yml");
+  ASSERT_TRUE(back.ok()) << back.error().message << "\n" << text;
+  ASSERT_EQ(back->benchmarks.size(), 2u);
+  const PlanEntry& f = back->benchmarks.at("sort/n=1000");
+  EXPECT_EQ(f.burn_in, 3);
+  EXPECT_EQ(f.instances, 10);
+  EXPECT_EQ(f.iterations, 20);
+  EXPECT_DOUBLE_EQ(*f.mean, 0.0123);
+  EXPECT_DOUBLE_EQ(*f.cv, 0.021);
+  EXPECT_DOUBLE_EQ(*f.mds, 1.03);
+  EXPECT_DOUBLE_EQ(*f.fpr, 0.01);
+  const PlanEntry& s = back->benchmarks.at("bench.py::test[a: b] #1");
+  EXPECT_FALSE(s.burn_in || s.instances || s.iterations || s.cv || s.fpr);
+  EXPECT_DOUBLE_EQ(*s.mean, 2.5);
+  EXPECT_TRUE(std::isinf(*s.mds));
 }
 
 }  // namespace

@@ -19,6 +19,24 @@ TEST(CoreUnits, ParseDuration) {
   EXPECT_NE(parse_duration("1x").error().message.find("'1x'"), std::string::npos);
 }
 
+TEST(CoreUnits, FormatDurationUsesMinutesAndHours) {
+  EXPECT_EQ(format_duration(0.5), "500.000 ms");
+  EXPECT_EQ(format_duration(59), "59.000 s");
+  EXPECT_EQ(format_duration(90), "1.5 min");
+  EXPECT_EQ(format_duration(4350), "1.21 h");
+}
+
+TEST(CoreUnits, ParseFraction) {
+  EXPECT_DOUBLE_EQ(*parse_fraction("5%", "--target"), 0.05);
+  EXPECT_DOUBLE_EQ(*parse_fraction("0.05", "--target"), 0.05);
+  EXPECT_DOUBLE_EQ(*parse_fraction("95%", "--power"), 0.95);
+  for (const char* bad : {"", "-1%", "5 %", "x", "10", "nan"}) {
+    auto r = parse_fraction(bad, "--alpha");
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.error().message.find("--alpha"), std::string::npos);
+  }
+}
+
 TEST(CoreUnits, FormatSecondsPicksTheLargestFittingUnit) {
   EXPECT_EQ(format_seconds(1.5), "1.500 s");
   EXPECT_EQ(format_seconds(0.0123), "12.300 ms");

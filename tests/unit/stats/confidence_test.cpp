@@ -40,6 +40,22 @@ TEST(StatsConfidence, PercentileIntervalIsType7) {
 
 // p < 1 - confidence exactly when the interval at that confidence excludes the null value
 // (checked where the interval's tails hold at least 10 replicates).
+TEST(StatsConfidence, InplaceIntervalEqualsSortedOne) {
+  Rng rng(4, 0);
+  for (const std::size_t n : {1, 2, 7, 16, 100, 1000, 10000}) {
+    std::vector<double> reps(n);
+    for (double& r : reps) r = rng.lognormal(0.0, 0.3);
+    reps[n / 2] = reps[0];  // a tie
+    for (const double tail : {0.0, 1e-5, 0.0123, 0.025, 0.05, 0.3, 0.5}) {
+      const auto sorted = percentile_interval(reps, tail);
+      std::vector<double> scratch = reps;
+      const auto selected = percentile_interval_inplace(scratch, tail);
+      EXPECT_EQ(selected.lower, sorted.lower) << n << " " << tail;
+      EXPECT_EQ(selected.upper, sorted.upper) << n << " " << tail;
+    }
+  }
+}
+
 TEST(StatsConfidence, BootstrapPValueIsDualToInterval) {
   Rng rng(5, 0);
   std::vector<double> reps(2000);

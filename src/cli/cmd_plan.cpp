@@ -1,0 +1,133 @@
+// benchguard plan [RUN|LABEL]: per benchmark, the minimal detectable slowdown of every
+// instances x iterations configuration, and the cheapest one that detects the target; writes
+// the plan YAML that `run --plan` reads.
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "analysis/plan.hpp"
+#include "cli/app.hpp"
+#include "cli/compare_inputs.hpp"
+#include "cli/plan_output.hpp"
+#include "core/suite.hpp"
+#include "core/units.hpp"
+
+namespace benchguard::cli {
+
+namespace {
+
+struct PlanFlags {
+  std::string ref = "latest";
+  std::string metric = "wall_time";
+  std::string variant;
+  std::string target = "5%";
+  std::string alpha = "0.05";
+  std::string power = "0.95";
+  std::string budget;
+  std::string selection = "instance";
+  std::string decision = "ratio";
+  std::string output = "plan.yml";
+  analysis::PlanOptions options;  // grid, experiments, resamples, seed, confidence
+};
+
+Result<analysis::PlanOptions> plan_options(const PlanFlags& f) {
+  analysis::PlanOptions o = f.options;
+  o.metric = f.metric;
+  BG_ASSIGN(const double target, parse_fraction(f.target, "--target"));
+  if (!(target > 0)) return Error{"--target must be a slowdown above 0%, e.g. 5%"};
+  o.target = 1.0 + target;
+  BG_ASSIGN(o.alpha, parse_fraction(f.alpha, "--alpha"));
+  BG_ASSIGN(o.power, parse_fraction(f.power, "--power"));
+  if (o.alpha >= 1 || o.power > 1 || !(o.power > 0))
+    return Error{"--alpha must be below 1 and --power in (0, 1], e.g. --alpha 5% --power 95%"};
+  if (!f.budget.empty()) {
+    BG_ASSIGN(o.budget_s, parse_duration(f.budget));
+  }
+  o.selection = f.selection == "trial" ? stats::Selection::kTrial : stats::Selection::kInstance;
+  o.decision = f.decision == "overlap" ? stats::Decision::kOverlap : stats::Decision::kRatio;
+  for (const double s : o.mds.slowdowns)
+    if (!(s >= 1.0)) return Error{fmt::format("--slowdowns must be at least 1, got {}", s)};
+  return o;
+}
+
+Status write_plan_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) return Error{"cannot write the plan to " + path};
+  return ok_status();
+}
+
+Result<int> do_plan(Context& ctx, const PlanFlags& f) {
+  BG_ASSIGN(const analysis::PlanOptions options, plan_options(f));
+  BG_ASSIGN(auto store, ctx.open_store());
+  BG_ASSIGN(const RunData run, resolve_run(ctx, *store, f.ref));
+  std::vector<const VariantData*> variants;
+  for (const auto& v : run.variants)
+    if (f.variant.empty() || v.variant.name == f.variant) variants.push_back(&v);
+  if (variants.empty())
+    return Error{f.variant.empty()
+                     ? "run " + run.run.uuid.substr(0, 8) + " has no benchmarks"
+                     : "run " + run.run.uuid.substr(0, 8) + " has no variant '" + f.variant + "'"};
+
+  const auto plans = analysis::plan_benchmarks(variants, options);
+  const std::string yaml = format_plan(analysis::to_plan(plans), plan_comment(run, options));
+  if (f.output == "-") {
+    ctx.out << yaml;
+  } else {
+    print_plan(ctx, run, plans, options);
+    BG_TRY(write_plan_file(f.output, yaml));
+    ctx.err << fmt::format("benchguard: wrote the plan for {} benchmark(s) to {}\n", plans.size(),
+                           f.output);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Action add_plan(CLI::App& app, Context& ctx) {
+  auto f = std::make_shared<PlanFlags>();
+  auto& o = f->options;
+  o.mds.seed = 1;  // as the other analysing commands
+  auto* c = app.add_subcommand(
+      "plan",
+      "Minimal detectable slowdown per instances x iterations, and the cheapest configuration "
+      "that detects the target; writes the plan YAML that `run --plan` reads");
+  c->add_option("run", f->ref,
+                "Run with many instances (an A/A run): id, uuid prefix, KEY=VALUE label, commit, "
+                "database file, or 'latest'");
+  c->add_option("--target", f->target, "Slowdown to detect (default 5%)");
+  c->add_option("--alpha", f->alpha, "Highest false-positive rate allowed (default 0.05)");
+  c->add_option("--power", f->power, "Lowest detection rate at the target (default 0.95)");
+  c->add_option("--budget", f->budget,
+                "Time per variant (e.g. 10m): the smallest detectable slowdown within it");
+  c->add_option("--metric", f->metric, "Metric to plan for");
+  c->add_option("--variant", f->variant, "Use only this variant (default: pool all of them)");
+  c->add_option("--seed", o.mds.seed, "Seed of the simulation (same seed, same plan)");
+  c->add_option("--experiments", o.mds.experiments, "Simulated experiments per configuration")
+      ->check(CLI::Range(10, 100000));
+  c->add_option("--resamples", o.mds.resamples, "Bootstrap resamples per experiment")
+      ->check(CLI::Range(100, 1000000));
+  c->add_option("--confidence", o.mds.confidence, "Confidence level of the intervals")
+      ->check(CLI::Range(0.5, 0.9999));
+  c->add_option("--instances-grid", o.mds.instances, "Instances per side to try (5,10,...)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  c->add_option("--iterations-grid", o.mds.iterations, "Iterations per instance to try")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  c->add_option("--slowdowns", o.mds.slowdowns, "Slowdowns whose detection rate is reported")
+      ->delimiter(',');
+  c->add_option("--selection", f->selection,
+                "What the recommendation assumes: instance (A and B in different processes, as "
+                "`run` measures) or trial (on the same instances)")
+      ->check(CLI::IsMember({"instance", "trial"}));
+  c->add_option("--decision", f->decision,
+                "ratio (its interval excludes 1, as `compare` decides) or overlap (the two means' "
+                "intervals do not overlap)")
+      ->check(CLI::IsMember({"ratio", "overlap"}));
+  c->add_option("-o,--output", f->output, "Plan file to write ('-': the YAML on stdout)");
+  return [&ctx, f]() { return do_plan(ctx, *f); };
+}
+
+}  // namespace benchguard::cli
