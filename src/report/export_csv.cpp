@@ -39,7 +39,7 @@ void export_csv(const std::vector<RunData>& runs, std::ostream& out) {
   out << "\n";
 
   for (const auto& r : runs) {
-    const std::string type = schedule_of(r);
+    const std::string run_schedule = schedule_of(r);
     std::vector<std::string> art_values;
     for (const auto& a : artifacts) {
       std::string value;
@@ -53,6 +53,8 @@ void export_csv(const std::vector<RunData>& runs, std::ostream& out) {
           const auto wall = it.metric("wall_time");
           const int64_t time_ns =
               wall ? static_cast<int64_t>(std::llround(*wall * 1e9)) : it.end_ns - it.start_ns;
+          // The instance's own schedule where it was recorded (mixed plans, imports).
+          const std::string& type = inst.schedule.empty() ? run_schedule : inst.schedule;
           out << csv_field(r.run.suite) << "," << csv_field(v.variant.benchmark) << "," << type
               << "," << inst.schedule_tag << "," << csv_field(v.variant.name) << "," << inst.index
               << "," << it.index << "," << it.start_ns << "," << it.end_ns << "," << time_ns << ","

@@ -104,13 +104,12 @@ Result<int64_t> SqliteStore::insert_variant(int64_t run_id, const VariantRecord&
 }
 
 Status SqliteStore::insert_instance(int64_t variant_id, const InstanceRecord& in) {
-  BG_ASSIGN(
-      Stmt instance,
-      db_->prepare("INSERT INTO instances(variant_id, idx, schedule_order, start_ns, end_ns, "
-                   "started_at, exit_code, signal, timed_out, failure, user_s, sys_s, "
-                   "max_rss_bytes, mem_peak_bytes, mem_avg_bytes, mem_samples, instructions, "
-                   "cycles, cpus, schedule_tag, schedule) "
-                   "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+  BG_ASSIGN(Stmt instance,
+            db_->prepare("INSERT INTO instances(variant_id, idx, schedule_order, start_ns, end_ns, "
+                         "started_at, exit_code, signal, timed_out, failure, user_s, sys_s, "
+                         "max_rss_bytes, mem_peak_bytes, mem_avg_bytes, mem_samples, instructions, "
+                         "cycles, cpus, schedule_tag, schedule) "
+                         "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
   BG_TRY(instance
              .bind_all(variant_id, in.index, in.order, in.start_ns, in.end_ns, in.started_at,
                        in.exit_code, in.signal, in.timed_out, null_if_empty(in.failure), in.user_s,
@@ -143,6 +142,15 @@ Status SqliteStore::insert_instance(int64_t variant_id, const InstanceRecord& in
     }
   }
   return ok_status();
+}
+
+Result<int64_t> SqliteStore::insert_run_data(const RunData& data) {
+  BG_ASSIGN(int64_t run_id, insert_run(data.run));
+  for (const auto& v : data.variants) {
+    BG_ASSIGN(int64_t variant_id, insert_variant(run_id, v.variant));
+    for (const auto& instance : v.instances) BG_TRY(insert_instance(variant_id, instance));
+  }
+  return run_id;
 }
 
 // ---------------------------------------------------------------- public writers
@@ -181,6 +189,26 @@ Status SqliteStore::add_instance(int64_t variant_id, const InstanceRecord& insta
   }();
   if (!written.ok()) metric_ids_.clear();  // a metric created in the rollback is gone
   return written;
+}
+
+Result<std::vector<int64_t>> SqliteStore::add_runs(const std::vector<RunData>& runs,
+                                                   const std::vector<MetricInfo>& metrics) {
+  BG_TRY(require_latest());
+  std::vector<int64_t> ids;
+  auto written = [&]() -> Status {
+    BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
+    for (const auto& m : metrics) BG_TRY(insert_metric(m));
+    for (const auto& data : runs) {
+      BG_ASSIGN(int64_t id, insert_run_data(data));
+      ids.push_back(id);
+    }
+    return txn.commit();
+  }();
+  if (!written.ok()) {
+    metric_ids_.clear();  // ids created in the rolled-back transaction are gone
+    return written.error();
+  }
+  return ids;
 }
 
 Status SqliteStore::finish_run(int64_t run_id, int64_t finished_at, const std::string& status) {
