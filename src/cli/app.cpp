@@ -22,6 +22,16 @@ bool Context::interactive() const {
   return !globals.quiet && isatty(STDERR_FILENO) == 1;
 }
 
+Result<KeyValues> parse_labels(const std::vector<std::string>& labels) {
+  KeyValues kv;
+  for (const auto& l : labels) {
+    const auto eq = l.find('=');
+    if (eq == std::string::npos || eq == 0) return Error{"--label '" + l + "' must be KEY=VALUE"};
+    kv.emplace_back(l.substr(0, eq), l.substr(eq + 1));
+  }
+  return kv;
+}
+
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   Context ctx{out, err, {}, {}, {}};
   if (const char* db = std::getenv("BENCHGUARD_DB"); db != nullptr && *db != '\0')
@@ -63,6 +73,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   add(add_summary);
   add(add_compare);
   add(add_plan);
+  add(add_import);
   add(add_export);
   add(add_db);
 

@@ -35,6 +35,9 @@ struct Context {
   bool interactive() const;
 };
 
+// --label KEY=VALUE options (run, import) as key-value pairs, in the order given.
+Result<KeyValues> parse_labels(const std::vector<std::string>& labels);
+
 // A subcommand's action: returns the process exit code, or an Error (printed as one line).
 using Action = std::function<Result<int>()>;
 
@@ -47,6 +50,7 @@ Action add_db(CLI::App& app, Context& ctx);
 Action add_summary(CLI::App& app, Context& ctx);
 Action add_compare(CLI::App& app, Context& ctx);
 Action add_plan(CLI::App& app, Context& ctx);
+Action add_import(CLI::App& app, Context& ctx);
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 

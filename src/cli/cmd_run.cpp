@@ -75,16 +75,6 @@ Status apply_flags(const RunFlags& f, Suite& s) {
   return ok_status();
 }
 
-Result<KeyValues> parse_labels(const std::vector<std::string>& labels) {
-  KeyValues kv;
-  for (const auto& l : labels) {
-    const auto eq = l.find('=');
-    if (eq == std::string::npos || eq == 0) return Error{"--label '" + l + "' must be KEY=VALUE"};
-    kv.emplace_back(l.substr(0, eq), l.substr(eq + 1));
-  }
-  return kv;
-}
-
 Result<int> do_run(Context& ctx, const RunFlags& f) {
   Suite suite;
   if (!f.suite.empty()) {

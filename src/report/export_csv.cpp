@@ -49,7 +49,8 @@ void export_csv(const std::vector<RunData>& runs, std::ostream& out) {
     }
     for (const auto& v : r.variants) {
       for (const auto& inst : v.instances) {
-        // Instances record their schedule; older ones take their run's.
+        // The instance's own schedule where it was recorded (mixed plans, imports); older
+        // instances take their run's.
         const std::string& type = inst.schedule.empty() ? run_schedule : inst.schedule;
         for (const auto& it : inst.iterations) {
           const auto wall = it.metric("wall_time");

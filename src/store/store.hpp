@@ -30,8 +30,8 @@ struct RunSummary {
 };
 
 struct SchemaStatus {
-  int current = 0;  // version of the database
-  int latest = 0;   // newest version this binary knows
+  int current = 0;                                   // version of the database
+  int latest = 0;                                    // newest version this binary knows
   std::vector<std::pair<int, std::string>> applied;  // (version, name)
   std::vector<std::pair<int, std::string>> pending;
 };
@@ -66,6 +66,12 @@ class Store {
   // One transaction: the instance, its iterations and their metric values.
   virtual Status add_instance(int64_t variant_id, const InstanceRecord& instance) = 0;
   virtual Status finish_run(int64_t run_id, int64_t finished_at, const std::string& status) = 0;
+  // Whole runs at once (importers): each run with its labels, artifacts, variants, instances,
+  // iterations and metric values, all in one transaction, so a failure stores nothing.
+  // `metrics` declares the unit and direction of metrics not known yet (a known metric keeps
+  // its own). Returns the new run ids in order.
+  virtual Result<std::vector<int64_t>> add_runs(const std::vector<RunData>& runs,
+                                                const std::vector<MetricInfo>& metrics) = 0;
 
   // ---- reading back
   // Newest first: by started_at, then by id.

@@ -85,12 +85,9 @@ Result<MergeCounts> SqliteStore::merge_from(const std::string& other_path) {
         continue;
       }
       BG_ASSIGN(RunData data, source.read_run(summary.id));
-      BG_ASSIGN(int64_t run_id, insert_run(data.run));
-      for (const auto& v : data.variants) {
-        BG_ASSIGN(int64_t variant_id, insert_variant(run_id, v.variant));
-        for (const auto& instance : v.instances) BG_TRY(insert_instance(variant_id, instance));
+      BG_TRY(insert_run_data(data));
+      for (const auto& v : data.variants)
         counts.instances_added += static_cast<int64_t>(v.instances.size());
-      }
       ++counts.runs_added;
     }
     return txn.commit();

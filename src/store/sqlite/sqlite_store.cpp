@@ -146,6 +146,15 @@ Status SqliteStore::insert_instance(int64_t variant_id, const InstanceRecord& in
   return ok_status();
 }
 
+Result<int64_t> SqliteStore::insert_run_data(const RunData& data) {
+  BG_ASSIGN(int64_t run_id, insert_run(data.run));
+  for (const auto& v : data.variants) {
+    BG_ASSIGN(int64_t variant_id, insert_variant(run_id, v.variant));
+    for (const auto& instance : v.instances) BG_TRY(insert_instance(variant_id, instance));
+  }
+  return run_id;
+}
+
 // ---------------------------------------------------------------- public writers
 
 Result<int64_t> SqliteStore::begin_run(const RunRecord& run) {
@@ -182,6 +191,26 @@ Status SqliteStore::add_instance(int64_t variant_id, const InstanceRecord& insta
   }();
   if (!written.ok()) metric_ids_.clear();  // a metric created in the rollback is gone
   return written;
+}
+
+Result<std::vector<int64_t>> SqliteStore::add_runs(const std::vector<RunData>& runs,
+                                                   const std::vector<MetricInfo>& metrics) {
+  BG_TRY(require_latest());
+  std::vector<int64_t> ids;
+  auto written = [&]() -> Status {
+    BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
+    for (const auto& m : metrics) BG_TRY(insert_metric(m));
+    for (const auto& data : runs) {
+      BG_ASSIGN(int64_t id, insert_run_data(data));
+      ids.push_back(id);
+    }
+    return txn.commit();
+  }();
+  if (!written.ok()) {
+    metric_ids_.clear();  // ids created in the rolled-back transaction are gone
+    return written.error();
+  }
+  return ids;
 }
 
 Status SqliteStore::finish_run(int64_t run_id, int64_t finished_at, const std::string& status) {

@@ -23,6 +23,8 @@ class SqliteStore final : public Store {
   Result<int64_t> add_variant(int64_t run_id, const VariantRecord& variant) override;
   Status add_instance(int64_t variant_id, const InstanceRecord& instance) override;
   Status finish_run(int64_t run_id, int64_t finished_at, const std::string& status) override;
+  Result<std::vector<int64_t>> add_runs(const std::vector<RunData>& runs,
+                                        const std::vector<MetricInfo>& metrics) override;
 
   Result<std::vector<RunSummary>> list_runs() override;
   Result<RunData> load_run(const std::string& ref) override;
@@ -41,6 +43,8 @@ class SqliteStore final : public Store {
   Result<int64_t> insert_run(const RunRecord& run);
   Result<int64_t> insert_variant(int64_t run_id, const VariantRecord& variant);
   Status insert_instance(int64_t variant_id, const InstanceRecord& instance);
+  // A run with everything below it; returns its id.
+  Result<int64_t> insert_run_data(const RunData& data);
   Result<int64_t> benchmark_id(const std::string& name);
   Result<int64_t> metric_id(const std::string& name);
   Status insert_metric(const MetricInfo& metric);

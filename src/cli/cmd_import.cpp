@@ -1,0 +1,72 @@
+// benchguard import FILE... [--format auto|NAME] [--label KEY=VALUE]...
+#include <fmt/format.h>
+
+#include "cli/app.hpp"
+#include "ingest/ingest.hpp"
+#include "schedule/runner.hpp"
+
+namespace benchguard::cli {
+
+namespace {
+
+struct ImportFlags {
+  std::vector<std::string> files;
+  std::string format = "auto";
+  std::vector<std::string> labels;
+};
+
+void add_metrics(std::vector<MetricInfo>& all, const std::vector<MetricInfo>& more) {
+  for (const auto& m : more)
+    if (std::none_of(all.begin(), all.end(), [&](const auto& x) { return x.name == m.name; }))
+      all.push_back(m);
+}
+
+Result<int> do_import(Context& ctx, const ImportFlags& f) {
+  BG_ASSIGN(const KeyValues labels, parse_labels(f.labels));
+  // Every file is read before the database is touched, and all runs are stored in one
+  // transaction: one bad file and nothing is stored.
+  std::vector<ingest::Imported> imports;
+  std::vector<RunData> runs;
+  std::vector<MetricInfo> metrics;
+  for (const auto& file : f.files) {
+    BG_ASSIGN(ingest::Imported imp, ingest::import_file(file, f.format));
+    for (const auto& w : imp.warnings)
+      ctx.err << fmt::format("benchguard: warning: {}: {}\n", file, w);
+    imp.data.run.uuid = schedule::new_uuid();
+    imp.data.run.command_line = "benchguard " + ctx.command_line;
+    imp.data.run.labels.insert(imp.data.run.labels.end(), labels.begin(), labels.end());
+    add_metrics(metrics, imp.metrics);
+    runs.push_back(imp.data);
+    imports.push_back(std::move(imp));
+  }
+  BG_ASSIGN(auto store, ctx.open_store(/*create=*/true));
+  BG_ASSIGN(const auto ids, store->add_runs(runs, metrics));
+  for (size_t i = 0; i < imports.size(); ++i) {
+    const auto& imp = imports[i];
+    if (!ctx.globals.quiet)
+      ctx.out << fmt::format(
+          "{}: {}, {} benchmark(s), {} instance(s), {} iteration(s) -> run {} "
+          "({})\n",
+          imp.path, imp.format, imp.benchmarks(), imp.instances(), imp.iterations(), ids[i],
+          imp.data.run.uuid.substr(0, 8));
+  }
+  ctx.err << fmt::format("benchguard: stored {} imported run(s) in {}\n", ids.size(),
+                         ctx.globals.db);
+  return 0;
+}
+
+}  // namespace
+
+Action add_import(CLI::App& app, Context& ctx) {
+  auto f = std::make_shared<ImportFlags>();
+  auto* c = app.add_subcommand("import", "Store results of other harnesses, one run per file");
+  c->add_option("files", f->files, "Result files (formats: see --format)")->required();
+  std::vector<std::string> formats{"auto"};
+  for (const auto& name : ingest::format_names()) formats.push_back(name);
+  c->add_option("--format", f->format, "Format of every file; auto recognises each one")
+      ->check(CLI::IsMember(formats));
+  c->add_option("--label", f->labels, "KEY=VALUE recorded with each run (repeatable)");
+  return [&ctx, f]() { return do_import(ctx, *f); };
+}
+
+}  // namespace benchguard::cli

@@ -1,0 +1,116 @@
+// Google Benchmark JSON (--benchmark_out_format=json): every repetition row is one
+// instance with one iteration; aggregate rows (mean, median, stddev, cv, BigO, RMS) are
+// statistics of those rows, not measurements, and are left out.
+#include <fmt/format.h>
+
+#include "ingest/importer.hpp"
+#include "ingest/json_field.hpp"
+
+namespace benchguard::ingest {
+
+namespace {
+
+using nlohmann::json;
+
+bool detect(const Source& src) {
+  if (!src.json || !src.json->is_object()) return false;
+  auto rows = src.json->find("benchmarks");
+  if (rows == src.json->end() || !rows->is_array()) return false;
+  if (src.json->contains("context") && !src.json->contains("machine_info")) {
+    for (const auto& row : *rows)
+      if (row.is_object() && row.contains("stats")) return false;  // pytest-benchmark
+    return true;
+  }
+  for (const auto& row : *rows)
+    if (row.is_object() && (row.contains("run_type") || row.contains("time_unit"))) return true;
+  return false;
+}
+
+// Rate counters Google Benchmark adds itself; both are higher-is-better.
+const MetricInfo kRates[] = {{"bytes_per_second", "B/s", Direction::kHigherIsBetter},
+                             {"items_per_second", "1/s", Direction::kHigherIsBetter}};
+
+Status read_context(const JsonField& root, RunRecord& run) {
+  auto context = root.find("context");
+  if (!context) return ok_status();
+  if (!context->is_object()) return context->error("expected an object");
+  flatten_into(run.artifacts, context->json());
+  BG_ASSIGN(auto host, context->opt_string("host_name"));
+  if (host) run.hostname = *host;
+  BG_ASSIGN(auto date, context->opt_string("date"));
+  if (date) run.started_at = parse_timestamp(*date).value_or(0);
+  return ok_status();
+}
+
+Result<Imported> parse(const Source& src) {
+  BG_ASSIGN(const json* doc, src.document());
+  const JsonField root(*doc, "", src.path);
+  Imported out;
+  RunBuilder b;
+  BG_TRY(read_context(root, b.data().run));
+
+  BG_ASSIGN(JsonField rows_field, root.get("benchmarks"));
+  BG_ASSIGN(auto rows, rows_field.elements());
+  int aggregates = 0, without_time = 0;
+  bool rates_seen[2] = {false, false};
+  for (const auto& row : rows) {
+    BG_ASSIGN(auto run_type, row.opt_string("run_type"));
+    if (run_type == "aggregate") {
+      ++aggregates;
+      continue;
+    }
+    BG_ASSIGN(auto run_name, row.opt_string("run_name"));
+    std::string name = run_name.value_or("");
+    if (!run_name) {
+      BG_ASSIGN(name, row.string("name"));
+    }
+    if (!row.has("real_time")) {
+      ++without_time;
+      continue;
+    }
+    BG_ASSIGN(auto unit, row.opt_string("time_unit"));
+    const auto scale = seconds_per(unit.value_or("ns"));
+    if (!scale) return row.error(fmt::format("unknown time_unit \"{}\"", *unit));
+    BG_ASSIGN(double real, row.number("real_time"));
+    std::vector<std::pair<std::string, double>> metrics{{"wall_time", real * *scale}};
+    BG_ASSIGN(auto cpu, row.opt_number("cpu_time"));
+    if (cpu) metrics.emplace_back("cpu_time", *cpu * *scale);
+    for (size_t r = 0; r < 2; ++r) {
+      BG_ASSIGN(auto rate, row.opt_number(kRates[r].name));
+      if (!rate) continue;
+      metrics.emplace_back(kRates[r].name, *rate);
+      rates_seen[r] = true;
+    }
+
+    VariantData& v = b.variant(name);
+    if (v.instances.empty()) {
+      json config = json::object();
+      for (const char* key : {"iterations", "threads", "repetitions", "time_unit"})
+        if (row.has(key)) config[key] = row.json()[key];
+      v.variant.config_json = config.dump();
+    }
+    InstanceRecord& inst = add_single(b, v, std::move(metrics));
+    BG_ASSIGN(auto failed, row.opt_boolean("error_occurred"));
+    if (failed.value_or(false)) {
+      BG_ASSIGN(auto message, row.opt_string("error_message"));
+      inst.failure = "benchmark error: " + message.value_or("(no message)");
+      inst.iterations.front().failure = inst.failure;
+    }
+  }
+  for (size_t r = 0; r < 2; ++r)
+    if (rates_seen[r]) out.metrics.push_back(kRates[r]);
+  if (without_time > 0)
+    out.warnings.push_back(
+        fmt::format("{} benchmark row(s) without real_time left out", without_time));
+  if (b.data().variants.empty() && aggregates > 0)
+    out.warnings.push_back(
+        fmt::format("only aggregate rows ({}), no repetitions to import", aggregates));
+  out.data = std::move(b.data());
+  return out;
+}
+
+}  // namespace
+
+const Importer kGoogleBenchmark{"google-benchmark", detect, parse};
+
+}  // namespace benchguard::ingest

@@ -1,0 +1,42 @@
+// Importers: results written by other harnesses (and by benchguard's own exporters) read
+// into the records the store keeps. Each file becomes one run with status "imported".
+// Parsing never touches a database: the CLI parses every file first and stores the runs
+// afterwards in one transaction, so a bad file stores nothing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/model.hpp"
+#include "core/result.hpp"
+
+namespace benchguard::ingest {
+
+struct Imported {
+  std::string path;
+  std::string format;  // the importer that read it
+  RunData data;        // run.uuid is left empty for the caller to assign
+  // Metrics that are not built in, with their unit and direction.
+  std::vector<MetricInfo> metrics;
+  // One line each, without the file name; e.g. samples that were not numbers.
+  std::vector<std::string> warnings;
+
+  int benchmarks() const;
+  int instances() const;
+  int iterations() const;
+};
+
+// The formats, in the order auto-detection tries them.
+std::vector<std::string> format_names();
+
+// Reads one file and parses it as `format` ("auto": recognised from the content, not from
+// the name). Errors are one line naming the file, and the line or JSON field where it can.
+Result<Imported> import_file(const std::string& path, const std::string& format = "auto");
+
+// The same for text already in memory; `fallback_time` (unix ns) is the run's start when
+// the text records none (import_file passes the file's modification time).
+Result<Imported> import_text(const std::string& path, std::string text,
+                             const std::string& format = "auto", int64_t fallback_time = 0);
+
+}  // namespace benchguard::ingest

@@ -1,0 +1,40 @@
+// Shared by the importer tests: paths of the fixtures and of tests/data/ingest, and small
+// lookups into an imported run.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "ingest/ingest.hpp"
+
+namespace benchguard::ingest::testing {
+
+// A real result file of another harness, under ../shared/fixtures.
+inline std::string fixture(const std::string& rel) {
+  return std::string(BG_FIXTURES_DIR) + "/" + rel;
+}
+// An input written for these tests, under tests/data/ingest.
+inline std::string data_file(const std::string& name) {
+  return std::string(BG_SOURCE_DIR) + "/tests/data/ingest/" + name;
+}
+
+// The variant of a benchmark, or nullptr.
+inline const VariantData* find_variant(const RunData& run, const std::string& benchmark,
+                                       const std::string& variant = "default") {
+  for (const auto& v : run.variants)
+    if (v.variant.benchmark == benchmark && v.variant.name == variant) return &v;
+  return nullptr;
+}
+
+inline std::string artifact(const RunData& run, const std::string& key) {
+  for (const auto& [k, v] : run.run.artifacts)
+    if (k == key) return v;
+  return "<missing>";
+}
+
+inline double metric(const IterationRecord& it, const std::string& name) {
+  return it.metric(name).value_or(-1.0);
+}
+
+}  // namespace benchguard::ingest::testing
