@@ -46,6 +46,17 @@ if [ -x "$build/bench/duet_noise_bench" ]; then
   "$build/bench/duet_noise_bench" "$build/examples/spin_bench" "${DUET_REPS:-3}"
 fi
 
+if [ -x "$build/bench/plan_dataset" ]; then
+  echo
+  echo "== plan on a Hail-scale dataset (144 benchmarks x 50 instances x 50 iterations)"
+  config=../shared/fixtures/hail-batch-config.yaml
+  [ -f "$config" ] || config=""
+  "$build/bench/plan_dataset" "$tmp/hail.db" $config >/dev/null
+  t0=$(now); "$bg" -q plan --db "$tmp/hail.db" -o "$tmp/hail-plan.yml" >/dev/null; t1=$(now)
+  printf "benchguard plan, full default grid: %.1f s (target: at most 300 s on 2 cores)\n" \
+    "$(calc "$t1 - $t0")"
+fi
+
 for b in store_bench bootstrap_bench steady_state_bench; do
   if [ -x "$build/bench/$b" ]; then
     echo
