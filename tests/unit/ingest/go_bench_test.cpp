@@ -9,16 +9,14 @@ namespace {
 
 using testing::artifact;
 using testing::data_file;
+using testing::expect_counts;
 using testing::find_variant;
 using testing::metric;
 
 TEST(IngestGoBench, ResultLinesAreInstances) {
   auto r = import_file(data_file("go-test-bench.txt"));
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_EQ(r->format, "go");
-  EXPECT_EQ(r->benchmarks(), 3);
-  EXPECT_EQ(r->instances(), 8);
-  EXPECT_EQ(r->iterations(), 8);
+  expect_counts(*r, "go", 3, 8, 8);
   const auto* atoi = find_variant(r->data, "BenchmarkAtoi-8");
   ASSERT_NE(atoi, nullptr);
   ASSERT_EQ(atoi->instances.size(), 3u);

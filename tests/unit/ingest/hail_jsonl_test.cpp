@@ -12,16 +12,14 @@ namespace {
 
 using testing::artifact;
 using testing::data_file;
+using testing::expect_counts;
 using testing::find_variant;
 using testing::metric;
 
 TEST(IngestHailJsonl, RecordsAreInstancesWithBurnInAndFailures) {
   auto r = import_file(data_file("hail-benchmarks.jsonl"));
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_EQ(r->format, "hail-jsonl");
-  EXPECT_EQ(r->benchmarks(), 2);
-  EXPECT_EQ(r->instances(), 3);
-  EXPECT_EQ(r->iterations(), 12);
+  expect_counts(*r, "hail-jsonl", 2, 3, 12);
   const auto* decode = find_variant(r->data, "benchmark_matrix_table_decode_and_count");
   ASSERT_NE(decode, nullptr);
   ASSERT_EQ(decode->instances.size(), 2u);

@@ -7,6 +7,7 @@
 namespace benchguard::ingest {
 namespace {
 
+using testing::expect_counts;
 using testing::find_variant;
 using testing::fixture;
 using testing::metric;
@@ -14,10 +15,7 @@ using testing::metric;
 TEST(IngestHyperfine, TwoCommands) {
   auto r = import_file(fixture("hyperfine/bencher-hyperfine-two.json"));
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_EQ(r->format, "hyperfine");
-  EXPECT_EQ(r->benchmarks(), 2);
-  EXPECT_EQ(r->instances(), 40);
-  EXPECT_EQ(r->iterations(), 40);
+  expect_counts(*r, "hyperfine", 2, 40, 40);
   const auto* fast = find_variant(r->data, "sleep 0.1");
   const auto* slow = find_variant(r->data, "sleep 0.2");
   ASSERT_NE(fast, nullptr);

@@ -33,6 +33,16 @@ inline std::string artifact(const RunData& run, const std::string& key) {
   return "<missing>";
 }
 
+// What an importer made of a file: its format, and how many benchmark variants, instances and
+// iterations.
+inline void expect_counts(const Imported& r, const std::string& format, int benchmarks,
+                          int instances, int iterations) {
+  EXPECT_EQ(r.format, format);
+  EXPECT_EQ(r.benchmarks(), benchmarks);
+  EXPECT_EQ(r.instances(), instances);
+  EXPECT_EQ(r.iterations(), iterations);
+}
+
 inline double metric(const IterationRecord& it, const std::string& name) {
   return it.metric(name).value_or(-1.0);
 }

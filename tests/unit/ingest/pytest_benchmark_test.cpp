@@ -9,6 +9,7 @@ namespace benchguard::ingest {
 namespace {
 
 using testing::artifact;
+using testing::expect_counts;
 using testing::find_variant;
 using testing::fixture;
 using testing::metric;
@@ -16,10 +17,7 @@ using testing::metric;
 TEST(IngestPytestBenchmark, ShortenedSampleArraysWarnOnce) {
   auto r = import_file(fixture("pytest-benchmark/github-action-benchmark-pytest_output.json"));
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_EQ(r->format, "pytest-benchmark");
-  EXPECT_EQ(r->benchmarks(), 2);
-  EXPECT_EQ(r->instances(), 2);
-  EXPECT_EQ(r->iterations(), 8);  // four numbers each, then the placeholder string
+  expect_counts(*r, "pytest-benchmark", 2, 2, 8);  // four numbers each, then the placeholder string
   ASSERT_EQ(r->warnings.size(), 1u);
   EXPECT_EQ(r->warnings[0],
             "2 sample value(s) that are not numbers left out (e.g. \"... omitted to keep this "

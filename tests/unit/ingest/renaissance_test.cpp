@@ -8,6 +8,7 @@ namespace benchguard::ingest {
 namespace {
 
 using testing::artifact;
+using testing::expect_counts;
 using testing::find_variant;
 using testing::fixture;
 using testing::metric;
@@ -15,10 +16,7 @@ using testing::metric;
 TEST(IngestRenaissance, RepetitionsAreIterationsOfOneInstance) {
   auto r = import_file(fixture("renaissance/chi-square.0.A.results.json"));
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_EQ(r->format, "renaissance");
-  EXPECT_EQ(r->benchmarks(), 1);
-  EXPECT_EQ(r->instances(), 1);
-  EXPECT_EQ(r->iterations(), 10);
+  expect_counts(*r, "renaissance", 1, 1, 10);
   const auto* v = find_variant(r->data, "chi-square");
   ASSERT_NE(v, nullptr);
   const auto& inst = v->instances.at(0);
