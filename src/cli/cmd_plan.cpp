@@ -77,8 +77,9 @@ Result<int> do_plan(Context& ctx, const PlanFlags& f) {
   } else {
     print_plan(ctx, run, plans, options);
     BG_TRY(write_plan_file(f.output, yaml));
-    ctx.err << fmt::format("benchguard: wrote the plan for {} benchmark(s) to {}\n", plans.size(),
-                           f.output);
+    if (!ctx.globals.quiet)
+      ctx.err << fmt::format("benchguard: wrote the plan for {} benchmark(s) to {}\n", plans.size(),
+                             f.output);
   }
   return 0;
 }
