@@ -2,7 +2,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <limits>
 
 #include "core/suite.hpp"
 #include "support/test_support.hpp"
@@ -149,37 +148,28 @@ namespace benchguard {
 namespace {
 
 TEST(PlanFormat, WritesWhatTheReaderReads) {
-  Plan p;
-  PlanEntry full;
-  full.burn_in = 3;
-  full.instances = 10;
-  full.iterations = 20;
-  full.mean = 0.0123;
-  full.cv = 0.021;
-  full.mds = 1.03;
-  full.fpr = 0.01;
-  p.benchmarks["sort/n=1000"] = full;
-  PlanEntry sparse;  // nothing qualified: counts stay the suite's
-  sparse.mean = 2.5;
-  sparse.mds = std::numeric_limits<double>::infinity();
-  p.benchmarks["bench.py::test[a: b] #1"] = sparse;
+  const Plan p = plan_of(
+      "benchmarks:\n"
+      "  sort/n=1000: {burn_in: 3, instances: 10, iterations: 20, mean: 0.0123, cv: 0.021, "
+      "mds: 1.03, fpr: 0.01}\n"
+      "  'bench.py::test[a: b] #1': {mean: 2.5, mds: .inf}\n"  // names YAML must quote
+      "  hash: {instances: 4}\n");
   const std::string text = format_plan(p, {"from a test"});
   EXPECT_EQ(text.rfind("# from a test\n", 0), 0u) << text;
   auto back = parse_plan(text, "p.yml");
   ASSERT_TRUE(back.ok()) << back.error().message << "\n" << text;
-  ASSERT_EQ(back->benchmarks.size(), 2u);
-  const PlanEntry& f = back->benchmarks.at("sort/n=1000");
-  EXPECT_EQ(f.burn_in, 3);
-  EXPECT_EQ(f.instances, 10);
-  EXPECT_EQ(f.iterations, 20);
-  EXPECT_DOUBLE_EQ(*f.mean, 0.0123);
-  EXPECT_DOUBLE_EQ(*f.cv, 0.021);
-  EXPECT_DOUBLE_EQ(*f.mds, 1.03);
-  EXPECT_DOUBLE_EQ(*f.fpr, 0.01);
-  const PlanEntry& s = back->benchmarks.at("bench.py::test[a: b] #1");
-  EXPECT_FALSE(s.burn_in || s.instances || s.iterations || s.cv || s.fpr);
-  EXPECT_DOUBLE_EQ(*s.mean, 2.5);
-  EXPECT_TRUE(std::isinf(*s.mds));
+  ASSERT_EQ(back->benchmarks.size(), p.benchmarks.size());
+  for (const auto& [name, e] : p.benchmarks) {
+    SCOPED_TRACE(name);
+    const PlanEntry& r = back->benchmarks.at(name);
+    EXPECT_EQ(r.burn_in, e.burn_in);
+    EXPECT_EQ(r.instances, e.instances);
+    EXPECT_EQ(r.iterations, e.iterations);
+    EXPECT_EQ(r.mean, e.mean);
+    EXPECT_EQ(r.cv, e.cv);
+    EXPECT_EQ(r.mds, e.mds);  // .inf included
+    EXPECT_EQ(r.fpr, e.fpr);
+  }
 }
 
 }  // namespace
