@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Benchmarks of benchguard itself. Prints figures as ratios against baselines measured in
 # the same run, because this machine is shared and noisy.
-#   bench/run.sh [BUILD_DIR]
+#   bench/run.sh [BUILD_DIR] [SECTION...]   sections: overhead duet plan analysis (default: all)
 set -euo pipefail
 build=${1:-build}
+shift || true
+sections=${*:-overhead duet plan analysis}
+want() { [[ " $sections " == *" $1 "* ]]; }
 bg="$build/benchguard"
 [ -x "$bg" ] || { echo "build first: make build" >&2; exit 2; }
 tmp=$(mktemp -d)
@@ -13,6 +16,7 @@ now() { date +%s.%N; }
 calc() { awk "BEGIN { printf \"%.6f\", $1 }"; }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
+if want overhead; then
 echo "== harness overhead: /bin/true x 1000 instances (median of ${ROUNDS:-5} rounds, interleaved)"
 rounds=${ROUNDS:-5}
 : >"$tmp/floor"; : >"$tmp/bg"; : >"$tmp/bgnc"; : >"$tmp/hf"
@@ -39,28 +43,43 @@ if [ $have_hf = 1 ]; then
   printf "benchguard / hyperfine         %.3f\n" "$(calc "$bgt / $hf")"
 fi
 echo "(targets: benchguard <= 1.10x floor, and no slower than hyperfine)"
+fi
 
-if [ -x "$build/bench/duet_noise_bench" ]; then
+if want duet && [ -x "$build/bench/duet_noise_bench" ]; then
   echo
   echo "== duet vs sequential under on/off background noise"
   "$build/bench/duet_noise_bench" "$build/examples/spin_bench" "${DUET_REPS:-3}"
 fi
 
-if [ -x "$build/bench/plan_dataset" ]; then
+# The full default `plan` (100 experiments x 1,000 resamples over the 5..25 x 5..25 grid, both
+# selections) on a Hail-scale dataset, with the means, CVs and burn-ins of Hail's
+# batch-config.yaml when the shared fixtures sit beside the checkout. Target: at most 5 minutes
+# on 2 cores. CPU time and load are printed beside the wall time, since the machine is shared.
+if want plan && [ -x "$build/bench/plan_dataset" ]; then
   echo
   echo "== plan on a Hail-scale dataset (144 benchmarks x 50 instances x 50 iterations)"
-  config=../shared/fixtures/hail-batch-config.yaml
+  config="$(dirname "$0")/../../shared/fixtures/hail-batch-config.yaml"
   [ -f "$config" ] || config=""
   "$build/bench/plan_dataset" "$tmp/hail.db" $config >/dev/null
-  t0=$(now); "$bg" -q plan --db "$tmp/hail.db" -o "$tmp/hail-plan.yml" >/dev/null; t1=$(now)
-  printf "benchguard plan, full default grid: %.1f s (target: at most 300 s on 2 cores)\n" \
-    "$(calc "$t1 - $t0")"
+  load0=$(cut -d' ' -f1 /proc/loadavg)
+  /usr/bin/env time -f "%e %U %S" -o "$tmp/plan.time" \
+    "$bg" -q plan --db "$tmp/hail.db" -o "$tmp/hail-plan.yml" >"$tmp/plan.txt"
+  read -r wall user sys <"$tmp/plan.time"
+  printf "benchguard plan, full default grid: %.1f s wall, %.1f s cpu, load %s -> %s (target: at most 300 s on 2 cores)\n" \
+    "$wall" "$(calc "$user + $sys")" "$load0" "$(cut -d' ' -f1 /proc/loadavg)"
+  # The table: from the fourth line to the first blank one.
+  awk 'NR > 3 && NF == 0 { exit } NR > 3' "$tmp/plan.txt" >"$tmp/plan.rows"
+  printf "benchmarks %d: target reached %d, not reached %d, not viable %d\n" \
+    "$(wc -l <"$tmp/plan.rows")" "$(grep -cv 'not reached\|not viable\|no configuration' "$tmp/plan.rows")" \
+    "$(grep -c 'not reached' "$tmp/plan.rows")" "$(grep -c 'not viable' "$tmp/plan.rows")"
 fi
 
-for b in store_bench bootstrap_bench steady_state_bench; do
-  if [ -x "$build/bench/$b" ]; then
-    echo
-    echo "== $b"
-    "$build/bench/$b"
-  fi
-done
+if want analysis; then
+  for b in store_bench bootstrap_bench steady_state_bench; do
+    if [ -x "$build/bench/$b" ]; then
+      echo
+      echo "== $b"
+      "$build/bench/$b"
+    fi
+  done
+fi
