@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "measure/affinity.hpp"
@@ -48,15 +49,39 @@ const VariantData& variant(const RunData& run, const std::string& name) {
 TEST(CliDuet, PairsRunTogetherOnTheirOwnCpusInBothStartOrders) {
   const std::vector<int> cpus = measure::usable_cpus();
   ASSERT_GE(cpus.size(), 2u) << "a duet needs two CPUs";
-  TempDir dir;
-  const RunData run = run_and_load(dir, suite("duet", 12, 10), {"--seed", "5"});
+  // How well the pairs overlapped, and how many iterations compare paired, depend on the
+  // machine being otherwise quiet; a burst of outside load spoils one run, so up to three
+  // independent runs get the chance to show it. Everything else is checked on the last.
+  std::unique_ptr<TempDir> holder;
+  RunData run;
+  double median_share = 0;
+  nlohmann::json row;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    holder = std::make_unique<TempDir>();
+    run = run_and_load(*holder, suite("duet", 12, 10), {"--seed", "5"});
+    if (run.variants.size() != 2) break;
+    std::vector<double> shares;
+    for (size_t i = 0; i < variant(run, "A").instances.size(); ++i) {
+      const InstanceRecord& x = variant(run, "A").instances[i];
+      const InstanceRecord& y = variant(run, "B").instances.at(i);
+      shares.push_back(
+          static_cast<double>(std::min(x.end_ns, y.end_ns) - std::max(x.start_ns, y.start_ns)) /
+          static_cast<double>(std::max(x.end_ns, y.end_ns) - std::min(x.start_ns, y.start_ns)));
+    }
+    std::sort(shares.begin(), shares.end());
+    median_share = shares.empty() ? 0 : shares[shares.size() / 2];
+    const auto cmp = run_cli({"compare", "--db", holder->file("bg.db"), "--format", "json"});
+    if (cmp.exit_code != 0) continue;
+    row = nlohmann::json::parse(cmp.out)["metrics"][0]["rows"][0];
+    if (median_share > 0.5 && row["duet"]["paired"].get<int>() >= 12) break;
+  }
+  const TempDir& dir = *holder;
   ASSERT_EQ(run.variants.size(), 2u);  // A/A: one declared variant runs against itself
   const auto& a = variant(run, "A");
   const auto& b = variant(run, "B");
   ASSERT_EQ(a.instances.size(), 12u);
   ASSERT_EQ(b.instances.size(), 12u);
   std::map<std::string, int> orders;
-  std::vector<double> overlap_share;
   for (size_t i = 0; i < 12; ++i) {
     const InstanceRecord& x = a.instances[i];
     const InstanceRecord& y = b.instances[i];
@@ -68,9 +93,6 @@ TEST(CliDuet, PairsRunTogetherOnTheirOwnCpusInBothStartOrders) {
     // Started together: each began before the other ended.
     const int64_t overlap = std::min(x.end_ns, y.end_ns) - std::max(x.start_ns, y.start_ns);
     EXPECT_GT(overlap, 0);
-    overlap_share.push_back(
-        static_cast<double>(overlap) /
-        static_cast<double>(std::max(x.end_ns, y.end_ns) - std::min(x.start_ns, y.start_ns)));
     // The tag is the true start order.
     const int64_t first = x.schedule_tag == "AB" ? x.start_ns : y.start_ns;
     const int64_t second = x.schedule_tag == "AB" ? y.start_ns : x.start_ns;
@@ -85,16 +107,13 @@ TEST(CliDuet, PairsRunTogetherOnTheirOwnCpusInBothStartOrders) {
   }
   // Most pairs share most of their time (process start-up on a busy machine can delay one
   // side by milliseconds now and then).
-  std::sort(overlap_share.begin(), overlap_share.end());
-  EXPECT_GT(overlap_share[overlap_share.size() / 2], 0.5);
+  EXPECT_GT(median_share, 0.5);
   // seed 5 draws both start orders among 12 pairs (the same seed gives the same draws).
   EXPECT_GT(orders["AB"], 0);
   EXPECT_GT(orders["BA"], 0);
 
   // compare finds the concurrent pairs and pairs their overlapping iterations.
-  const auto cmp = run_cli({"compare", "--db", dir.file("bg.db"), "--format", "json"});
-  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
-  const auto row = nlohmann::json::parse(cmp.out)["metrics"][0]["rows"][0];
+  ASSERT_FALSE(row.is_null());
   EXPECT_EQ(row["method"], "duet");
   EXPECT_EQ(row["duet"]["runs"], 12);
   EXPECT_GE(row["duet"]["paired"].get<int>(), 12);
@@ -133,11 +152,11 @@ std::vector<int64_t> sync_start_gaps() {
 TEST(CliDuet, SyncDuetIterationsStartWithinAMillisecond) {
   // Within 1 ms; a side preempted on a busy machine can still be late now and then, so the
   // bound is held by 95% of the iterations, and a burst of load from elsewhere that spoils
-  // one run gets one more, independent, chance.
+  // one run gets up to two more, independent, chances.
   auto p95 = [](const std::vector<int64_t>& gaps) { return gaps[gaps.size() * 95 / 100]; };
   std::vector<int64_t> gaps = sync_start_gaps();
-  ASSERT_FALSE(gaps.empty());
-  if (p95(gaps) >= 1'000'000) gaps = sync_start_gaps();
+  for (int attempt = 1; attempt < 3 && !gaps.empty() && p95(gaps) >= 1'000'000; ++attempt)
+    gaps = sync_start_gaps();
   ASSERT_FALSE(gaps.empty());
   RecordProperty("median_start_gap_ns", std::to_string(gaps[gaps.size() / 2]));
   RecordProperty("p95_start_gap_ns", std::to_string(p95(gaps)));
