@@ -126,8 +126,9 @@ void print_json(Context& ctx, const RunData& run, std::span<const BenchmarkPlan>
 void print_grid(Context& ctx, const BenchmarkPlan& p, const PlanOptions& o) {
   report::Table t;
   t.header = {"instances", "iterations", "fpr"};
-  for (std::size_t k = 1; k < o.mds.slowdowns.size(); ++k)
-    t.header.push_back(fmt::format("{:g}", o.mds.slowdowns[k]));
+  // The false-positive rate has its own column; the other slowdowns one each.
+  for (const double s : o.mds.slowdowns)
+    if (s != 1.0) t.header.push_back(fmt::format("{:g}", s));
   t.header.insert(t.header.end(), {"mds", "time/variant"});
   t.right.assign(t.header.size(), true);
   for (const auto& c : p.grid) {
@@ -141,7 +142,8 @@ void print_grid(Context& ctx, const BenchmarkPlan& p, const PlanOptions& o) {
     }
     const auto& r = c[o.decision];
     row.push_back(percent(r.false_positive_rate));
-    for (std::size_t k = 1; k < r.detection.size(); ++k) row.push_back(percent(r.detection[k]));
+    for (std::size_t k = 0; k < r.detection.size(); ++k)
+      if (o.mds.slowdowns[k] != 1.0) row.push_back(percent(r.detection[k]));
     row.push_back(fixed(r.mds, 3));
     row.push_back(format_duration(analysis::expected_seconds(c.config, p.burn_in, p.mean)));
     t.add_row(row);
