@@ -4,11 +4,13 @@
 // machinery where hardware counters are missing.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "measure/counters.hpp"
+#include "measure/memory_sampler.hpp"
 #include "measure/process.hpp"
 
 namespace benchguard::measure {
@@ -20,8 +22,8 @@ struct LaunchOptions {
   // Opened with the fork method and reported as instructions, cycles (in this order).
   // Unset: hardware_counter_events() when spec.counters and counters_available().
   std::optional<std::vector<CounterEvent>> events;
-  // Samples memory with this sampler instead of MemorySampler::shared().
-  class MemorySampler* sampler = nullptr;
+  // How often the tree's memory is sampled while wait() waits.
+  std::chrono::nanoseconds sample_interval = kMemorySampleInterval;
 };
 
 Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchOptions& options);

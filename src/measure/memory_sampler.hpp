@@ -1,17 +1,14 @@
-// Peak and average resident memory of process trees, sampled about every 10 ms by one
-// background thread shared by all instances (duet runs two at once). The launching thread
-// only registers and unregisters a tree: an instance shorter than one interval is never
-// sampled and costs two short critical sections.
+// Peak and average resident memory of one process tree, sampled about every 10 ms by the
+// thread that waits for the instance: it sleeps in poll on the child's pidfd until the next
+// sample is due, so no other thread runs beside a benchmark. An instance shorter than one
+// interval is never sampled and costs nothing. Duet schedules wait for each side on a
+// thread of its own, so both trees are sampled.
 #pragma once
 
 #include <sys/types.h>
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
-#include <mutex>
-#include <thread>
-#include <vector>
 
 #include "measure/process_table.hpp"
 
@@ -23,44 +20,29 @@ struct MemoryStats {
   int samples = 0;
 };
 
-class MemorySampler {
+inline constexpr std::chrono::nanoseconds kMemorySampleInterval = std::chrono::milliseconds(10);
+
+class TreeSampler {
  public:
-  explicit MemorySampler(std::chrono::nanoseconds interval = std::chrono::milliseconds(10));
-  ~MemorySampler();  // stops and joins the thread
-  MemorySampler(const MemorySampler&) = delete;
-  MemorySampler& operator=(const MemorySampler&) = delete;
+  // Samples the tree rooted at `root` (which leads its own process group), the first sample
+  // one interval after `start_ns` (CLOCK_MONOTONIC).
+  TreeSampler(pid_t root, int64_t start_ns,
+              std::chrono::nanoseconds interval = kMemorySampleInterval);
 
-  // The process-wide sampler that launches use.
-  static MemorySampler& shared();
-
-  // Starts sampling the tree rooted at `root` (which leads its own process group); the first
-  // sample is taken one interval from now. Returns a ticket for unwatch().
-  uint64_t watch(pid_t root);
-  // Stops sampling that tree and returns what was seen (samples = 0 if none was taken).
-  MemoryStats unwatch(uint64_t ticket);
+  // When the next sample is due (CLOCK_MONOTONIC ns); -1 once the root has exited.
+  int64_t due_ns() const { return done_ ? -1 : due_ns_; }
+  // Takes a sample now. Once the root has exited (a zombie or gone) no sample is counted,
+  // so that time after the end is not averaged in, and due_ns() turns -1.
+  void sample();
+  MemoryStats stats() const;
 
  private:
-  using Clock = std::chrono::steady_clock;
-  struct Watch {
-    uint64_t ticket = 0;
-    pid_t root = 0;
-    Clock::time_point due;
-    bool done = false;  // the root exited: later samples would only see the remains
-    MemoryStats stats;
-    double sum = 0;
-  };
-  void run();
-  void take_samples(std::unique_lock<std::mutex>& lock);
-
-  const std::chrono::nanoseconds interval_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::vector<Watch> watches_;
-  uint64_t next_ticket_ = 1;
-  bool idle_ = false;  // the thread waits without a deadline and needs a notify
-  bool stop_ = false;
-  std::thread thread_;
-  ProcessTable table_;  // used by the sampler thread only
+  pid_t root_;
+  int64_t interval_ns_;
+  int64_t due_ns_;
+  bool done_ = false;
+  MemoryStats stats_;
+  double sum_ = 0;
 };
 
 }  // namespace benchguard::measure

@@ -9,8 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "measure/affinity.hpp"
 #include "measure/environment.hpp"
@@ -43,14 +45,14 @@ struct Fd {
 
 class ProcessChild final : public Child {
  public:
-  ProcessChild(Spawned spawned, const LaunchSpec& spec, MemorySampler* sampler)
+  ProcessChild(Spawned spawned, const LaunchSpec& spec, std::optional<TreeSampler> sampler)
       : s_(std::move(spawned)),
         timeout_s_(spec.timeout_s),
         grace_s_(spec.kill_grace_s),
-        sampler_(sampler) {
-    if (sampler_ != nullptr) ticket_ = sampler_->watch(s_.pid);
-    // Only a timeout needs a waitable handle; plain waits block in waitid.
-    if (timeout_s_ > 0) pidfd_ = static_cast<int>(syscall(SYS_pidfd_open, s_.pid, 0));
+        sampler_(std::move(sampler)) {
+    // A timeout or memory sampling needs a waitable handle; a plain wait blocks in waitid.
+    if (timeout_s_ > 0 || sampler_.has_value())
+      pidfd_ = static_cast<int>(syscall(SYS_pidfd_open, s_.pid, 0));
   }
 
   ~ProcessChild() override {
@@ -70,16 +72,28 @@ class ProcessChild final : public Child {
     LaunchResult r;
     r.start_ns = s_.start_ns;
     r.started_at = s_.started_at;
-    if (timeout_s_ > 0) {
-      const int64_t deadline = s_.start_ns + static_cast<int64_t>(timeout_s_ * 1e9);
-      if (!wait_exit(s_.pid, pidfd_, deadline)) {
+    const int64_t deadline =
+        timeout_s_ > 0 ? s_.start_ns + static_cast<int64_t>(timeout_s_ * 1e9) : -1;
+    bool exited = false;
+    while (true) {
+      // Sleep until the child exits, the timeout passes or the next sample is due.
+      int64_t until = deadline;
+      const int64_t due = sampler_.has_value() ? sampler_->due_ns() : -1;
+      if (due >= 0) until = until < 0 ? due : std::min(until, due);
+      if (wait_exit(s_.pid, pidfd_, until)) {
+        exited = true;
+        break;
+      }
+      if (deadline >= 0 && monotonic_ns() >= deadline) {
         r.timed_out = true;
         signal_group(s_.pid, SIGTERM);
         const int64_t grace_end = monotonic_ns() + static_cast<int64_t>(grace_s_ * 1e9);
         if (grace_s_ <= 0 || !wait_exit(s_.pid, pidfd_, grace_end)) signal_group(s_.pid, SIGKILL);
+        break;
       }
+      sampler_->sample();
     }
-    wait_exit(s_.pid, -1, -1);
+    if (!exited) wait_exit(s_.pid, -1, -1);
     r.end_ns = monotonic_ns();
     reap(r);
     return r;
@@ -103,8 +117,7 @@ class ProcessChild final : public Child {
     r.max_rss_bytes = static_cast<int64_t>(ru.ru_maxrss) * 1024;  // Linux reports KiB
     r.rss_floor_bytes = s_.rss_floor_bytes;
 
-    MemoryStats mem;
-    if (sampler_ != nullptr) mem = sampler_->unwatch(ticket_);
+    const MemoryStats mem = sampler_.has_value() ? sampler_->stats() : MemoryStats{};
     r.mem_samples = mem.samples;
     if (mem.samples > 0) {
       // The tree holds at least its largest process, even if sampling missed that moment;
@@ -126,8 +139,7 @@ class ProcessChild final : public Child {
   Spawned s_;
   double timeout_s_ = 0;
   double grace_s_ = 0;
-  MemorySampler* sampler_ = nullptr;
-  uint64_t ticket_ = 0;
+  std::optional<TreeSampler> sampler_;
   int pidfd_ = -1;
   bool reaped_ = false;
 };
@@ -145,13 +157,6 @@ Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchO
   if (spec.argv.empty() || spec.argv[0].empty()) return Error{"cannot run an empty command"};
   const std::string& program = spec.argv[0];
   BG_TRY(validate_env(spec.env));
-  if (!spec.cwd.empty()) {
-    // Checked here, because a failed chdir in the child looks like a missing program.
-    struct stat st {};
-    if (stat(spec.cwd.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-      return Error{"cannot run '" + program + "': working directory '" + spec.cwd +
-                   "' does not exist"};
-  }
   const ChildEnvironment env(spec.env);
   std::string path = program;
   // A name with a '/' goes to exec as is; its errors are explained after a failed spawn.
@@ -202,11 +207,11 @@ Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchO
     spawned = spawn_posix(req);
   }
   if (!spawned.ok()) return spawned.error();
-  MemorySampler* sampler = nullptr;
+  std::optional<TreeSampler> sampler;
   if (spec.sample_memory)
-    sampler = options.sampler != nullptr ? options.sampler : &MemorySampler::shared();
+    sampler.emplace(spawned->pid, spawned->start_ns, options.sample_interval);
   return std::unique_ptr<Child>(
-      std::make_unique<ProcessChild>(std::move(spawned.value()), spec, sampler));
+      std::make_unique<ProcessChild>(std::move(spawned.value()), spec, std::move(sampler)));
 }
 
 Result<std::unique_ptr<Child>> Child::start(const LaunchSpec& spec) {

@@ -51,7 +51,9 @@ struct LaunchResult {
 };
 
 // A started child. start() returns once the child runs; wait() blocks until it is reaped
-// (enforcing the timeout) and fills the result. Two may run at once (duet schedules).
+// (enforcing the timeout), samples the tree's memory meanwhile and fills the result. Two may
+// run at once (duet schedules): wait for each on a thread of its own, or the one waited for
+// second is not sampled until the first has ended.
 class Child {
  public:
   static Result<std::unique_ptr<Child>> start(const LaunchSpec& spec);

@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
+#include <optional>
+#include <thread>
+
 #include "launch_test_util.hpp"
 #include "measure/memory_sampler.hpp"
 #include "measure/process.hpp"
@@ -27,20 +30,29 @@ TEST(MeasureMemory, HogPeakFromRusageAndSamples) {
   EXPECT_GT(r->mem_avg_bytes, 50 * kMiB);
 }
 
+// Samples a running child with a sampler of its own until its root exits, sleeping until each
+// sample is due, as wait() does.
+MemoryStats sample_until_exit(pid_t pid, std::chrono::nanoseconds interval) {
+  TreeSampler sampler(pid, monotonic_ns(), interval);
+  while (sampler.due_ns() >= 0) {
+    std::this_thread::sleep_for(std::chrono::nanoseconds(sampler.due_ns() - monotonic_ns()));
+    sampler.sample();
+  }
+  return sampler.stats();
+}
+
 TEST(MeasureMemory, SamplerAloneSeesHogPeak) {
   // A sampler of its own, checked without ru_maxrss mixed in.
-  MemorySampler sampler(std::chrono::milliseconds(5));
   LaunchSpec spec;
   spec.argv = {helper("memory_hog"), "200", "250"};
   spec.sample_memory = false;
   auto child = Child::start(spec);
   ASSERT_TRUE(child.ok()) << child.error().message;
-  const uint64_t ticket = sampler.watch((*child)->pid());
-  wait_exit((*child)->pid(), -1, -1);  // exited, not yet reaped
-  const MemoryStats seen = sampler.unwatch(ticket);
+  const MemoryStats seen = sample_until_exit((*child)->pid(), std::chrono::milliseconds(5));
   ASSERT_TRUE((*child)->wait().ok());
   EXPECT_GE(seen.samples, 10);
   EXPECT_NEAR(static_cast<double>(seen.peak_bytes) / kMiB, 200, 20);
+  EXPECT_LE(seen.avg_bytes, static_cast<double>(seen.peak_bytes));
 }
 
 TEST(MeasureMemory, TreePeakCoversParentAndChild) {
@@ -64,8 +76,12 @@ TEST(MeasureMemory, ConcurrentInstancesAreKeptApart) {
   auto a = Child::start(big);
   auto b = Child::start(small);
   ASSERT_TRUE(a.ok() && b.ok());
-  auto rb = (*b)->wait();
+  // As the duet runner does: each side is waited for, and sampled, on a thread of its own.
+  std::optional<Result<LaunchResult>> rb_result;
+  std::thread waiter([&] { rb_result.emplace((*b)->wait()); });
   auto ra = (*a)->wait();
+  waiter.join();
+  auto& rb = *rb_result;
   ASSERT_TRUE(ra.ok() && rb.ok());
   ASSERT_GT(ra->mem_samples, 5);
   ASSERT_GT(rb->mem_samples, 5);
@@ -93,21 +109,38 @@ TEST(MeasureMemory, SamplingCanBeTurnedOff) {
   EXPECT_EQ(r->mem_peak_bytes, r->max_rss_bytes);
 }
 
-TEST(MeasureMemory, ExitedRootStopsSampling) {
+TEST(MeasureMemory, ExitedRootIsNotSampled) {
   // A child reaped late must not have its zombie phase averaged in as zero.
-  MemorySampler sampler(std::chrono::milliseconds(5));
   LaunchSpec spec;
   spec.argv = {helper("memory_hog"), "50", "100"};
   spec.sample_memory = false;
   auto child = Child::start(spec);
   ASSERT_TRUE(child.ok());
-  const uint64_t ticket = sampler.watch((*child)->pid());
-  wait_exit((*child)->pid(), -1, -1);
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // a zombie, still watched
-  const MemoryStats seen = sampler.unwatch(ticket);
+  TreeSampler sampler((*child)->pid(), monotonic_ns(), std::chrono::milliseconds(5));
+  sampler.sample();
+  ASSERT_EQ(sampler.stats().samples, 1);
+  ASSERT_GT(sampler.due_ns(), 0);
+  wait_exit((*child)->pid(), -1, -1);  // a zombie now, not yet reaped
+  sampler.sample();
+  sampler.sample();
+  EXPECT_EQ(sampler.stats().samples, 1);
+  EXPECT_EQ(sampler.due_ns(), -1);
   ASSERT_TRUE((*child)->wait().ok());
-  EXPECT_GT(seen.samples, 5);
-  EXPECT_GT(seen.avg_bytes, 0.6 * static_cast<double>(seen.peak_bytes));
+}
+
+TEST(MeasureMemory, SamplesKeepTheirCadenceThroughATimeout) {
+  // The waiting thread samples until the timeout and stops at the kill.
+  LaunchSpec spec;
+  spec.argv = {helper("memory_hog"), "40", "5000"};
+  spec.timeout_s = 0.3;
+  spec.kill_grace_s = 0.1;
+  auto r = launch(spec);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r->timed_out);
+  EXPECT_GE(r->mem_samples, 10);
+  EXPECT_LE(r->mem_samples, 45);
+  EXPECT_NEAR(static_cast<double>(r->mem_peak_bytes) / kMiB, 40, 8);
+  EXPECT_LT(r->wall_s(), 2.0);
 }
 
 TEST(MeasureMemory, LaunchersOwnRssStaysOutOfTheTreePeak) {
@@ -126,11 +159,6 @@ TEST(MeasureMemory, LaunchersOwnRssStaysOutOfTheTreePeak) {
     EXPECT_LT(r->mem_peak_bytes, r->rss_floor_bytes);
   }
   EXPECT_LT(r->mem_peak_bytes, 16 * 1024 * 1024);
-}
-
-TEST(MeasureMemory, UnknownTicketGivesNothing) {
-  MemorySampler sampler;
-  EXPECT_EQ(sampler.unwatch(12345).samples, 0);
 }
 
 }  // namespace
