@@ -10,7 +10,10 @@ namespace {
 
 // True when `entry` ("NAME=value") defines `name`.
 bool defines(const char* entry, std::string_view name) {
-  return std::strncmp(entry, name.data(), name.size()) == 0 && entry[name.size()] == '=';
+  // The first byte settles most comparisons: this runs for every inherited variable and
+  // every override at each launch.
+  return !name.empty() && entry[0] == name[0] && std::strncmp(entry, name.data(), name.size()) == 0 &&
+         entry[name.size()] == '=';
 }
 
 }  // namespace
@@ -38,9 +41,9 @@ ChildEnvironment::ChildEnvironment(const KeyValues& overrides) {
   while (environ[n] != nullptr) ++n;
   entries_.reserve(n + owned_.size() + 1);
   for (size_t i = 0; i < n; ++i) {
-    bool overridden = false;
-    for (const auto& [name, value] : overrides)
-      overridden = overridden || defines(environ[i], name);
+    const bool overridden = std::any_of(overrides.begin(), overrides.end(), [&](const auto& kv) {
+      return defines(environ[i], kv.first);
+    });
     if (!overridden) entries_.push_back(environ[i]);
   }
   for (auto& o : owned_) entries_.push_back(o.data());

@@ -68,6 +68,12 @@ Result<std::string> resolve_executable(const std::string& program, const char* p
 }
 
 Error exec_error(const std::string& program, int err, const std::string& cwd) {
+  if (!cwd.empty()) {
+    // Checked only after a failure: a failed chdir in the child looks like a missing program.
+    struct stat st {};
+    if (stat(cwd.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+      return cannot_run(program, "working directory '" + cwd + "' does not exist");
+  }
   if (err == ENOENT || err == EACCES) {
     // The checks name the cause better than errno (EACCES covers directories, too).
     auto why = resolve_executable(program, std::getenv("PATH"), cwd);

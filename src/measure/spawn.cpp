@@ -92,26 +92,74 @@ int devnull_fd() {
   return fd;
 }
 
+namespace {
+
+// The attributes and file actions of posix_spawn, built once per thread and kept while the
+// descriptors and directory stay the same: building them costs a getrlimit per action.
+class SpawnSetup {
+ public:
+  SpawnSetup() = default;
+  SpawnSetup(const SpawnSetup&) = delete;
+  SpawnSetup& operator=(const SpawnSetup&) = delete;
+  ~SpawnSetup() { clear(); }
+
+  void prepare(const SpawnRequest& req) {
+    const bool same = ready_ && in_ == req.stdin_fd && out_ == req.stdout_fd &&
+                      err_ == req.stderr_fd && (req.cwd != nullptr) == has_cwd_ &&
+                      (req.cwd == nullptr || cwd_ == req.cwd);
+    if (same) return;
+    clear();
+    posix_spawnattr_init(&attr_);
+    sigset_t all;
+    sigset_t none;
+    sigfillset(&all);
+    sigemptyset(&none);
+    posix_spawnattr_setsigdefault(&attr_, &all);
+    posix_spawnattr_setsigmask(&attr_, &none);
+    posix_spawnattr_setpgroup(&attr_, 0);
+    posix_spawnattr_setflags(&attr_, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF |
+                                         POSIX_SPAWN_SETSIGMASK);
+    posix_spawn_file_actions_init(&fa_);
+    if (req.stdin_fd >= 0) posix_spawn_file_actions_adddup2(&fa_, req.stdin_fd, 0);
+    if (req.stdout_fd >= 0) posix_spawn_file_actions_adddup2(&fa_, req.stdout_fd, 1);
+    if (req.stderr_fd >= 0) posix_spawn_file_actions_adddup2(&fa_, req.stderr_fd, 2);
+    if (req.cwd != nullptr) posix_spawn_file_actions_addchdir_np(&fa_, req.cwd);
+    // Descriptors benchguard holds (database, sockets) are not the benchmark's business.
+    posix_spawn_file_actions_addclosefrom_np(&fa_, 3);
+    in_ = req.stdin_fd;
+    out_ = req.stdout_fd;
+    err_ = req.stderr_fd;
+    has_cwd_ = req.cwd != nullptr;
+    cwd_ = has_cwd_ ? req.cwd : "";
+    ready_ = true;
+  }
+
+  const posix_spawnattr_t* attr() const { return &attr_; }
+  const posix_spawn_file_actions_t* actions() const { return &fa_; }
+
+ private:
+  void clear() {
+    if (!ready_) return;
+    posix_spawn_file_actions_destroy(&fa_);
+    posix_spawnattr_destroy(&attr_);
+    ready_ = false;
+  }
+
+  posix_spawnattr_t attr_{};
+  posix_spawn_file_actions_t fa_{};
+  int in_ = -1;
+  int out_ = -1;
+  int err_ = -1;
+  bool has_cwd_ = false;
+  std::string cwd_;
+  bool ready_ = false;
+};
+
+}  // namespace
+
 Result<Spawned> spawn_posix(const SpawnRequest& req) {
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t all;
-  sigset_t none;
-  sigfillset(&all);
-  sigemptyset(&none);
-  posix_spawnattr_setsigdefault(&attr, &all);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setflags(&attr,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  if (req.stdin_fd >= 0) posix_spawn_file_actions_adddup2(&fa, req.stdin_fd, 0);
-  if (req.stdout_fd >= 0) posix_spawn_file_actions_adddup2(&fa, req.stdout_fd, 1);
-  if (req.stderr_fd >= 0) posix_spawn_file_actions_adddup2(&fa, req.stderr_fd, 2);
-  if (req.cwd != nullptr) posix_spawn_file_actions_addchdir_np(&fa, req.cwd);
-  // Descriptors benchguard holds (database, sockets) are not the benchmark's business.
-  posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+  thread_local SpawnSetup setup;
+  setup.prepare(req);
 
   // posix_spawn has no affinity attribute, but the child inherits the spawning thread's mask.
   cpu_set_t saved;
@@ -125,14 +173,12 @@ Result<Spawned> spawn_posix(const SpawnRequest& req) {
   if (rc == 0) {
     s.started_at = realtime_ns();
     s.start_ns = monotonic_ns();
-    rc = posix_spawn(&s.pid, req.path, &fa, &attr, req.argv, req.envp);
+    rc = posix_spawn(&s.pid, req.path, setup.actions(), setup.attr(), req.argv, req.envp);
     s.rss_floor_bytes = rss_floor();
     if (req.cpus != nullptr) sched_setaffinity(0, sizeof saved, &saved);
   } else {
     rc = -rc;  // marks an affinity failure
   }
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&attr);
   if (rc < 0)
     return Error{"cannot pin '" + *req.program + "' to the requested CPUs: " + std::strerror(-rc)};
   if (rc != 0) return spawn_error(req, rc);
@@ -184,6 +230,7 @@ Result<Spawned> spawn_forked(const SpawnRequest& req, const std::vector<CounterE
     return Error{"cannot run '" + *req.program + "': the child died before exec"};
   switch (f.stage) {
     case kStageChdir:
+      if (f.err == ENOENT || f.err == ENOTDIR) return spawn_error(req, f.err);
       return Error{"cannot run '" + *req.program + "': cannot change to '" + req.cwd +
                    "': " + std::strerror(f.err)};
     case kStageAffinity:

@@ -127,12 +127,16 @@ struct Measured {
   std::string protocol_error;
 };
 
+// Reads what the instance reported and removes the file, so the next instance starts without
+// one. A benchmark that reports nothing leaves no file: nothing to remove.
 Measured collect(const measure::LaunchResult& launch, const std::string& results_path) {
   Measured m{launch, {}, {}};
-  if (auto parsed = measure::read_protocol_file(results_path); parsed.ok())
+  auto parsed = measure::read_protocol_file(results_path);
+  if (parsed.ok())
     m.reported = std::move(parsed.value());
   else
     m.protocol_error = parsed.error().message;
+  if (!parsed.ok() || !m.reported.empty()) std::remove(results_path.c_str());
   return m;
 }
 
@@ -258,7 +262,6 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
     spec.cpus = pin;
     spec.counters = options.counters;
     spec.quiet = !options.show_output;
-    std::remove(results_path.c_str());
     return spec;
   };
   auto abort_run = [&](const BenchmarkSpec& b, const Error& e) -> Error {
