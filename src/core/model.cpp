@@ -39,4 +39,21 @@ std::vector<std::pair<std::string, double>> outside_metrics(const InstanceRecord
   return m;
 }
 
+IterationRecord outside_iteration(const InstanceRecord& in) {
+  IterationRecord it;
+  it.index = 0;
+  it.start_ns = in.start_ns;
+  it.end_ns = in.end_ns;
+  it.burn_in = false;
+  it.timed_out = in.timed_out;
+  it.failure = in.failure;
+  it.metrics = outside_metrics(in);
+  return it;
+}
+
+bool is_outside_iteration(const InstanceRecord& in, const IterationRecord& it) {
+  return it.index == 0 && it.start_ns == in.start_ns && it.end_ns == in.end_ns && !it.burn_in &&
+         it.timed_out == in.timed_out && it.failure == in.failure;
+}
+
 }  // namespace benchguard

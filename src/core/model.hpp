@@ -136,6 +136,12 @@ struct InstanceRecord {
 // The metrics of an iteration timed from outside: the instance's wall time, CPU times and
 // memory, and its hardware counters when they were available.
 std::vector<std::pair<std::string, double>> outside_metrics(const InstanceRecord& in);
+// The one iteration of an instance timed from outside: index 0, the instance's start, end,
+// timed_out and failure, never burn-in, and outside_metrics(in).
+IterationRecord outside_iteration(const InstanceRecord& in);
+// True when `it` is exactly what outside_iteration(in) gives, metrics aside: the store then
+// keeps nothing of it but the instance's columns.
+bool is_outside_iteration(const InstanceRecord& in, const IterationRecord& it);
 
 struct VariantRecord {
   std::string benchmark;  // BenchmarkSpec::name

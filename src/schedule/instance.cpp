@@ -57,15 +57,9 @@ InstanceRecord make_instance_record(const BenchmarkSpec& b, int instance,
   }
 
   if (reported.empty()) {
-    IterationRecord it;
-    it.index = 0;
-    it.start_ns = launch.start_ns;
-    it.end_ns = launch.end_ns;
-    it.timed_out = launch.timed_out;
-    it.failure = rec.failure;
     // Resource use of the whole instance, as the metrics of its one iteration, so one
     // analysis path serves both kinds of benchmark.
-    it.metrics = outside_metrics(rec);
+    IterationRecord it = outside_iteration(rec);
     rec.timed_outside = true;
     rec.iterations.push_back(std::move(it));
   } else {

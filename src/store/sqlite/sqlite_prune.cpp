@@ -25,8 +25,10 @@ Result<PruneCounts> SqliteStore::prune(const PruneFilter& filter) {
   }
   PruneCounts counts;
   {
+    // An instance timed from outside holds its one iteration in its own columns.
     BG_ASSIGN(Stmt stmt, db_->prepare("SELECT COUNT(DISTINCT v.id), COUNT(DISTINCT i.id), "
-                                      "COUNT(it.id)" +
+                                      "COUNT(it.id) + COUNT(DISTINCT CASE WHEN it.id IS NULL "
+                                      "AND i.timed_outside = 1 THEN i.id END)" +
                                       kVariants +
                                       " LEFT JOIN instances i ON i.variant_id = v.id"
                                       " LEFT JOIN iterations it ON it.instance_id = i.id" +

@@ -122,9 +122,14 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
     iteration->second->metrics.emplace_back(name->second, value);
   }
   for (auto& v : data.variants)
-    for (auto& in : v.instances)
-      if (in.timed_outside && in.iterations.size() == 1 && in.iterations[0].metrics.empty())
+    for (auto& in : v.instances) {
+      if (!in.timed_outside) continue;
+      // Stored as the instance's columns alone (0004), or as one row without metric values.
+      if (in.iterations.empty())
+        in.iterations.push_back(outside_iteration(in));
+      else if (in.iterations.size() == 1 && in.iterations[0].metrics.empty())
         in.iterations[0].metrics = outside_metrics(in);
+    }
   return ok_status();
 }
 

@@ -119,6 +119,10 @@ Status SqliteStore::insert_instance(int64_t variant_id, const InstanceRecord& in
              .run());
   const int64_t instance_id = db_->last_insert_rowid();
 
+  // Timed from outside: the one iteration is rebuilt from the instance's columns on reading.
+  if (in.timed_outside && in.iterations.size() == 1 && is_outside_iteration(in, in.iterations[0]))
+    return ok_status();
+
   BG_ASSIGN(Stmt iteration, db_->prepare("INSERT INTO iterations(instance_id, idx, start_ns, "
                                          "end_ns, burn_in, timed_out, failure) "
                                          "VALUES(?,?,?,?,?,?,?)"));

@@ -139,5 +139,55 @@ TEST(Migration, InstancesTakeTheirRunsScheduleAndMetricValuesSurvive) {
             1);
 }
 
+// 0004: the iteration row of an instance timed from outside goes; the iteration reads back.
+TEST(Migration, OutsideTimedIterationRowsMoveIntoTheirInstances) {
+  TempDir dir;
+  const std::string path = dir.file("v3.db");
+  {
+    auto db = raw_db(path);
+    ASSERT_TRUE(db);
+    ASSERT_TRUE(sqlite::apply_migrations(*db, 3).ok());
+    ASSERT_TRUE(db->exec(R"sql(
+INSERT INTO runs(id, uuid, started_at, status, suite) VALUES (1, 'v3run', 1000, 'complete', 's');
+INSERT INTO benchmarks(id, name) VALUES (1, 'b');
+INSERT INTO variants(id, run_id, benchmark_id, name) VALUES (1, 1, 1, 'default');
+INSERT INTO instances(id, variant_id, idx, schedule_order, start_ns, end_ns, started_at,
+                      exit_code, timed_out, failure, user_s, timed_outside)
+  VALUES (1, 1, 0, 0, 100, 600, 5, 0, 0, NULL, 0.25, 1),
+         (2, 1, 1, 1, 700, 900, 6, -1, 1, 'timed out after 1 s', 0.5, 1),
+         (3, 1, 2, 2, 1000, 2000, 7, 0, 0, NULL, 0, 0);
+INSERT INTO iterations(id, instance_id, idx, start_ns, end_ns, burn_in, timed_out, failure)
+  VALUES (1, 1, 0, 100, 600, 0, 0, NULL),
+         (2, 2, 0, 700, 900, 0, 1, 'timed out after 1 s'),
+         (3, 3, 0, 1100, 1900, 0, 0, NULL);
+INSERT INTO metrics(id, name, unit, direction) VALUES (1, 'wall_time', 's', 'lower');
+INSERT INTO metric_values(iteration_id, metric_id, value) VALUES (3, 1, 8e-7);
+)sql")
+                    .ok());
+  }
+  auto store = open_or_die(path);
+  ASSERT_TRUE(store);
+  auto data = store->load_run("v3run");
+  ASSERT_TRUE(data.ok()) << data.error().message;
+  const auto& instances = data->variants.at(0).instances;
+  ASSERT_EQ(instances.size(), 3u);
+  ASSERT_EQ(instances[0].iterations.size(), 1u);
+  EXPECT_EQ(instances[0].iterations[0].start_ns, 100);
+  EXPECT_EQ(instances[0].iterations[0].end_ns, 600);
+  EXPECT_DOUBLE_EQ(instances[0].iterations[0].metric("wall_time").value_or(0), 5e-7);
+  EXPECT_EQ(instances[0].iterations[0].metric("user_time"), 0.25);
+  ASSERT_EQ(instances[1].iterations.size(), 1u);
+  EXPECT_TRUE(instances[1].iterations[0].timed_out);
+  EXPECT_EQ(instances[1].iterations[0].failure, "timed out after 1 s");
+  ASSERT_EQ(instances[2].iterations.size(), 1u);
+  EXPECT_EQ(instances[2].iterations[0].metric("wall_time"), 8e-7);
+  EXPECT_EQ(instances[2].iterations[0].start_ns, 1100);
+
+  store.reset();
+  auto db = raw_db(path);
+  ASSERT_TRUE(db);
+  EXPECT_EQ(count_rows(*db, "iterations"), 1);  // the in-process instance's
+}
+
 }  // namespace
 }  // namespace benchguard::store

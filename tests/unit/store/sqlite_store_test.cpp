@@ -50,16 +50,21 @@ TEST(StoreRoundTrip, EveryFieldComesBackExactly) {
   nan.iterations[0].metrics = {{"wall_time", std::numeric_limits<double>::quiet_NaN()}};
   ASSERT_TRUE(store->add_instance(last_variant, nan).ok());
   expected[2].instances.push_back(nan);
-  // Timed from outside: the metrics live in the instance's columns and come back from there.
-  InstanceRecord outside = sample_instance(6, 0);
-  IterationRecord only;
-  only.start_ns = outside.start_ns;
-  only.end_ns = outside.end_ns;
-  outside.iterations.push_back(only);
-  outside.iterations[0].metrics = outside_metrics(outside);
-  outside.timed_outside = true;
-  ASSERT_TRUE(store->add_instance(last_variant, outside).ok());
-  expected[2].instances.push_back(outside);
+  // Timed from outside: the iteration is rebuilt from the instance's columns, a failed one too.
+  for (int index : {6, 7}) {
+    InstanceRecord outside = sample_instance(index, 0);
+    outside.iterations.push_back(outside_iteration(outside));
+    outside.timed_outside = true;
+    ASSERT_TRUE(store->add_instance(last_variant, outside).ok());
+    expected[2].instances.push_back(outside);
+  }
+  // Flagged so, but with an iteration that is not the instance's own: kept as a row.
+  InstanceRecord odd = sample_instance(8, 0);
+  odd.iterations.push_back(outside_iteration(odd));
+  odd.iterations[0].burn_in = true;
+  odd.timed_outside = true;
+  ASSERT_TRUE(store->add_instance(last_variant, odd).ok());
+  expected[2].instances.push_back(odd);
   ASSERT_TRUE(store->finish_run(*run_id, run.started_at + 5, "complete").ok());
   run.finished_at = run.started_at + 5;
   run.status = "complete";
@@ -78,7 +83,7 @@ TEST(StoreRoundTrip, EveryFieldComesBackExactly) {
     for (size_t i = 0; i < expected[v].instances.size(); ++i)
       expect_same(data->variants[v].instances[i], expected[v].instances[i]);
   }
-  // ... and are not stored twice.
+  // ... and are not stored twice: no metric values, and no iteration row but the odd one's.
   store.reset();
   auto db = raw_db(dir.file("bg.db"));
   ASSERT_TRUE(db);
@@ -86,6 +91,9 @@ TEST(StoreRoundTrip, EveryFieldComesBackExactly) {
                            "it.id = mv.iteration_id JOIN instances i ON i.id = it.instance_id "
                            "WHERE i.timed_outside = 1"),
             0);
+  EXPECT_EQ(*db->query_int("SELECT COUNT(*) FROM iterations it JOIN instances i ON i.id = "
+                           "it.instance_id WHERE i.timed_outside = 1"),
+            1);
 }
 
 TEST(StoreRoundTrip, ListRunsCountsAndLabels) {
