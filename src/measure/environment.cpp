@@ -12,8 +12,8 @@ namespace {
 bool defines(const char* entry, std::string_view name) {
   // The first byte settles most comparisons: this runs for every inherited variable and
   // every override at each launch.
-  return !name.empty() && entry[0] == name[0] && std::strncmp(entry, name.data(), name.size()) == 0 &&
-         entry[name.size()] == '=';
+  return !name.empty() && entry[0] == name[0] &&
+         std::strncmp(entry, name.data(), name.size()) == 0 && entry[name.size()] == '=';
 }
 
 }  // namespace

@@ -208,8 +208,7 @@ Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchO
   }
   if (!spawned.ok()) return spawned.error();
   std::optional<TreeSampler> sampler;
-  if (spec.sample_memory)
-    sampler.emplace(spawned->pid, spawned->start_ns, options.sample_interval);
+  if (spec.sample_memory) sampler.emplace(spawned->pid, spawned->start_ns, options.sample_interval);
   return std::unique_ptr<Child>(
       std::make_unique<ProcessChild>(std::move(spawned.value()), spec, std::move(sampler)));
 }

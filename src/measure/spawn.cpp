@@ -117,8 +117,8 @@ class SpawnSetup {
     posix_spawnattr_setsigdefault(&attr_, &all);
     posix_spawnattr_setsigmask(&attr_, &none);
     posix_spawnattr_setpgroup(&attr_, 0);
-    posix_spawnattr_setflags(&attr_, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF |
-                                         POSIX_SPAWN_SETSIGMASK);
+    posix_spawnattr_setflags(
+        &attr_, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
     posix_spawn_file_actions_init(&fa_);
     if (req.stdin_fd >= 0) posix_spawn_file_actions_adddup2(&fa_, req.stdin_fd, 0);
     if (req.stdout_fd >= 0) posix_spawn_file_actions_adddup2(&fa_, req.stdout_fd, 1);
