@@ -65,6 +65,16 @@ class Store {
   virtual Result<int64_t> add_variant(int64_t run_id, const VariantRecord& variant) = 0;
   // One transaction: the instance, its iterations and their metric values.
   virtual Status add_instance(int64_t variant_id, const InstanceRecord& instance) = 0;
+  // For instances so short that a commit each would weigh on the harness: the instance is
+  // appended to the store's instance log with one write (as durable against a killed process
+  // as a commit; store/instance_log.hpp) and committed with the ones after it: at the latest
+  // kBatchAge later, at kBatchSize instances, at any other write, flush() or when the store
+  // closes. Opening a store for writing commits what a killed writer left in its log.
+  virtual Status add_instance_batched(int64_t variant_id, const InstanceRecord& instance) = 0;
+  // Commits the instances add_instance_batched() holds, in one transaction.
+  virtual Status flush() = 0;
+  static constexpr int64_t kBatchAgeNs = 200'000'000;
+  static constexpr size_t kBatchSize = 1000;
   virtual Status finish_run(int64_t run_id, int64_t finished_at, const std::string& status) = 0;
   // Whole runs at once (importers): each run with its labels, artifacts, variants, instances,
   // iterations and metric values, all in one transaction, so a failure stores nothing.
@@ -87,7 +97,7 @@ class Store {
 
 struct OpenOptions {
   bool create = true;   // create the file if missing
-  bool migrate = true;  // apply pending migrations on open
+  bool migrate = true;  // apply pending migrations on open, and replay instance logs
 };
 
 // Opens a store by location: a file path (SQLite). Errors name the path and what to do.

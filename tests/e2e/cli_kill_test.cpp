@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sqlite3.h>
 #include <sys/wait.h>
 
 #include <chrono>
+#include <filesystem>
 #include <thread>
 
 #include "store/store.hpp"
@@ -17,6 +19,23 @@ namespace {
 
 using testing::run_cli;
 using testing::TempDir;
+
+// A count read with SQLite alone: no store is opened, so no instance log is replayed.
+int64_t sqlite_count(const std::string& db, const char* sql) {
+  sqlite3* h = nullptr;
+  if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    sqlite3_close(h);
+    return -1;
+  }
+  sqlite3_busy_timeout(h, 5000);
+  sqlite3_stmt* st = nullptr;
+  int64_t n = -1;
+  if (sqlite3_prepare_v2(h, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+    n = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return n;
+}
 
 size_t stored_instances(const std::string& db) {
   store::OpenOptions o;
@@ -65,6 +84,38 @@ TEST(CliKill, KillNineLosesAtMostTheInstanceInFlight) {
   // And the CLI still reads it and can add to it.
   EXPECT_EQ(run_cli({"show", "--db", db}).exit_code, 0);
   EXPECT_EQ(run_cli({"run", "--instances", "1", "--db", db, "--", "/bin/true"}).exit_code, 0);
+}
+
+TEST(CliKill, KillNineDuringShortInstancesLosesNoneThatFinished) {
+  // Instances under 10 ms are logged beside the database and committed in batches: what the
+  // log held when benchguard died is committed by the next open.
+  TempDir dir;
+  const std::string db = dir.file("bg.db");
+  const int pid =
+      testing::start_cli({"run", "--instances", "1000000", "--db", db, "--", "/bin/true"});
+  ASSERT_GT(pid, 0);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  auto committed = [&] {
+    auto raw = sqlite_count(db, "SELECT COUNT(*) FROM instances");
+    return raw;
+  };
+  while (committed() < 50 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::this_thread::sleep_for(std::chrono::milliseconds(130));  // inside a batch, most likely
+  ASSERT_EQ(kill(pid, SIGKILL), 0);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  const int64_t before = committed();
+  ASSERT_GE(before, 50);
+
+  const size_t stored = stored_instances(db);  // opens the store: replays the log
+  EXPECT_GE(static_cast<int64_t>(stored), before);
+  EXPECT_EQ(sqlite_count(db, "SELECT COUNT(*) FROM instances"), static_cast<int64_t>(stored));
+  // No gaps: instance k is stored only if every instance before it is.
+  EXPECT_EQ(sqlite_count(db, "SELECT MAX(idx) + 1 FROM instances"), static_cast<int64_t>(stored));
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+    EXPECT_EQ(e.path().filename().string().find(".pending-"), std::string::npos) << e.path();
 }
 
 }  // namespace

@@ -46,6 +46,7 @@ class TempDatabase {
 
 Result<MergeCounts> SqliteStore::merge_from(const std::string& other_path) {
   BG_TRY(require_latest());
+  BG_TRY(flush());
   std::error_code ec;
   if (fs::equivalent(other_path, db_->path(), ec))
     return error("cannot merge a database into itself");

@@ -2,6 +2,8 @@
 // merge_from() reuses inside its own transaction.
 #include "store/sqlite/sqlite_store.hpp"
 
+#include <chrono>
+
 #include "store/sqlite/json_columns.hpp"
 #include "store/sqlite/migrate.hpp"
 
@@ -163,6 +165,7 @@ Result<int64_t> SqliteStore::insert_run_data(const RunData& data) {
 
 Result<int64_t> SqliteStore::begin_run(const RunRecord& run) {
   BG_TRY(require_latest());
+  BG_TRY(flush());
   BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
   BG_ASSIGN(int64_t run_id, insert_run(run));
   BG_TRY(txn.commit());
@@ -171,6 +174,7 @@ Result<int64_t> SqliteStore::begin_run(const RunRecord& run) {
 
 Result<int64_t> SqliteStore::add_variant(int64_t run_id, const VariantRecord& variant) {
   BG_TRY(require_latest());
+  BG_TRY(flush());
   BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
   BG_ASSIGN(Stmt run, db_->prepare("SELECT 1 FROM runs WHERE id = ?"));
   BG_ASSIGN(bool found, run.bind(1, run_id).step());
@@ -182,6 +186,7 @@ Result<int64_t> SqliteStore::add_variant(int64_t run_id, const VariantRecord& va
 
 Status SqliteStore::add_instance(int64_t variant_id, const InstanceRecord& instance) {
   BG_TRY(require_latest());
+  BG_TRY(flush());  // instances are stored in the order they were given
   auto written = [&]() -> Status {
     BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
     if (auto s = insert_instance(variant_id, instance); !s.ok()) {
@@ -200,6 +205,7 @@ Status SqliteStore::add_instance(int64_t variant_id, const InstanceRecord& insta
 Result<std::vector<int64_t>> SqliteStore::add_runs(const std::vector<RunData>& runs,
                                                    const std::vector<MetricInfo>& metrics) {
   BG_TRY(require_latest());
+  BG_TRY(flush());
   std::vector<int64_t> ids;
   auto written = [&]() -> Status {
     BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
@@ -219,10 +225,90 @@ Result<std::vector<int64_t>> SqliteStore::add_runs(const std::vector<RunData>& r
 
 Status SqliteStore::finish_run(int64_t run_id, int64_t finished_at, const std::string& status) {
   BG_TRY(require_latest());
+  BG_TRY(flush());
   BG_ASSIGN(Stmt update, db_->prepare("UPDATE runs SET finished_at = ?, status = ? WHERE id = ?"));
   BG_TRY(update.bind_all(finished_at, status, run_id).run());
   if (db_->changes() == 0) return error("no run with id " + std::to_string(run_id));
   return ok_status();
+}
+
+// ---------------------------------------------------------------- batched instances
+
+namespace {
+
+int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+SqliteStore::~SqliteStore() {
+  // A log whose instances could not be committed stays for the next open to replay.
+  if (flush().ok() && log_.has_value()) log_->remove();
+}
+
+Status SqliteStore::add_instance_batched(int64_t variant_id, const InstanceRecord& instance) {
+  BG_TRY(require_latest());
+  if (!log_.has_value()) {
+    auto log = InstanceLog::create(db_->path());
+    // Where no log can be made, each instance gets its own transaction.
+    if (!log.ok()) return add_instance(variant_id, instance);
+    log_.emplace(std::move(log.value()));
+  }
+  BG_TRY(log_->append(variant_id, instance));
+  const int64_t now = steady_ns();
+  if (pending_.empty()) pending_since_ns_ = now;
+  pending_.emplace_back(variant_id, instance);
+  if (pending_.size() >= kBatchSize || now - pending_since_ns_ >= kBatchAgeNs) return flush();
+  return ok_status();
+}
+
+Status SqliteStore::flush() {
+  if (pending_.empty()) return ok_status();
+  auto written = [&]() -> Status {
+    BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
+    for (const auto& [variant_id, instance] : pending_)
+      BG_TRY(insert_instance(variant_id, instance));
+    return txn.commit();
+  }();
+  if (!written.ok()) {
+    metric_ids_.clear();  // a metric created in the rollback is gone
+    return written;
+  }
+  pending_.clear();
+  return log_->clear();
+}
+
+Result<int64_t> SqliteStore::replay_instance_logs() {
+  BG_ASSIGN(std::vector<OrphanLog> orphans, orphan_logs(db_->path()));
+  int64_t added = 0;
+  for (auto& log : orphans) {
+    BG_ASSIGN(std::vector<LoggedInstance> logged, log.read());
+    if (!logged.empty()) {
+      BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
+      for (const auto& [variant_id, instance] : logged) {
+        // A flush may have committed it before its writer was killed; a prune may have
+        // deleted its variant since.
+        BG_ASSIGN(Stmt variant, db_->prepare("SELECT 1 FROM variants WHERE id = ?"));
+        BG_ASSIGN(bool has_variant, variant.bind(1, variant_id).step());
+        if (!has_variant) continue;
+        BG_ASSIGN(Stmt stored, db_->prepare("SELECT 1 FROM instances WHERE variant_id = ? AND "
+                                            "idx = ? AND schedule_order = ?"));
+        BG_ASSIGN(bool present, stored.bind_all(variant_id, instance.index, instance.order).step());
+        if (present) continue;
+        if (auto s = insert_instance(variant_id, instance); !s.ok()) {
+          metric_ids_.clear();
+          return Error{s.error().message + " (replaying " + log.path() + ")"};
+        }
+        ++added;
+      }
+      BG_TRY(txn.commit());
+    }
+    log.remove();
+  }
+  return added;
 }
 
 }  // namespace benchguard::store::sqlite

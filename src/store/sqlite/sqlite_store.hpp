@@ -6,9 +6,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
+#include "store/instance_log.hpp"
 #include "store/sqlite/db.hpp"
 #include "store/store.hpp"
 
@@ -18,10 +20,16 @@ class SqliteStore final : public Store {
  public:
   explicit SqliteStore(std::unique_ptr<Db> db, int schema_version)
       : db_(std::move(db)), schema_version_(schema_version) {}
+  SqliteStore(const SqliteStore&) = delete;
+  SqliteStore& operator=(const SqliteStore&) = delete;
+  // Commits what add_instance_batched() still holds and removes the instance log.
+  ~SqliteStore() override;
 
   Result<int64_t> begin_run(const RunRecord& run) override;
   Result<int64_t> add_variant(int64_t run_id, const VariantRecord& variant) override;
   Status add_instance(int64_t variant_id, const InstanceRecord& instance) override;
+  Status add_instance_batched(int64_t variant_id, const InstanceRecord& instance) override;
+  Status flush() override;
   Status finish_run(int64_t run_id, int64_t finished_at, const std::string& status) override;
   Result<std::vector<int64_t>> add_runs(const std::vector<RunData>& runs,
                                         const std::vector<MetricInfo>& metrics) override;
@@ -32,6 +40,11 @@ class SqliteStore final : public Store {
   Result<SchemaStatus> schema_status() override;
   Result<MergeCounts> merge_from(const std::string& other_path) override;
   Result<PruneCounts> prune(const PruneFilter& filter) override;
+
+  // Commits the instances that writers killed before their flush left in their logs
+  // (instance_log.hpp), skipping any already stored, and removes those logs. Returns how
+  // many instances it added.
+  Result<int64_t> replay_instance_logs();
 
  private:
   // Data operations need the latest schema; an unmigrated database (opened with
@@ -61,6 +74,11 @@ class SqliteStore final : public Store {
 
   std::unique_ptr<Db> db_;
   int schema_version_;
+  // add_instance_batched(): instances logged but not committed yet, the log, and when the
+  // oldest of them was logged (CLOCK_MONOTONIC ns).
+  std::vector<LoggedInstance> pending_;
+  std::optional<InstanceLog> log_;
+  int64_t pending_since_ns_ = 0;
   // Metric ids by name: metric rows are never deleted, so ids stay valid; cleared when a
   // transaction that may have created one rolls back.
   std::unordered_map<std::string, int64_t> metric_ids_;

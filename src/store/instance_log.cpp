@@ -1,0 +1,352 @@
+#include "store/instance_log.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+
+namespace benchguard::store {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr char kMagic[4] = {'B', 'G', 'I', 'L'};
+constexpr size_t kHeader = 4 + 4 + 8;  // magic, payload length, checksum
+constexpr uint32_t kMaxPayload = 64U << 20;
+
+uint64_t fnv1a(const char* p, size_t n) {
+  uint64_t h = 14695981039346656037ULL;
+  for (size_t i = 0; i < n; ++i) {
+    h ^= static_cast<unsigned char>(p[i]);
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+// Fixed-width little-endian fields (x86 and ARM Linux are little-endian; the log never
+// leaves the machine that wrote it).
+class Writer {
+ public:
+  template <typename T>
+  void raw(T v) {
+    char b[sizeof v];
+    std::memcpy(b, &v, sizeof v);
+    out_.append(b, sizeof v);
+  }
+  void i64(int64_t v) { raw(v); }
+  void i32(int v) { raw(static_cast<int32_t>(v)); }
+  void f64(double v) { raw(v); }
+  void flag(bool v) { raw(static_cast<uint8_t>(v ? 1 : 0)); }
+  void str(const std::string& s) {
+    raw(static_cast<uint32_t>(s.size()));
+    out_.append(s);
+  }
+  void opt(const std::optional<int64_t>& v) {
+    flag(v.has_value());
+    if (v) i64(*v);
+  }
+  std::string& out() { return out_; }
+
+ private:
+  std::string out_;
+};
+
+class Reader {
+ public:
+  Reader(const char* p, size_t n) : p_(p), end_(p + n) {}
+  template <typename T>
+  bool raw(T& v) {
+    if (static_cast<size_t>(end_ - p_) < sizeof v) return false;
+    std::memcpy(&v, p_, sizeof v);
+    p_ += sizeof v;
+    return true;
+  }
+  bool i64(int64_t& v) { return raw(v); }
+  bool i32(int& v) {
+    int32_t x = 0;
+    if (!raw(x)) return false;
+    v = x;
+    return true;
+  }
+  bool f64(double& v) { return raw(v); }
+  bool flag(bool& v) {
+    uint8_t x = 0;
+    if (!raw(x) || x > 1) return false;
+    v = x == 1;
+    return true;
+  }
+  bool str(std::string& s) {
+    uint32_t n = 0;
+    if (!raw(n) || static_cast<size_t>(end_ - p_) < n) return false;
+    s.assign(p_, n);
+    p_ += n;
+    return true;
+  }
+  bool opt(std::optional<int64_t>& v) {
+    bool has = false;
+    if (!flag(has)) return false;
+    if (!has) {
+      v.reset();
+      return true;
+    }
+    int64_t x = 0;
+    if (!i64(x)) return false;
+    v = x;
+    return true;
+  }
+  bool done() const { return p_ == end_; }
+
+ private:
+  const char* p_;
+  const char* end_;
+};
+
+void write_instance(Writer& w, int64_t variant_id, const InstanceRecord& in) {
+  w.i64(variant_id);
+  w.i32(in.index);
+  w.i64(in.order);
+  w.i64(in.start_ns);
+  w.i64(in.end_ns);
+  w.i64(in.started_at);
+  w.i32(in.exit_code);
+  w.i32(in.signal);
+  w.flag(in.timed_out);
+  w.str(in.failure);
+  w.f64(in.user_s);
+  w.f64(in.sys_s);
+  w.i64(in.max_rss_bytes);
+  w.i64(in.mem_peak_bytes);
+  w.f64(in.mem_avg_bytes);
+  w.i32(in.mem_samples);
+  w.opt(in.instructions);
+  w.opt(in.cycles);
+  w.str(in.cpus);
+  w.str(in.schedule);
+  w.str(in.schedule_tag);
+  w.flag(in.timed_outside);
+  w.raw(static_cast<uint32_t>(in.iterations.size()));
+  for (const auto& it : in.iterations) {
+    w.i32(it.index);
+    w.i64(it.start_ns);
+    w.i64(it.end_ns);
+    w.flag(it.burn_in);
+    w.flag(it.timed_out);
+    w.str(it.failure);
+    w.raw(static_cast<uint32_t>(it.metrics.size()));
+    for (const auto& [name, value] : it.metrics) {
+      w.str(name);
+      w.f64(value);
+    }
+  }
+}
+
+bool read_instance(Reader& r, int64_t& variant_id, InstanceRecord& in) {
+  uint32_t iterations = 0;
+  if (!(r.i64(variant_id) && r.i32(in.index) && r.i64(in.order) && r.i64(in.start_ns) &&
+        r.i64(in.end_ns) && r.i64(in.started_at) && r.i32(in.exit_code) && r.i32(in.signal) &&
+        r.flag(in.timed_out) && r.str(in.failure) && r.f64(in.user_s) && r.f64(in.sys_s) &&
+        r.i64(in.max_rss_bytes) && r.i64(in.mem_peak_bytes) && r.f64(in.mem_avg_bytes) &&
+        r.i32(in.mem_samples) && r.opt(in.instructions) && r.opt(in.cycles) && r.str(in.cpus) &&
+        r.str(in.schedule) && r.str(in.schedule_tag) && r.flag(in.timed_outside) &&
+        r.raw(iterations)))
+    return false;
+  for (uint32_t i = 0; i < iterations; ++i) {
+    IterationRecord it;
+    uint32_t metrics = 0;
+    if (!(r.i32(it.index) && r.i64(it.start_ns) && r.i64(it.end_ns) && r.flag(it.burn_in) &&
+          r.flag(it.timed_out) && r.str(it.failure) && r.raw(metrics)))
+      return false;
+    for (uint32_t m = 0; m < metrics; ++m) {
+      std::string name;
+      double value = 0;
+      if (!(r.str(name) && r.f64(value))) return false;
+      it.metrics.emplace_back(std::move(name), value);
+    }
+    in.iterations.push_back(std::move(it));
+  }
+  return r.done();
+}
+
+std::string errno_text() {
+  return std::strerror(errno);
+}
+
+// "DB_PATH.pending-": what every log of the database starts with.
+std::string log_prefix(const std::string& db_path) {
+  return db_path + ".pending-";
+}
+
+}  // namespace
+
+std::string encode_logged_instance(int64_t variant_id, const InstanceRecord& instance) {
+  Writer payload;
+  write_instance(payload, variant_id, instance);
+  const std::string& body = payload.out();
+  Writer record;
+  record.out().append(kMagic, sizeof kMagic);
+  record.raw(static_cast<uint32_t>(body.size()));
+  record.raw(fnv1a(body.data(), body.size()));
+  record.out().append(body);
+  return std::move(record.out());
+}
+
+std::vector<LoggedInstance> decode_logged_instances(const std::string& bytes, bool* complete) {
+  std::vector<LoggedInstance> out;
+  size_t pos = 0;
+  while (bytes.size() - pos >= kHeader && std::memcmp(bytes.data() + pos, kMagic, 4) == 0) {
+    uint32_t length = 0;
+    uint64_t sum = 0;
+    std::memcpy(&length, bytes.data() + pos + 4, sizeof length);
+    std::memcpy(&sum, bytes.data() + pos + 8, sizeof sum);
+    if (length > kMaxPayload || bytes.size() - pos - kHeader < length) break;
+    const char* body = bytes.data() + pos + kHeader;
+    if (fnv1a(body, length) != sum) break;
+    Reader r(body, length);
+    LoggedInstance li;
+    if (!read_instance(r, li.first, li.second)) break;
+    out.push_back(std::move(li));
+    pos += kHeader + length;
+  }
+  if (complete != nullptr) *complete = pos == bytes.size();
+  return out;
+}
+
+// ---------------------------------------------------------------- InstanceLog
+
+Result<InstanceLog> InstanceLog::create(const std::string& db_path) {
+  // Made under a name no replay looks at, locked, then renamed: a log is never visible
+  // unlocked, so no other process can take it for a dead writer's.
+  std::string temp = db_path + ".new-pending-XXXXXX";
+  const int fd = mkostemp(temp.data(), O_CLOEXEC | O_APPEND);
+  if (fd < 0) return Error{"cannot create an instance log beside " + db_path + ": " + errno_text()};
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const std::string why = errno_text();
+    ::unlink(temp.c_str());
+    ::close(fd);
+    return Error{"cannot lock " + temp + ": " + why};
+  }
+  // Whoever may open the database may replay the log.
+  struct stat db {};
+  if (::stat(db_path.c_str(), &db) == 0) (void)fchmod(fd, db.st_mode & 0666);
+  std::string path = log_prefix(db_path) + temp.substr(temp.size() - 6);
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    const std::string why = errno_text();
+    ::unlink(temp.c_str());
+    ::close(fd);
+    return Error{"cannot create " + path + ": " + why};
+  }
+  return InstanceLog(fd, std::move(path));
+}
+
+InstanceLog::InstanceLog(InstanceLog&& other) noexcept
+    : fd_(other.fd_), path_(std::move(other.path_)) {
+  other.fd_ = -1;
+}
+
+InstanceLog& InstanceLog::operator=(InstanceLog&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = other.fd_;
+    path_ = std::move(other.path_);
+    other.fd_ = -1;
+  }
+  return *this;
+}
+
+InstanceLog::~InstanceLog() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+Status InstanceLog::append(int64_t variant_id, const InstanceRecord& instance) {
+  const std::string record = encode_logged_instance(variant_id, instance);
+  // One write: O_APPEND puts the whole record at the end, and a kill leaves either all of it
+  // or a torn tail that reading skips.
+  size_t done = 0;
+  while (done < record.size()) {
+    const ssize_t n = ::write(fd_, record.data() + done, record.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Error{"cannot write " + path_ + ": " + errno_text()};
+    done += static_cast<size_t>(n);
+  }
+  return ok_status();
+}
+
+Status InstanceLog::clear() {
+  if (::ftruncate(fd_, 0) != 0) return Error{"cannot empty " + path_ + ": " + errno_text()};
+  return ok_status();
+}
+
+void InstanceLog::remove() {
+  if (fd_ < 0) return;
+  ::unlink(path_.c_str());
+  ::close(fd_);
+  fd_ = -1;
+}
+
+// ---------------------------------------------------------------- orphans
+
+OrphanLog::OrphanLog(OrphanLog&& other) noexcept : fd_(other.fd_), path_(std::move(other.path_)) {
+  other.fd_ = -1;
+}
+
+OrphanLog::~OrphanLog() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+Result<std::vector<LoggedInstance>> OrphanLog::read() const {
+  std::string bytes;
+  char buf[65536];
+  off_t offset = 0;
+  while (true) {
+    const ssize_t n = ::pread(fd_, buf, sizeof buf, offset);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Error{"cannot read " + path_ + ": " + errno_text()};
+    if (n == 0) break;
+    bytes.append(buf, static_cast<size_t>(n));
+    offset += n;
+  }
+  return decode_logged_instances(bytes);
+}
+
+void OrphanLog::remove() {
+  if (fd_ < 0) return;
+  ::unlink(path_.c_str());
+  ::close(fd_);
+  fd_ = -1;
+}
+
+Result<std::vector<OrphanLog>> orphan_logs(const std::string& db_path) {
+  std::vector<OrphanLog> out;
+  const fs::path db(db_path);
+  const fs::path dir = db.has_parent_path() ? db.parent_path() : fs::path(".");
+  const std::string prefix = db.filename().string() + ".pending-";
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!name.starts_with(prefix)) continue;
+    const std::string path = (dir / name).string();
+    const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+    if (fd < 0) continue;  // gone meanwhile
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      ::close(fd);  // a live writer's
+      continue;
+    }
+    // Another process may have replayed and removed it between our open and our lock.
+    struct stat by_fd {};
+    struct stat by_name {};
+    if (fstat(fd, &by_fd) != 0 || ::stat(path.c_str(), &by_name) != 0 ||
+        by_fd.st_ino != by_name.st_ino) {
+      ::close(fd);
+      continue;
+    }
+    out.push_back(OrphanLog(fd, path));
+  }
+  return out;
+}
+
+}  // namespace benchguard::store

@@ -1,0 +1,78 @@
+// The instance log: a file beside the database where a writer appends instances it has not
+// committed yet, each with one write(2). Once write() returns, the record survives a killed
+// process, as a SQLite commit under synchronous=NORMAL does; it costs a fraction of one. The
+// writer moves the records into the database in batches and empties the log; the next
+// read-write open moves what a killed writer left (replay). The writer holds an exclusive
+// flock on its log for as long as it lives, so a live log is never replayed.
+//
+// Records: magic "BGIL", payload length (u32), FNV-1a 64 of the payload, payload (the variant
+// id and every field of the InstanceRecord, little-endian). Reading stops at the first torn
+// or damaged record: the tail a kill left half-written.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/model.hpp"
+#include "core/result.hpp"
+
+namespace benchguard::store {
+
+using LoggedInstance = std::pair<int64_t, InstanceRecord>;  // (variant id, instance)
+
+std::string encode_logged_instance(int64_t variant_id, const InstanceRecord& instance);
+// Decodes records from the start of `bytes` until its end or the first damaged record.
+// `complete` (when given) is set false when bytes were left over.
+std::vector<LoggedInstance> decode_logged_instances(const std::string& bytes,
+                                                    bool* complete = nullptr);
+
+class InstanceLog {
+ public:
+  // Creates a locked, empty log beside `db_path` (named DB_PATH.pending-XXXXXX).
+  static Result<InstanceLog> create(const std::string& db_path);
+  InstanceLog(InstanceLog&& other) noexcept;
+  InstanceLog& operator=(InstanceLog&& other) noexcept;
+  InstanceLog(const InstanceLog&) = delete;
+  InstanceLog& operator=(const InstanceLog&) = delete;
+  ~InstanceLog();  // closes; the file stays (remove() deletes it)
+
+  Status append(int64_t variant_id, const InstanceRecord& instance);
+  // Empties the log once its records are in the database.
+  Status clear();
+  // Deletes the file and closes it.
+  void remove();
+  const std::string& path() const { return path_; }
+
+ private:
+  InstanceLog(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  int fd_ = -1;
+  std::string path_;
+};
+
+// A log left by a writer that is gone, locked for replay by this process.
+class OrphanLog {
+ public:
+  OrphanLog(OrphanLog&& other) noexcept;
+  OrphanLog(const OrphanLog&) = delete;
+  OrphanLog& operator=(const OrphanLog&) = delete;
+  OrphanLog& operator=(OrphanLog&&) = delete;
+  ~OrphanLog();
+
+  const std::string& path() const { return path_; }
+  Result<std::vector<LoggedInstance>> read() const;
+  // Deletes the file once its records are in the database.
+  void remove();
+
+ private:
+  friend Result<std::vector<OrphanLog>> orphan_logs(const std::string& db_path);
+  OrphanLog(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  int fd_ = -1;
+  std::string path_;
+};
+
+// The logs beside `db_path` that no live writer holds, each locked by the returned object.
+Result<std::vector<OrphanLog>> orphan_logs(const std::string& db_path);
+
+}  // namespace benchguard::store
