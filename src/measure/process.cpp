@@ -49,7 +49,7 @@ class ProcessChild final : public Child {
       : s_(std::move(spawned)),
         timeout_s_(spec.timeout_s),
         grace_s_(spec.kill_grace_s),
-        sampler_(std::move(sampler)) {
+        sampler_(sampler) {
     // A timeout or memory sampling needs a waitable handle; a plain wait blocks in waitid.
     if (timeout_s_ > 0 || sampler_.has_value())
       pidfd_ = static_cast<int>(syscall(SYS_pidfd_open, s_.pid, 0));
@@ -210,7 +210,7 @@ Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchO
   std::optional<TreeSampler> sampler;
   if (spec.sample_memory) sampler.emplace(spawned->pid, spawned->start_ns, options.sample_interval);
   return std::unique_ptr<Child>(
-      std::make_unique<ProcessChild>(std::move(spawned.value()), spec, std::move(sampler)));
+      std::make_unique<ProcessChild>(std::move(spawned.value()), spec, sampler));
 }
 
 Result<std::unique_ptr<Child>> Child::start(const LaunchSpec& spec) {
