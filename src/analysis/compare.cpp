@@ -52,7 +52,7 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
 
   for (const auto& metric : options.metrics) {
     MetricComparison mc;
-    mc.metric = metric_info(metric);
+    mc.metric = pairs.empty() ? metric_info(metric) : metric_info(*pairs.front().first, metric);
     std::vector<stats::Hierarchical> da, db;
     std::vector<stats::RatioSample> samples;
     for (const auto& [va, vb] : pairs) {

@@ -113,7 +113,7 @@ BenchmarkPlan plan_one(const VariantData& v, std::vector<std::string> variants,
                        const PlanOptions& o) {
   BenchmarkPlan p;
   p.benchmark = v.variant.benchmark;
-  p.metric = metric_info(o.metric);
+  p.metric = metric_info(v, o.metric);
   p.variants = std::move(variants);
   Cleaned cleaned = clean(v, o);
   p.cleaning = cleaned.cleaning;

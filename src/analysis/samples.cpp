@@ -11,6 +11,12 @@ MetricInfo metric_info(const std::string& name) {
   return MetricInfo{name, "", Direction::kLowerIsBetter};
 }
 
+MetricInfo metric_info(const VariantData& v, const std::string& name) {
+  for (const auto& m : v.metrics)
+    if (m.name == name) return m;
+  return metric_info(name);
+}
+
 std::vector<std::string> metrics_of(const VariantData& v) {
   std::vector<std::string> names;
   for (const auto& inst : v.instances)
@@ -26,7 +32,7 @@ MetricSample extract(const VariantData& v, const std::string& metric, const Burn
   MetricSample s;
   s.benchmark = v.variant.benchmark;
   s.variant = v.variant.name;
-  s.metric = metric_info(metric);
+  s.metric = metric_info(v, metric);
   using Mode = BurnInPolicy::Mode;
   for (const auto& inst : v.instances) {
     if (!inst.ok()) {

@@ -44,6 +44,9 @@ struct MetricSample {
 
 // The metric's description: the built-in one, or a custom metric (lower is better).
 MetricInfo metric_info(const std::string& name);
+// As the store describes it for this variant (an imported rate is higher-is-better), else as
+// metric_info(name).
+MetricInfo metric_info(const VariantData& v, const std::string& name);
 
 // Names of the metrics the variant's measured iterations carry, wall_time first.
 std::vector<std::string> metrics_of(const VariantData& v);

@@ -171,6 +171,9 @@ struct RunRecord {
 struct VariantData {
   VariantRecord variant;
   std::vector<InstanceRecord> instances;
+  // The unit and direction the store holds for each metric its iterations carry (an
+  // imported items_per_second is higher-is-better); empty when not read from a store.
+  std::vector<MetricInfo> metrics;
 };
 
 struct RunData {

@@ -2,7 +2,9 @@
 // is one query over the whole run, joined to its parents by id in memory. The caller holds
 // a read transaction, so the levels agree; rows without a parent are skipped regardless.
 #include <limits>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "store/sqlite/sqlite_store.hpp"
 
@@ -104,7 +106,7 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
 
   BG_ASSIGN(auto metrics, read_metrics());
   std::unordered_map<int64_t, std::string> metric_names;
-  for (auto& [id, m] : metrics) metric_names.emplace(id, std::move(m.name));
+  for (const auto& [id, m] : metrics) metric_names.emplace(id, m.name);
   BG_ASSIGN(Stmt stmt, db_->prepare("SELECT mv.iteration_id, mv.metric_id, mv.value "
                                     "FROM metric_values mv JOIN iterations it ON it.id = "
                                     "mv.iteration_id JOIN instances i ON i.id = it.instance_id "
@@ -130,6 +132,21 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
       else if (in.iterations.size() == 1 && in.iterations[0].metrics.empty())
         in.iterations[0].metrics = outside_metrics(in);
     }
+  std::unordered_map<std::string_view, const MetricInfo*> by_name;
+  for (const auto& [id, m] : metrics) by_name.emplace(m.name, &m);
+  for (auto& v : data.variants) {
+    // Each stored metric the variant's iterations carry, as described in the store, in the
+    // order first met.
+    std::unordered_set<std::string_view> listed;
+    for (const auto& in : v.instances)
+      for (const auto& it : in.iterations)
+        for (const auto& [name, value] : it.metrics) {
+          if (listed.contains(name)) continue;
+          listed.insert(name);
+          if (const auto known = by_name.find(name); known != by_name.end())
+            v.metrics.push_back(*known->second);
+        }
+  }
   return ok_status();
 }
 

@@ -64,6 +64,35 @@ TEST(AnalysisCompare, HigherIsBetterMetricsTurnTheVerdictAround) {
   EXPECT_EQ(r.metrics[0].rows[0].result.verdict, stats::Verdict::kSlower);
 }
 
+TEST(AnalysisCompare, ACustomMetricTakesTheDirectionTheStoreHolds) {
+  // An imported rate (items_per_second) is higher-is-better; a custom metric the store does
+  // not describe stays lower-is-better.
+  auto rename = [](VariantData v, const std::string& to) {
+    for (auto& in : v.instances)
+      for (auto& it : in.iterations) it.metrics[1].first = to;
+    return v;
+  };
+  for (const bool described : {true, false}) {
+    SCOPED_TRACE(described ? "described as higher-is-better" : "not described");
+    auto a1 = rename(synthetic("x", 1.0, 10, 10, 1), "items_per_second");
+    auto b1 = rename(synthetic("x", 1.2, 10, 10, 2), "items_per_second");
+    if (described) {
+      a1.metrics = b1.metrics = {{"items_per_second", "1/s", Direction::kHigherIsBetter}};
+    }
+    Side a{"A", {&a1}}, b{"B", {&b1}};
+    auto o = fast_options();
+    o.metrics = {"items_per_second"};
+    const auto r = compare_sides(a, b, o);
+    ASSERT_EQ(r.metrics.size(), 1u);
+    EXPECT_EQ(r.metrics[0].metric.direction,
+              described ? Direction::kHigherIsBetter : Direction::kLowerIsBetter);
+    // B's rate is lower: slower when higher is better, faster otherwise.
+    EXPECT_EQ(r.metrics[0].rows.at(0).result.verdict,
+              described ? stats::Verdict::kSlower : stats::Verdict::kFaster);
+    EXPECT_EQ(r.metrics[0].rows.at(0).a.metric.direction, r.metrics[0].metric.direction);
+  }
+}
+
 TEST(AnalysisCompare, UnmatchedBenchmarksAreReported) {
   const auto a1 = synthetic("x", 1.0, 5, 5, 1), a2 = synthetic("only-a", 1.0, 5, 5, 2);
   const auto b1 = synthetic("x", 1.0, 5, 5, 3), b2 = synthetic("only-b", 1.0, 5, 5, 4);

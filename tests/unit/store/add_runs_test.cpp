@@ -53,6 +53,13 @@ TEST(StoreAddRuns, RunsReadBackFieldByField) {
       expect_same(by_name(back->variants[v].instances[i]), by_name(one.variants[v].instances[i]));
   }
   EXPECT_EQ(store->load_run("latest")->run.uuid, two.run.uuid);
+  // Each variant carries the stored description of every metric its iterations hold.
+  const auto& described = back->variants[0].metrics;
+  const auto custom = std::find_if(described.begin(), described.end(),
+                                   [](const MetricInfo& m) { return m.name == "zz_custom"; });
+  ASSERT_NE(custom, described.end());
+  EXPECT_EQ(custom->unit, "req/s");
+  EXPECT_EQ(custom->direction, Direction::kHigherIsBetter);
 
   store.reset();
   auto db = raw_db(dir.file("bg.db"));
