@@ -42,6 +42,11 @@ if [ $have_hf = 1 ]; then
   printf "hyperfine -N --runs 1000 true  %8.3f s   %.3fx floor\n" "$hf" "$(calc "$hf / $floor")"
   printf "benchguard / hyperfine         %.3f\n" "$(calc "$bgt / $hf")"
 fi
+# Ratios within each round, then their median: the rounds share the machine's state.
+per_round() { paste "$1" "$2" | awk '{ print $1 / $2 }' | median; }
+printf "median of per-round ratios: benchguard/floor %.3f" "$(per_round "$tmp/bg" "$tmp/floor")"
+[ $have_hf = 1 ] && printf ", benchguard/hyperfine %.3f" "$(per_round "$tmp/bg" "$tmp/hf")"
+echo
 echo "(targets: benchguard <= 1.10x floor, and no slower than hyperfine)"
 fi
 
