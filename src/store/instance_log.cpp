@@ -330,7 +330,8 @@ Result<std::vector<OrphanLog>> orphan_logs(const std::string& db_path) {
     const std::string name = it->path().filename().string();
     if (!name.starts_with(prefix)) continue;
     const std::string path = (dir / name).string();
-    const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+    // Read-only is enough to lock and read it; removing goes by name.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) continue;  // gone meanwhile
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
       ::close(fd);  // a live writer's

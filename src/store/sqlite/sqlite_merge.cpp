@@ -55,7 +55,10 @@ Result<MergeCounts> SqliteStore::merge_from(const std::string& other_path) {
   std::optional<TempDatabase> temp;
   BG_ASSIGN(std::unique_ptr<Db> other, open_for_reading(other_path));
   BG_ASSIGN(SchemaProbe probe, probe_schema(*other));
-  if (probe.version < latest_schema_version()) {
+  // Instances a killed writer of OTHER logged but never committed: locked while we read them.
+  BG_ASSIGN(std::vector<OrphanLog> logs, orphan_logs(other_path));
+  if (probe.version < latest_schema_version() || !logs.empty()) {
+    // OTHER stays as it is: an older schema is migrated, and logs replayed, in a copy.
     BG_ASSIGN(TempDatabase copy, TempDatabase::create());
     temp.emplace(std::move(copy));
     BG_TRY(copy_database(*other, temp->path()));
@@ -63,6 +66,7 @@ Result<MergeCounts> SqliteStore::merge_from(const std::string& other_path) {
     BG_ASSIGN(other, open_read_write(temp->path(), OpenOptions{.create = false, .migrate = true}));
   }
   SqliteStore source(std::move(other), latest_schema_version());
+  BG_TRY(source.replay(logs, /*remove=*/false));
   BG_ASSIGN(Transaction snapshot, Transaction::begin_read(*source.db_));
   BG_ASSIGN(auto metrics, source.read_metrics());
   BG_ASSIGN(std::vector<RunSummary> runs, source.list_runs());

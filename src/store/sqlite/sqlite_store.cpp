@@ -283,8 +283,12 @@ Status SqliteStore::flush() {
 
 Result<int64_t> SqliteStore::replay_instance_logs() {
   BG_ASSIGN(std::vector<OrphanLog> orphans, orphan_logs(db_->path()));
+  return replay(orphans, /*remove=*/true);
+}
+
+Result<int64_t> SqliteStore::replay(std::vector<OrphanLog>& logs, bool remove) {
   int64_t added = 0;
-  for (auto& log : orphans) {
+  for (auto& log : logs) {
     BG_ASSIGN(std::vector<LoggedInstance> logged, log.read());
     if (!logged.empty()) {
       BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
@@ -306,7 +310,7 @@ Result<int64_t> SqliteStore::replay_instance_logs() {
       }
       BG_TRY(txn.commit());
     }
-    log.remove();
+    if (remove) log.remove();
   }
   return added;
 }

@@ -45,6 +45,8 @@ class SqliteStore final : public Store {
   // (instance_log.hpp), skipping any already stored, and removes those logs. Returns how
   // many instances it added.
   Result<int64_t> replay_instance_logs();
+  // Commits the instances of `logs` not stored yet; removes the logs when `remove` is set.
+  Result<int64_t> replay(std::vector<OrphanLog>& logs, bool remove);
 
  private:
   // Data operations need the latest schema; an unmigrated database (opened with

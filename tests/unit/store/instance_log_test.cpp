@@ -173,6 +173,25 @@ TEST(InstanceLog, WhatAKilledWriterLoggedIsReplayedOnce) {
   EXPECT_EQ(stored_instances(path), 7);
 }
 
+TEST(InstanceLog, MergeTakesWhatAKilledWriterOfTheOtherDatabaseLogged) {
+  TempDir dir;
+  const std::string other = dir.file("job.db");
+  ASSERT_NO_FATAL_FAILURE(log_and_die(other, "10000000-0000-4000-8000-000000000007", 4));
+  auto store = open_or_die(dir.file("all.db"));
+  ASSERT_TRUE(store);
+  auto merged = store->merge_from(other);
+  ASSERT_TRUE(merged.ok()) << merged.error().message;
+  EXPECT_EQ(merged->runs_added, 1);
+  EXPECT_EQ(merged->instances_added, 4);
+  auto data = store->load_run("latest");
+  ASSERT_TRUE(data.ok()) << data.error().message;
+  ASSERT_EQ(data->variants.at(0).instances.size(), 4u);
+  for (int i = 0; i < 4; ++i) expect_same(data->variants[0].instances[i], sample_instance(i, 1));
+  // The other database is only read: its log stays for its own next open.
+  EXPECT_EQ(stored_instances(other), 0);
+  EXPECT_EQ(pending_files(dir).size(), 1u);
+}
+
 TEST(InstanceLog, AnInstanceAlreadyCommittedIsNotReplayedAgain) {
   // Killed after a flush committed but before it emptied the log.
   TempDir dir;
