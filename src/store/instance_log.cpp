@@ -216,39 +216,13 @@ std::vector<LoggedInstance> decode_logged_instances(const std::string& bytes, bo
   return out;
 }
 
-// ---------------------------------------------------------------- InstanceLog
+// ---------------------------------------------------------------- LogFile
 
-Result<InstanceLog> InstanceLog::create(const std::string& db_path) {
-  // Made under a name no replay looks at, locked, then renamed: a log is never visible
-  // unlocked, so no other process can take it for a dead writer's.
-  std::string temp = db_path + ".new-pending-XXXXXX";
-  const int fd = mkostemp(temp.data(), O_CLOEXEC | O_APPEND);
-  if (fd < 0) return Error{"cannot create an instance log beside " + db_path + ": " + errno_text()};
-  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    const std::string why = errno_text();
-    ::unlink(temp.c_str());
-    ::close(fd);
-    return Error{"cannot lock " + temp + ": " + why};
-  }
-  // Whoever may open the database may replay the log.
-  struct stat db {};
-  if (::stat(db_path.c_str(), &db) == 0) (void)fchmod(fd, db.st_mode & 0666);
-  std::string path = log_prefix(db_path) + temp.substr(temp.size() - 6);
-  if (::rename(temp.c_str(), path.c_str()) != 0) {
-    const std::string why = errno_text();
-    ::unlink(temp.c_str());
-    ::close(fd);
-    return Error{"cannot create " + path + ": " + why};
-  }
-  return InstanceLog(fd, std::move(path));
-}
-
-InstanceLog::InstanceLog(InstanceLog&& other) noexcept
-    : fd_(other.fd_), path_(std::move(other.path_)) {
+LogFile::LogFile(LogFile&& other) noexcept : fd_(other.fd_), path_(std::move(other.path_)) {
   other.fd_ = -1;
 }
 
-InstanceLog& InstanceLog::operator=(InstanceLog&& other) noexcept {
+LogFile& LogFile::operator=(LogFile&& other) noexcept {
   if (this != &other) {
     if (fd_ >= 0) ::close(fd_);
     fd_ = other.fd_;
@@ -258,8 +232,47 @@ InstanceLog& InstanceLog::operator=(InstanceLog&& other) noexcept {
   return *this;
 }
 
-InstanceLog::~InstanceLog() {
+LogFile::~LogFile() {
   if (fd_ >= 0) ::close(fd_);
+}
+
+int LogFile::release() {
+  const int fd = fd_;
+  fd_ = -1;
+  return fd;
+}
+
+void LogFile::remove() {
+  if (fd_ < 0) return;
+  ::unlink(path_.c_str());
+  ::close(fd_);
+  fd_ = -1;
+}
+
+// ---------------------------------------------------------------- InstanceLog
+
+Result<InstanceLog> InstanceLog::create(const std::string& db_path) {
+  // Made under a name no replay looks at, locked, then renamed: a log is never visible
+  // unlocked, so no other process can take it for a dead writer's.
+  std::string temp = db_path + ".new-pending-XXXXXX";
+  const int fd = mkostemp(temp.data(), O_CLOEXEC | O_APPEND);
+  if (fd < 0) return Error{"cannot create an instance log beside " + db_path + ": " + errno_text()};
+  LogFile file(fd, temp);
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const std::string why = errno_text();
+    file.remove();
+    return Error{"cannot lock " + temp + ": " + why};
+  }
+  // Whoever may open the database may replay the log.
+  struct stat db {};
+  if (::stat(db_path.c_str(), &db) == 0) (void)fchmod(fd, db.st_mode & 0666);
+  std::string path = log_prefix(db_path) + temp.substr(temp.size() - 6);
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    const std::string why = errno_text();
+    file.remove();
+    return Error{"cannot create " + path + ": " + why};
+  }
+  return InstanceLog(LogFile(file.release(), std::move(path)));
 }
 
 Status InstanceLog::append(int64_t variant_id, const InstanceRecord& instance) {
@@ -268,56 +281,34 @@ Status InstanceLog::append(int64_t variant_id, const InstanceRecord& instance) {
   // or a torn tail that reading skips.
   size_t done = 0;
   while (done < record.size()) {
-    const ssize_t n = ::write(fd_, record.data() + done, record.size() - done);
+    const ssize_t n = ::write(file_.fd(), record.data() + done, record.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Error{"cannot write " + path_ + ": " + errno_text()};
+    if (n < 0) return Error{"cannot write " + path() + ": " + errno_text()};
     done += static_cast<size_t>(n);
   }
   return ok_status();
 }
 
 Status InstanceLog::clear() {
-  if (::ftruncate(fd_, 0) != 0) return Error{"cannot empty " + path_ + ": " + errno_text()};
+  if (::ftruncate(file_.fd(), 0) != 0) return Error{"cannot empty " + path() + ": " + errno_text()};
   return ok_status();
 }
 
-void InstanceLog::remove() {
-  if (fd_ < 0) return;
-  ::unlink(path_.c_str());
-  ::close(fd_);
-  fd_ = -1;
-}
-
 // ---------------------------------------------------------------- orphans
-
-OrphanLog::OrphanLog(OrphanLog&& other) noexcept : fd_(other.fd_), path_(std::move(other.path_)) {
-  other.fd_ = -1;
-}
-
-OrphanLog::~OrphanLog() {
-  if (fd_ >= 0) ::close(fd_);
-}
 
 Result<std::vector<LoggedInstance>> OrphanLog::read() const {
   std::string bytes;
   char buf[65536];
   off_t offset = 0;
   while (true) {
-    const ssize_t n = ::pread(fd_, buf, sizeof buf, offset);
+    const ssize_t n = ::pread(file_.fd(), buf, sizeof buf, offset);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Error{"cannot read " + path_ + ": " + errno_text()};
+    if (n < 0) return Error{"cannot read " + path() + ": " + errno_text()};
     if (n == 0) break;
     bytes.append(buf, static_cast<size_t>(n));
     offset += n;
   }
   return decode_logged_instances(bytes);
-}
-
-void OrphanLog::remove() {
-  if (fd_ < 0) return;
-  ::unlink(path_.c_str());
-  ::close(fd_);
-  fd_ = -1;
 }
 
 Result<std::vector<OrphanLog>> orphan_logs(const std::string& db_path) {
@@ -345,7 +336,7 @@ Result<std::vector<OrphanLog>> orphan_logs(const std::string& db_path) {
       ::close(fd);
       continue;
     }
-    out.push_back(OrphanLog(fd, path));
+    out.push_back(OrphanLog(LogFile(fd, path)));
   }
   return out;
 }

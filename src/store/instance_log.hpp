@@ -28,48 +28,57 @@ std::string encode_logged_instance(int64_t variant_id, const InstanceRecord& ins
 std::vector<LoggedInstance> decode_logged_instances(const std::string& bytes,
                                                     bool* complete = nullptr);
 
+// An open log file and its name: closed on destruction, deleted by remove().
+class LogFile {
+ public:
+  LogFile(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  LogFile(LogFile&& other) noexcept;
+  LogFile& operator=(LogFile&& other) noexcept;
+  LogFile(const LogFile&) = delete;
+  LogFile& operator=(const LogFile&) = delete;
+  ~LogFile();
+
+  int fd() const { return fd_; }
+  const std::string& path() const { return path_; }
+  // Deletes the file and closes it.
+  void remove();
+  // Gives up the descriptor without closing it.
+  int release();
+
+ private:
+  int fd_ = -1;
+  std::string path_;
+};
+
 class InstanceLog {
  public:
   // Creates a locked, empty log beside `db_path` (named DB_PATH.pending-XXXXXX).
   static Result<InstanceLog> create(const std::string& db_path);
-  InstanceLog(InstanceLog&& other) noexcept;
-  InstanceLog& operator=(InstanceLog&& other) noexcept;
-  InstanceLog(const InstanceLog&) = delete;
-  InstanceLog& operator=(const InstanceLog&) = delete;
-  ~InstanceLog();  // closes; the file stays (remove() deletes it)
 
   Status append(int64_t variant_id, const InstanceRecord& instance);
   // Empties the log once its records are in the database.
   Status clear();
-  // Deletes the file and closes it.
-  void remove();
-  const std::string& path() const { return path_; }
+  // Deletes the file and closes it; otherwise the file stays when the log is destroyed.
+  void remove() { file_.remove(); }
+  const std::string& path() const { return file_.path(); }
 
  private:
-  InstanceLog(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
-  int fd_ = -1;
-  std::string path_;
+  explicit InstanceLog(LogFile file) : file_(std::move(file)) {}
+  LogFile file_;
 };
 
 // A log left by a writer that is gone, locked for replay by this process.
 class OrphanLog {
  public:
-  OrphanLog(OrphanLog&& other) noexcept;
-  OrphanLog(const OrphanLog&) = delete;
-  OrphanLog& operator=(const OrphanLog&) = delete;
-  OrphanLog& operator=(OrphanLog&&) = delete;
-  ~OrphanLog();
-
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return file_.path(); }
   Result<std::vector<LoggedInstance>> read() const;
   // Deletes the file once its records are in the database.
-  void remove();
+  void remove() { file_.remove(); }
 
  private:
   friend Result<std::vector<OrphanLog>> orphan_logs(const std::string& db_path);
-  OrphanLog(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
-  int fd_ = -1;
-  std::string path_;
+  explicit OrphanLog(LogFile file) : file_(std::move(file)) {}
+  LogFile file_;
 };
 
 // The logs beside `db_path` that no live writer holds, each locked by the returned object.
