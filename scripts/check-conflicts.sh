@@ -3,7 +3,7 @@
 # <<<<<<<, ======= or >>>>>>> followed by a space or the end of the line).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if hits=$(git grep -nIE '^(<{7}|={7}|>{7})( |$)' -- . ':!*.md.orig'); then
+if hits=$(git grep -nIE '^(<{7}|={7}|>{7})( |$)' -- .); then
   echo "merge-conflict markers in tracked files:" >&2
   echo "$hits" >&2
   exit 1
