@@ -1,5 +1,5 @@
-// `benchguard import` end to end: every fixture, the analyses on an imported duet run, and
-// damaged copies that must leave the database as it was.
+// `benchguard import` end to end: every test input, the analyses on an imported duet run,
+// and damaged copies that must leave the database as it was.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -13,7 +13,7 @@ namespace benchguard {
 namespace {
 
 using ingest::testing::all_inputs;
-using ingest::testing::fixture;
+using ingest::testing::data_file;
 using testing::read_file;
 using testing::run_cli;
 using testing::TempDir;
@@ -28,40 +28,39 @@ size_t run_count(const std::string& db) {
   return runs.ok() ? runs->size() : 0;
 }
 
-bool holds_nothing(const std::string& path) {
-  return path.ends_with("test4_run.json") || path.ends_with("0030.json");
-}
-
 TEST(CliImport, EveryInputIsOneImportedRun) {
   TempDir dir;
   std::vector<std::string> args{"import", "--db", dir.file("bg.db")};
   for (const auto& f : all_inputs())
-    if (!holds_nothing(f.path)) args.push_back(f.path);
+    if (!f.holds_nothing) args.push_back(f.path);
   const auto r = run_cli(args);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(run_count(dir.file("bg.db")), args.size() - 3);
-  EXPECT_NE(r.out.find("cxxgraph-base-20reps.json: google-benchmark, 19 benchmark(s), 380 "
-                       "instance(s), 380 iteration(s) -> run 1"),
+  EXPECT_NE(r.out.find("gbench-repetitions.json: google-benchmark, 2 benchmark(s), 8 "
+                       "instance(s), 8 iteration(s) -> run 1"),
             std::string::npos)
       << r.out;
-  // One warning for each pytest file with shortened sample arrays, one for the JMH file whose
-  // mode and unit disagree.
-  EXPECT_EQ(testing::count_lines(r.err), 4) << r.err;
+  EXPECT_NE(r.out.find("duet-unified.csv: duet-csv, 1 benchmark(s), 8 instance(s), 24 "
+                       "iteration(s) -> run"),
+            std::string::npos)
+      << r.out;
+  // No input leaves anything out: no warnings, only the line that says what was stored.
+  EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
 
   auto store = store::open_store(dir.file("bg.db"));
   ASSERT_TRUE(store.ok());
   auto run = (*store)->load_run("1");
   ASSERT_TRUE(run.ok()) << run.error().message;
   EXPECT_EQ(run->run.status, "imported");
-  EXPECT_EQ(run->run.suite_path, fixture("google-benchmark/cxxgraph-base-20reps.json"));
+  EXPECT_EQ(run->run.suite_path, data_file("gbench-repetitions.json"));
   EXPECT_NE(run->run.command_line.find("benchguard import"), std::string::npos);
 }
 
 TEST(CliImport, DuetCsvIsComparedAAgainstB) {
   TempDir dir;
   const std::string db = dir.file("bg.db");
-  const auto imp = run_cli(
-      {"import", fixture("asynchronous-duet/results.renaissance.test.csv"), "--db", db, "-q"});
+  const auto imp = run_cli({"import", data_file("duet-unified.csv"), "--db", db, "-q"});
   ASSERT_EQ(imp.exit_code, 0) << imp.err;
   EXPECT_EQ(imp.out, "");
 
@@ -71,9 +70,9 @@ TEST(CliImport, DuetCsvIsComparedAAgainstB) {
   ASSERT_EQ(s["benchmarks"].size(), 2u);
   EXPECT_EQ(s["benchmarks"][0]["variant"], "A");
   EXPECT_EQ(s["benchmarks"][0]["instances"], 4);
-  EXPECT_EQ(s["benchmarks"][0]["iterations"], 16);
+  EXPECT_EQ(s["benchmarks"][0]["iterations"], 12);
   EXPECT_EQ(s["benchmarks"][1]["variant"], "B");
-  EXPECT_DOUBLE_EQ(s["benchmarks"][1]["max"].get<double>(), 9.508455224);
+  EXPECT_DOUBLE_EQ(s["benchmarks"][1]["max"].get<double>(), 0.861234567);
 
   // The two duet runs are analysed by their overlapping iterations.
   const auto duet = run_cli({"compare", "--db", db, "--format", "json"});
@@ -83,34 +82,39 @@ TEST(CliImport, DuetCsvIsComparedAAgainstB) {
   EXPECT_EQ(d["duet"]["runs"], 2);
   EXPECT_GT(d["duet"]["paired"].get<int>(), 0);
 
-  // As independent instances: all four of each side, the ratio of the means.
+  // As independent instances: all four of each side.
   const auto cmp = run_cli({"compare", "--db", db, "--format", "json", "--no-duet"});
   ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
   const auto c = nlohmann::json::parse(cmp.out);
   EXPECT_EQ(c["a"], "A");
   EXPECT_EQ(c["b"], "B");
   const auto& row = c["metrics"][0]["rows"][0];
-  EXPECT_EQ(row["benchmark"], "chi-square");
+  EXPECT_EQ(row["benchmark"], "scrabble");
   EXPECT_EQ(row["method"], "instances");
   EXPECT_EQ(row["instances_a"], 4);
   EXPECT_EQ(row["instances_b"], 4);
-  EXPECT_NEAR(row["ratio"].get<double>(), 3.3726735252500006 / 3.3777164213125004, 1e-12);
+  // The ratio of the statistic the report names over the 12 iterations of each side: of
+  // their means (the sums of the times, 3 iterations in every instance), or of their medians
+  // (the middle two of A, 412345678 and 418765432 ns; of B, 418901234 and 420987654 ns).
+  const double expected = c.value("statistic", "mean") == "median"
+                              ? (418901234.0 + 420987654.0) / (412345678.0 + 418765432.0)
+                              : 6575691151.0 / 6550356907.0;
+  EXPECT_NEAR(row["ratio"].get<double>(), expected, 1e-12);
+  EXPECT_NEAR(row["mean_a"].get<double>(), 6550356907e-9 / 12, 1e-12);
+  EXPECT_NEAR(row["mean_b"].get<double>(), 6575691151e-9 / 12, 1e-12);
 }
 
 TEST(CliImport, ExportedRunsImportAgain) {
   TempDir dir;
   const std::string db = dir.file("bg.db");
-  ASSERT_EQ(
-      run_cli({"import", fixture("asynchronous-duet/results.renaissance.test.csv"), "--db", db})
-          .exit_code,
-      0);
+  ASSERT_EQ(run_cli({"import", data_file("duet-unified.csv"), "--db", db}).exit_code, 0);
   for (const char* format : {"csv", "jsonl"}) {
     const std::string out = dir.file(std::string("export.") + format);
     const auto ex = run_cli({"export", "--db", db, "1", "--format", format, "-o", out});
     ASSERT_EQ(ex.exit_code, 0) << ex.err;
     const auto again = run_cli({"import", out, "--db", db});
     ASSERT_EQ(again.exit_code, 0) << again.err;
-    EXPECT_NE(again.out.find("1 benchmark(s), 8 instance(s), 32 iteration(s)"), std::string::npos)
+    EXPECT_NE(again.out.find("1 benchmark(s), 8 instance(s), 24 iteration(s)"), std::string::npos)
         << format << ": " << again.out;
   }
   // The csv export keeps each instance's schedule and the duet pairs' shared position.
@@ -127,9 +131,7 @@ TEST(CliImport, ExportedRunsImportAgain) {
 TEST(CliImport, DamagedCopiesAreRefusedAndStoreNothing) {
   TempDir dir;
   const std::string db = dir.file("bg.db");
-  ASSERT_EQ(
-      run_cli({"import", fixture("hyperfine/bencher-hyperfine-two.json"), "--db", db}).exit_code,
-      0);
+  ASSERT_EQ(run_cli({"import", data_file("hyperfine-two.json"), "--db", db}).exit_code, 0);
   for (const auto& f : all_inputs()) {
     const std::string text = read_file(f.path);
     const std::string name = std::filesystem::path(f.path).filename().string();
@@ -155,9 +157,9 @@ TEST(CliImport, SeveralFilesAreAllOrNothing) {
   TempDir dir;
   const std::string db = dir.file("bg.db");
   write_file(dir.file("cut.json"),
-             ingest::testing::truncated(read_file(fixture("jmh/bencher-jmh-six.json"))));
-  const auto r = run_cli({"import", fixture("hyperfine/bencher-hyperfine-one.json"),
-                          dir.file("cut.json"), "--db", db});
+             ingest::testing::truncated(read_file(data_file("jmh-throughput.json"))));
+  const auto r =
+      run_cli({"import", data_file("hyperfine-one.json"), dir.file("cut.json"), "--db", db});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find(dir.file("cut.json") + ":"), std::string::npos) << r.err;
   EXPECT_EQ(run_count(db), 0u);
@@ -166,8 +168,8 @@ TEST(CliImport, SeveralFilesAreAllOrNothing) {
 TEST(CliImport, FormatLabelsAndUnknownInput) {
   TempDir dir;
   const std::string db = dir.file("bg.db");
-  const auto r = run_cli({"import", fixture("jmh/bencher-jmh-six.json"), "--format", "jmh",
-                          "--label", "source=ci", "--label", "branch=main", "--db", db});
+  const auto r = run_cli({"import", data_file("jmh-throughput.json"), "--format", "jmh", "--label",
+                          "source=ci", "--label", "branch=main", "--db", db});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto store = store::open_store(db);
   ASSERT_TRUE(store.ok());
@@ -176,11 +178,11 @@ TEST(CliImport, FormatLabelsAndUnknownInput) {
   EXPECT_EQ(run->run.labels, (KeyValues{{"source", "ci"}, {"branch", "main"}}));
 
   const auto wrong =
-      run_cli({"import", fixture("jmh/bencher-jmh-six.json"), "--format", "go", "--db", db});
+      run_cli({"import", data_file("jmh-throughput.json"), "--format", "go", "--db", db});
   EXPECT_EQ(wrong.exit_code, 2);
   EXPECT_EQ(testing::count_lines(wrong.err), 1) << wrong.err;
   const auto bogus =
-      run_cli({"import", fixture("jmh/bencher-jmh-six.json"), "--format", "excel", "--db", db});
+      run_cli({"import", data_file("jmh-throughput.json"), "--format", "excel", "--db", db});
   EXPECT_EQ(bogus.exit_code, 2);
   write_file(dir.file("notes.txt"), "nothing to see\n");
   const auto none = run_cli({"import", dir.file("notes.txt"), "--db", db});
@@ -189,7 +191,7 @@ TEST(CliImport, FormatLabelsAndUnknownInput) {
             std::string::npos)
       << none.err;
   const auto label =
-      run_cli({"import", fixture("jmh/bencher-jmh-six.json"), "--label", "x", "--db", db});
+      run_cli({"import", data_file("jmh-throughput.json"), "--label", "x", "--db", db});
   EXPECT_EQ(label.exit_code, 2);
   EXPECT_EQ(run_count(db), 1u);
 }

@@ -1,4 +1,4 @@
-// Every fixture and test input, and how to damage it: cut off in the middle, one required
+// Every importer test input, and how to damage it: cut off in the middle, one required
 // field given the wrong type, garbage bytes. Shared by the importer tests and the CLI
 // tests, which check that each damaged copy is refused and stores nothing.
 #pragma once
@@ -20,58 +20,51 @@ struct InputFile {
   std::string pointer;
   nlohmann::json wrong;
   std::string from, to;
+  // Intact, the file holds nothing to import (no repetitions with times, no samples).
+  bool holds_nothing = false;
 };
 
 inline InputFile json_input(std::string path, std::string format, std::string pointer,
                             nlohmann::json wrong) {
   return InputFile{
-      std::move(path), std::move(format), std::move(pointer), std::move(wrong), "", ""};
+      std::move(path), std::move(format), std::move(pointer), std::move(wrong), "", "", false};
+}
+inline InputFile nothing_to_import(InputFile f) {
+  f.holds_nothing = true;
+  return f;
 }
 inline InputFile text_input(std::string path, std::string format, std::string from,
                             std::string to) {
-  return InputFile{std::move(path), std::move(format), "", nullptr, std::move(from), std::move(to)};
+  return InputFile{std::move(path), std::move(format), "",   nullptr,
+                   std::move(from), std::move(to),     false};
 }
 
 inline std::vector<InputFile> all_inputs() {
   using nlohmann::json;
-  const std::string gb = "google-benchmark/", jmh = "jmh/", pb = "pytest-benchmark/";
   return {
-      json_input(fixture(gb + "cxxgraph-base-20reps.json"), "google-benchmark",
+      json_input(data_file("gbench-repetitions.json"), "google-benchmark",
                  "/benchmarks/0/real_time", "fast"),
-      json_input(fixture(gb + "cxxgraph-bellmanford-bigO.json"), "google-benchmark",
-                 "/benchmarks/0/real_time", json::array()),
-      json_input(fixture(gb + "gbench-Inputs-test3_run0.json"), "google-benchmark",
-                 "/benchmarks/1/real_time", "9"),
-      json_input(fixture(gb + "gbench-Inputs-test3_run1.json"), "google-benchmark",
-                 "/benchmarks/0/name", 12),
-      json_input(fixture(gb + "gbench-Inputs-test4_run.json"), "google-benchmark",
-                 "/benchmarks/0/run_type", 5),
-      json_input(fixture(gb + "github-action-benchmark-googlecpp_output.json"), "google-benchmark",
-                 "/benchmarks/1/time_unit", true),
-      json_input(fixture("hyperfine/bencher-hyperfine-two.json"), "hyperfine", "/results/0/times/3",
-                 "0.1"),
-      json_input(fixture("hyperfine/bencher-hyperfine-one.json"), "hyperfine", "/results/0/command",
-                 42),
-      json_input(fixture(jmh + "bencher-jmh-six.json"), "jmh", "/3/primaryMetric/rawData/0/1",
-                 "fast"),
-      json_input(fixture(jmh + "bencher-jmh-latency.json"), "jmh", "/0/primaryMetric/scoreUnit", 1),
-      json_input(fixture(jmh + "github-action-benchmark-jmh_output.json"), "jmh", "/0/mode", true),
-      json_input(fixture(jmh + "github-action-benchmark-jmh_output_2.json"), "jmh", "/0/params",
-                 "paramA=17"),
-      json_input(fixture("renaissance/chi-square.0.A.results.json"), "renaissance",
-                 "/data/chi-square/results/4/duration_ns", "1.9e9"),
-      json_input(fixture("renaissance/chi-square.0.B.results.json"), "renaissance",
-                 "/format_version", "5"),
-      json_input(fixture(pb + "github-action-benchmark-pytest_output.json"), "pytest-benchmark",
-                 "/benchmarks/0/fullname", 7),
-      json_input(fixture(pb + "github-action-benchmark-pytest_several_units.json"),
-                 "pytest-benchmark", "/benchmarks/2/stats/data", "none"),
-      json_input(fixture(pb + "pytest-benchmark-test_storage-0030.json"), "pytest-benchmark",
-                 "/benchmarks/0/stats", json::array({1, 2})),
-      text_input(fixture("asynchronous-duet/results.renaissance.test.csv"), "duet-csv",
-                 ",5589904584,", ",5589904584ns,"),
-      text_input(fixture("asynchronous-duet/results.renaissance.test.v0.csv"), "duet-csv",
-                 ",9052543216,", ",9.05e9s,"),
+      json_input(data_file("gbench-complexity.json"), "google-benchmark", "/benchmarks/0/real_time",
+                 json::array()),
+      json_input(data_file("gbench-plain.json"), "google-benchmark", "/benchmarks/1/time_unit",
+                 true),
+      nothing_to_import(json_input(data_file("gbench-aggregates-only.json"), "google-benchmark",
+                                   "/benchmarks/0/run_type", 5)),
+      json_input(data_file("hyperfine-two.json"), "hyperfine", "/results/0/times/3", "0.1"),
+      json_input(data_file("hyperfine-one.json"), "hyperfine", "/results/0/command", 42),
+      json_input(data_file("hyperfine-scan.json"), "hyperfine", "/results/1/exit_codes/0", "1"),
+      json_input(data_file("jmh-throughput.json"), "jmh", "/1/primaryMetric/rawData/0/1", "fast"),
+      json_input(data_file("jmh-modes.json"), "jmh", "/1/primaryMetric/rawDataHistogram/0/0/0",
+                 "11.5"),
+      json_input(data_file("renaissance-scrabble.json"), "renaissance",
+                 "/data/scrabble/results/4/duration_ns", "1.9e9"),
+      json_input(data_file("renaissance-two.json"), "renaissance", "/format_version", "5"),
+      json_input(data_file("pytest-benchmark.json"), "pytest-benchmark", "/benchmarks/0/fullname",
+                 7),
+      nothing_to_import(json_input(data_file("pytest-benchmark-stats-only.json"),
+                                   "pytest-benchmark", "/benchmarks/0/stats", json::array({1, 2}))),
+      text_input(data_file("duet-unified.csv"), "duet-csv", ",856789012,", ",856789012ns,"),
+      text_input(data_file("duet-unified-v0.csv"), "duet-csv", ",421098765,", ",4.2e8s,"),
       text_input(data_file("hail-benchmarks.jsonl"), "hail-jsonl", "\"time\": 9.871",
                  "\"time\": \"9.871\""),
       text_input(data_file("go-test-bench.txt"), "go", "41696568", "4169x568"),

@@ -28,7 +28,7 @@ TEST(IngestDetect, NoMatchingFormatIsOneLineNamingTheFormatsTried) {
 }
 
 TEST(IngestDetect, NamedFormatThatDoesNotFitSaysWhy) {
-  auto r = import_file(testing::fixture("hyperfine/bencher-hyperfine-two.json"), "jmh");
+  auto r = import_file(testing::data_file("hyperfine-two.json"), "jmh");
   ASSERT_FALSE(r.ok());
   EXPECT_TRUE(r.error().message.ends_with(": expected an array, got an object"))
       << r.error().message;

@@ -11,17 +11,15 @@ namespace benchguard::ingest {
 namespace {
 
 using testing::artifact;
+using testing::data_file;
+using testing::expect_counts;
 using testing::find_variant;
-using testing::fixture;
 using testing::metric;
 
 TEST(IngestDuetCsv, RowsGroupIntoInstancesOfVariantsAAndB) {
-  auto r = import_file(fixture("asynchronous-duet/results.renaissance.test.csv"));
+  auto r = import_file(data_file("duet-unified.csv"));
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_EQ(r->format, "duet-csv");
-  EXPECT_EQ(r->benchmarks(), 1);
-  EXPECT_EQ(r->instances(), 8);  // 2 types x 2 runids x 2 pairs
-  EXPECT_EQ(r->iterations(), 32);
+  expect_counts(*r, "duet-csv", 1, 8, 24);  // 2 types x 2 runids x 2 pairs, 3 iterations each
   // A before B, although the file starts with B.
   ASSERT_EQ(r->data.variants.size(), 2u);
   EXPECT_EQ(r->data.variants[0].variant.name, "A");
@@ -35,58 +33,70 @@ TEST(IngestDuetCsv, RowsGroupIntoInstancesOfVariantsAAndB) {
   EXPECT_EQ(a[0].schedule, "duet");
   EXPECT_EQ(a[0].schedule_tag, "AB");
   EXPECT_EQ(a[0].index, 0);
+  EXPECT_EQ(a[1].schedule, "duet");
+  EXPECT_EQ(a[1].schedule_tag, "BA");
   EXPECT_EQ(a[3].schedule, "sequential");
   EXPECT_EQ(a[3].schedule_tag, "BA");
   // Both members of a duet pair share their position; sequential ones have their own.
-  EXPECT_EQ(a[0].order, b[0].order);
-  EXPECT_EQ(a[1].order, b[1].order);
-  EXPECT_NE(a[0].order, a[1].order);
+  EXPECT_EQ(a[0].order, 0);
+  EXPECT_EQ(b[0].order, 0);
+  EXPECT_EQ(a[1].order, 1);
+  EXPECT_EQ(b[1].order, 1);
   EXPECT_EQ(a[2].order, 2);  // sequential, runid 0, order AB: A ran first
   EXPECT_EQ(b[2].order, 3);
   EXPECT_EQ(b[3].order, 4);  // runid 1, order BA: B ran first
   EXPECT_EQ(a[3].order, 5);
 
   const auto& first = a[0].iterations.at(0);
-  EXPECT_DOUBLE_EQ(metric(first, "wall_time"), 9.253797920);
-  EXPECT_EQ(first.start_ns, 1652635958910000000);
-  EXPECT_EQ(first.end_ns, 1652635968163797920);
-  EXPECT_EQ(a[0].started_at, 1652635958910000000);
+  EXPECT_DOUBLE_EQ(metric(first, "wall_time"), 0.856789012);
+  EXPECT_EQ(first.start_ns, 1714564800000000000);
+  EXPECT_EQ(first.end_ns, 1714564800856789012);
+  EXPECT_EQ(a[0].iterations.at(2).start_ns, 1714564800000000000 + 856789012 + 421098765);
+  EXPECT_EQ(a[0].started_at, 1714564800000000000);
   EXPECT_EQ(a[0].start_ns, first.start_ns);
+  EXPECT_EQ(a[0].end_ns, 1714564800000000000 + 856789012 + 421098765 + 412345678);
+  EXPECT_EQ(b[0].started_at, 1714564800006000000);
   EXPECT_EQ(a[3].iterations.at(0).index, 0);
-  EXPECT_DOUBLE_EQ(metric(a[3].iterations.at(0), "wall_time"), 5.971346830);
+  EXPECT_DOUBLE_EQ(metric(a[3].iterations.at(0), "wall_time"), 0.801234567);
 
   EXPECT_EQ(r->data.run.suite, "renaissance");
-  EXPECT_EQ(r->data.run.hostname, "sirius");
-  EXPECT_EQ(r->data.run.started_at, 1652635958910000000);
-  EXPECT_EQ(artifact(r->data, "lscpu"), "Intel(R) Core(TM) i7-6700HQ CPU @ 2.60GHz");
-  EXPECT_EQ(artifact(r->data, "meminfo"), "16277312 kB");
+  EXPECT_EQ(r->data.run.hostname, "bench-host");
+  EXPECT_EQ(r->data.run.started_at, 1714564800000000000);
+  EXPECT_EQ(artifact(r->data, "lscpu"), "AMD EPYC 7B13");
+  EXPECT_EQ(artifact(r->data, "meminfo"), "16349796 kB");
+  EXPECT_EQ(artifact(r->data, "date"), "Wed May  1 12:00:00 PM UTC 2024");
 }
 
 TEST(IngestDuetCsv, FirstFormatInfersDuetFromOverlapAndDerivesTimes) {
-  auto r = import_file(fixture("asynchronous-duet/results.renaissance.test.v0.csv"));
+  auto r = import_file(data_file("duet-unified-v0.csv"));
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_EQ(r->benchmarks(), 1);
-  EXPECT_EQ(r->instances(), 4);
-  EXPECT_EQ(r->iterations(), 40);
-  const auto* a = find_variant(r->data, "chi-square", "A");
-  const auto* b = find_variant(r->data, "chi-square", "B");
+  expect_counts(*r, "duet-csv", 1, 4, 12);
+  const auto* a = find_variant(r->data, "scrabble", "A");
+  const auto* b = find_variant(r->data, "scrabble", "B");
   ASSERT_NE(a, nullptr);
   ASSERT_NE(b, nullptr);
   ASSERT_EQ(a->instances.size(), 2u);
-  // No `type` column: A and B of one runid overlap in time, so they ran as a duet.
+  ASSERT_EQ(b->instances.size(), 2u);
+  // No `type` column: A and B of runid 0 overlap in time, so they ran as a duet.
   EXPECT_EQ(a->instances[0].schedule, "duet");
-  EXPECT_EQ(a->instances[0].order, b->instances[0].order);
-  EXPECT_EQ(a->instances[1].order, b->instances[1].order);
-  EXPECT_NE(a->instances[0].order, a->instances[1].order);
+  EXPECT_EQ(b->instances[0].schedule, "duet");
+  EXPECT_EQ(a->instances[0].order, 0);
+  EXPECT_EQ(b->instances[0].order, 0);
+  // In runid 1, B started after A had ended: not a duet, each has its own position.
+  EXPECT_EQ(a->instances[1].schedule, "");
+  EXPECT_EQ(b->instances[1].schedule, "");
+  EXPECT_EQ(a->instances[1].order, 1);
+  EXPECT_EQ(b->instances[1].order, 2);
   // Iterations back to back from epoch_start_ms, as the duet scripts compute them.
   const auto& its = a->instances[0].iterations;
-  ASSERT_EQ(its.size(), 10u);
-  EXPECT_DOUBLE_EQ(metric(its[0], "wall_time"), 9.052543216);
-  EXPECT_EQ(its[0].start_ns, 1647774987700000000);
-  EXPECT_EQ(its[1].start_ns, 1647774987700000000 + 9052543216);
-  EXPECT_EQ(its[1].end_ns, its[1].start_ns + 1960601313);
+  ASSERT_EQ(its.size(), 3u);
+  EXPECT_DOUBLE_EQ(metric(its[0], "wall_time"), 0.856789012);
+  EXPECT_EQ(its[0].start_ns, 1714564800000000000);
+  EXPECT_EQ(its[1].start_ns, 1714564800000000000 + 856789012);
+  EXPECT_EQ(its[1].end_ns, its[1].start_ns + 421098765);
+  EXPECT_EQ(b->instances[1].iterations.at(0).start_ns, 1714564905000000000);
   EXPECT_EQ(artifact(r->data, "jdk"), "OpenJDK Runtime Environment");
-  EXPECT_EQ(artifact(r->data, "jdk_version"), "11.0.11+9");
+  EXPECT_EQ(artifact(r->data, "jdk_version"), "17.0.12+7-Debian-2deb12u1");
   EXPECT_EQ(artifact(r->data, "machine"), "<missing>");  // empty in the file
 }
 

@@ -1,4 +1,5 @@
-// Google Benchmark JSON: repetitions become instances, aggregates are left out.
+// Google Benchmark JSON: repetitions become instances, aggregates are left out. The files
+// are Google Benchmark 1.7.1's own output (tests/data/ingest/README.md).
 #include <gtest/gtest.h>
 
 #include "ingest/ingest.hpp"
@@ -8,101 +9,158 @@ namespace benchguard::ingest {
 namespace {
 
 using testing::artifact;
+using testing::data_file;
+using testing::expect_counts;
 using testing::find_variant;
-using testing::fixture;
 using testing::metric;
 
-TEST(IngestGoogleBenchmark, TwentyRepetitionsBecomeTwentyInstances) {
-  auto r = import_file(fixture("google-benchmark/cxxgraph-base-20reps.json"));
+TEST(IngestGoogleBenchmark, RepetitionsBecomeInstancesAndAggregatesAreLeftOut) {
+  auto r = import_file(data_file("gbench-repetitions.json"));
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_EQ(r->format, "google-benchmark");
-  EXPECT_EQ(r->benchmarks(), 19);
-  EXPECT_EQ(r->instances(), 380);  // the 57 _mean/_median/_stddev rows are not instances
-  EXPECT_EQ(r->iterations(), 380);
+  // 2 benchmarks x 4 repetitions; the 8 _mean/_median/_stddev/_cv rows are not instances.
+  expect_counts(*r, "google-benchmark", 2, 8, 8);
   EXPECT_TRUE(r->warnings.empty());
+  EXPECT_EQ(find_variant(r->data, "BM_Memcpy/4096_mean"), nullptr);
+  EXPECT_EQ(find_variant(r->data, "BM_Accumulate_cv"), nullptr);
 
-  const auto* first = find_variant(r->data, "BM_EdgeCreation");
-  ASSERT_NE(first, nullptr);
-  ASSERT_EQ(first->instances.size(), 20u);
-  const auto& it = first->instances[0].iterations.at(0);
-  EXPECT_DOUBLE_EQ(metric(it, "wall_time"), 1.4683628116053118e+01 * 1e-9);
-  EXPECT_DOUBLE_EQ(metric(it, "cpu_time"), 1.4640287492592083e+01 * 1e-9);
-  const auto* last = find_variant(r->data, "NodeGetData");
-  ASSERT_NE(last, nullptr);
-  ASSERT_EQ(last->instances.size(), 20u);
-  EXPECT_DOUBLE_EQ(metric(last->instances[19].iterations.at(0), "wall_time"), 2.424917101994747e-9);
+  const auto* memcpy = find_variant(r->data, "BM_Memcpy/4096");
+  ASSERT_NE(memcpy, nullptr);
+  ASSERT_EQ(memcpy->instances.size(), 4u);
+  const auto& it = memcpy->instances[0].iterations.at(0);
+  EXPECT_DOUBLE_EQ(metric(it, "wall_time"), 95.94074044767969e-9);
+  EXPECT_DOUBLE_EQ(metric(it, "cpu_time"), 93.75650562523907e-9);
+  EXPECT_DOUBLE_EQ(metric(it, "bytes_per_second"), 43687635035.93466);
+  EXPECT_DOUBLE_EQ(metric(memcpy->instances[3].iterations.at(0), "wall_time"),
+                   2675.2606998245283e-9);
+  EXPECT_EQ(memcpy->instances[3].index, 3);
+  EXPECT_NE(memcpy->variant.config_json.find("\"repetitions\":4"), std::string::npos);
+  EXPECT_NE(memcpy->variant.config_json.find("\"iterations\":151638"), std::string::npos);
+
+  const auto* acc = find_variant(r->data, "BM_Accumulate");
+  ASSERT_NE(acc, nullptr);
+  ASSERT_EQ(acc->instances.size(), 4u);
+  EXPECT_EQ(acc->instances[0].order, 4);  // after the four of BM_Memcpy
+  const auto& third = acc->instances[2].iterations.at(0);
+  EXPECT_DOUBLE_EQ(metric(third, "wall_time"), 0.19332075786728034e-6);  // time_unit us
+  EXPECT_DOUBLE_EQ(metric(third, "items_per_second"), 5212400649.624977);
+
+  // Both rates are higher-is-better metrics of their own.
+  ASSERT_EQ(r->metrics.size(), 2u);
+  for (const auto& m : r->metrics) EXPECT_EQ(m.direction, Direction::kHigherIsBetter) << m.name;
 
   const RunRecord& run = r->data.run;
   EXPECT_EQ(run.status, "imported");
   EXPECT_EQ(run.suite, "google-benchmark");
-  EXPECT_EQ(run.hostname, "codespaces_8b3805");
-  EXPECT_EQ(run.started_at, 1648199021LL * 1000000000);  // 2022-03-25T09:03:41+00:00
-  EXPECT_EQ(artifact(r->data, "num_cpus"), "4");
-  EXPECT_EQ(artifact(r->data, "mhz_per_cpu"), "2594");
-  EXPECT_EQ(artifact(r->data, "library_build_type"), "release");
+  EXPECT_EQ(run.hostname, "vm");
+  EXPECT_EQ(run.started_at, 1795500362LL * 1000000000);  // 2026-11-24T06:06:02+00:00
+  EXPECT_EQ(artifact(r->data, "num_cpus"), "2");
+  EXPECT_EQ(artifact(r->data, "mhz_per_cpu"), "2445");
+  EXPECT_EQ(artifact(r->data, "library_build_type"), "debug");
+  EXPECT_EQ(artifact(r->data, "executable"), "./gbench_sample");
   EXPECT_EQ(artifact(r->data, "import_format"), "google-benchmark");
 }
 
 TEST(IngestGoogleBenchmark, BigOAndRmsRowsWithoutTimesAreSkipped) {
-  auto r = import_file(fixture("google-benchmark/cxxgraph-bellmanford-bigO.json"));
+  auto r = import_file(data_file("gbench-complexity.json"));
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_EQ(r->benchmarks(), 19);
-  EXPECT_EQ(r->instances(), 19);
-  EXPECT_EQ(find_variant(r->data, "BellmanFord_X_BigO"), nullptr);
-  EXPECT_EQ(find_variant(r->data, "BellmanFord_X_RMS"), nullptr);
-  const auto* one = find_variant(r->data, "BellmanFord_X/1");
-  ASSERT_NE(one, nullptr);
-  EXPECT_DOUBLE_EQ(metric(one->instances.at(0).iterations.at(0), "wall_time"),
-                   179.97280596355037e-9);
-  // 2026-01-11T18:11:08+01:00
-  EXPECT_EQ(r->data.run.started_at, 1768151468LL * 1000000000);
-  EXPECT_EQ(artifact(r->data, "library_version"), "v1.9.4-93-g27fc2bf4");
+  expect_counts(*r, "google-benchmark", 4, 4, 4);  // the four sizes
+  EXPECT_TRUE(r->warnings.empty());
+  EXPECT_EQ(find_variant(r->data, "BM_Sort_BigO"), nullptr);
+  EXPECT_EQ(find_variant(r->data, "BM_Sort_RMS"), nullptr);
+  EXPECT_EQ(find_variant(r->data, "BM_Sort"), nullptr);  // the run_name of the two fits
+  const auto* size = find_variant(r->data, "BM_Sort/1024");
+  ASSERT_NE(size, nullptr);
+  EXPECT_DOUBLE_EQ(metric(size->instances.at(0).iterations.at(0), "wall_time"),
+                   13904.630435196395e-9);
+  EXPECT_DOUBLE_EQ(metric(size->instances.at(0).iterations.at(0), "cpu_time"),
+                   13325.898550724574e-9);
+  EXPECT_EQ(r->data.run.started_at, 1795500363LL * 1000000000);  // 2026-11-24T06:06:03+00:00
 }
 
 TEST(IngestGoogleBenchmark, OutputWithoutRepetitions) {
-  auto r = import_file(fixture("google-benchmark/github-action-benchmark-googlecpp_output.json"));
+  auto r = import_file(data_file("gbench-plain.json"));
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_EQ(r->benchmarks(), 2);
-  EXPECT_EQ(r->instances(), 2);
-  const auto* fib20 = find_variant(r->data, "fib_20");
-  ASSERT_NE(fib20, nullptr);
-  EXPECT_DOUBLE_EQ(metric(fib20->instances.at(0).iterations.at(0), "wall_time"),
-                   2.7455600415007055e-05);
-  EXPECT_EQ(r->data.run.hostname, "Corgi.local");
-  // "2019-11-29 21:26:59" has no offset: read as UTC.
-  EXPECT_EQ(r->data.run.started_at, 1575062819LL * 1000000000);
-  EXPECT_NE(fib20->variant.config_json.find("\"iterations\":23968"), std::string::npos);
+  expect_counts(*r, "google-benchmark", 4, 4, 4);
+
+  const auto* memcpy = find_variant(r->data, "BM_Memcpy/4096");
+  ASSERT_NE(memcpy, nullptr);
+  const auto& m = memcpy->instances.at(0).iterations.at(0);
+  EXPECT_DOUBLE_EQ(metric(m, "wall_time"), 2268.36366570222e-9);
+  EXPECT_DOUBLE_EQ(metric(m, "bytes_per_second"), 1816981294.1237094);
+  EXPECT_NE(memcpy->variant.config_json.find("\"repetitions\":1"), std::string::npos);
+
+  const auto* acc = find_variant(r->data, "BM_Accumulate");
+  ASSERT_NE(acc, nullptr);
+  const auto& a = acc->instances.at(0).iterations.at(0);
+  EXPECT_DOUBLE_EQ(metric(a, "wall_time"), 0.22070303341894304e-6);
+  EXPECT_DOUBLE_EQ(metric(a, "cpu_time"), 0.2196042673521851e-6);
+  EXPECT_DOUBLE_EQ(metric(a, "items_per_second"), 4553645573.7277355);
+  EXPECT_FALSE(a.metric("elements").has_value());  // a user counter: not imported
+  EXPECT_NE(acc->variant.config_json.find("\"iterations\":58350"), std::string::npos);
+  EXPECT_NE(acc->variant.config_json.find("\"time_unit\":\"us\""), std::string::npos);
+
+  const auto* build = find_variant(r->data, "BM_StringBuild");
+  ASSERT_NE(build, nullptr);
+  EXPECT_DOUBLE_EQ(metric(build->instances.at(0).iterations.at(0), "wall_time"),
+                   0.5225673043484044e-3);  // time_unit ms
+
+  // SkipWithError: a failed instance, its times (zeros) kept as written.
+  const auto* error = find_variant(r->data, "BM_Unavailable");
+  ASSERT_NE(error, nullptr);
+  const auto& inst = error->instances.at(0);
+  EXPECT_FALSE(inst.ok());
+  EXPECT_EQ(inst.failure, "benchmark error: device not found");
+  EXPECT_EQ(inst.iterations.at(0).failure, inst.failure);
+  EXPECT_TRUE(memcpy->instances[0].ok());
+}
+
+TEST(IngestGoogleBenchmark, AggregatesOnlyIsNothingToImport) {
+  // --benchmark_report_aggregates_only: mean, median, stddev and cv of 3 repetitions.
+  auto r = import_file(data_file("gbench-aggregates-only.json"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::kInput);
+  EXPECT_EQ(r.error().message, data_file("gbench-aggregates-only.json") +
+                                   ": nothing to import as google-benchmark: only aggregate rows "
+                                   "(4), no repetitions to import");
 }
 
 TEST(IngestGoogleBenchmark, RowsWithoutRunTypeAreRepetitionsAndAggregatesAreNot) {
-  auto r0 = import_file(fixture("google-benchmark/gbench-Inputs-test3_run0.json"));
-  ASSERT_TRUE(r0.ok()) << r0.error().message;
-  EXPECT_EQ(r0->benchmarks(), 2);  // BM_One and short are aggregates only
-  ASSERT_NE(find_variant(r0->data, "BM_Two"), nullptr);
-  ASSERT_EQ(find_variant(r0->data, "BM_Two")->instances.size(), 2u);
-  EXPECT_DOUBLE_EQ(
-      metric(find_variant(r0->data, "BM_Two")->instances[1].iterations.at(0), "cpu_time"), 86e-9);
-  EXPECT_EQ(find_variant(r0->data, "medium")->instances.size(), 2u);
-  EXPECT_EQ(find_variant(r0->data, "BM_One"), nullptr);
-
-  auto r1 = import_file(fixture("google-benchmark/gbench-Inputs-test3_run1.json"));
-  ASSERT_TRUE(r1.ok()) << r1.error().message;
-  EXPECT_EQ(r1->benchmarks(), 4);
-  EXPECT_EQ(r1->instances(), 4);
-  EXPECT_DOUBLE_EQ(
-      metric(find_variant(r1->data, "BM_One")->instances.at(0).iterations.at(0), "wall_time"),
-      9e-9);
+  // Older versions write no run_type; compare.py's test inputs mix such rows with
+  // aggregates. A context date without an offset is read as UTC.
+  const std::string text = R"({"context": {"date": "2019-11-29 21:26:59", "host_name": "old"},
+    "benchmarks": [
+    {"name": "BM_One", "run_type": "aggregate", "aggregate_name": "mean", "iterations": 1000,
+     "real_time": 10, "cpu_time": 100, "time_unit": "ns"},
+    {"name": "BM_Two", "iterations": 1000, "real_time": 9, "cpu_time": 90, "time_unit": "ns"},
+    {"name": "BM_Two", "iterations": 1000, "real_time": 8, "cpu_time": 86, "time_unit": "ns"},
+    {"name": "medium", "run_type": "iteration", "iterations": 1000, "real_time": 5,
+     "cpu_time": 5, "time_unit": "ns"},
+    {"name": "medium", "run_type": "iteration", "iterations": 1000, "real_time": 6,
+     "cpu_time": 6, "time_unit": "ns"}]})";
+  auto r = import_text("old.json", text);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->benchmarks(), 2);  // BM_One is an aggregate only
+  EXPECT_EQ(find_variant(r->data, "BM_One"), nullptr);
+  const auto* two = find_variant(r->data, "BM_Two");
+  ASSERT_NE(two, nullptr);
+  ASSERT_EQ(two->instances.size(), 2u);
+  EXPECT_DOUBLE_EQ(metric(two->instances[1].iterations.at(0), "cpu_time"), 86e-9);
+  ASSERT_NE(find_variant(r->data, "medium"), nullptr);
+  EXPECT_EQ(find_variant(r->data, "medium")->instances.size(), 2u);
+  EXPECT_EQ(r->data.run.hostname, "old");
+  EXPECT_EQ(r->data.run.started_at, 1575062819LL * 1000000000);
 }
 
 TEST(IngestGoogleBenchmark, FileWithoutAnyTimesIsAnError) {
-  // Hand-made input for compare.py's sorting: the rows carry indices but no times.
-  auto r = import_file(fixture("google-benchmark/gbench-Inputs-test4_run.json"));
+  // Rows with indices but no times, like compare.py's sorting input.
+  auto r = import_text("sorting.json", R"({"context": {}, "benchmarks": [
+    {"name": "a", "family_index": 0, "per_family_instance_index": 0, "repetition_index": 0},
+    {"name": "a", "family_index": 0, "per_family_instance_index": 0, "repetition_index": 1},
+    {"name": "b", "family_index": 1, "per_family_instance_index": 0, "repetition_index": 0}]})");
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.error().message.find("gbench-Inputs-test4_run.json: nothing to import"),
-            std::string::npos)
-      << r.error().message;
-  EXPECT_NE(r.error().message.find("8 benchmark row(s) without real_time"), std::string::npos)
-      << r.error().message;
+  EXPECT_EQ(r.error().message,
+            "sorting.json: nothing to import as google-benchmark: 3 benchmark row(s) without "
+            "real_time left out");
 }
 
 TEST(IngestGoogleBenchmark, TimeUnitsAreConvertedToSeconds) {

@@ -1,4 +1,5 @@
-// hyperfine --export-json: each run of a command is one instance.
+// hyperfine --export-json: each run of a command is one instance. The files are hyperfine
+// 1.15's own output (tests/data/ingest/README.md).
 #include <gtest/gtest.h>
 
 #include "ingest/ingest.hpp"
@@ -7,41 +8,69 @@
 namespace benchguard::ingest {
 namespace {
 
+using testing::data_file;
 using testing::expect_counts;
 using testing::find_variant;
-using testing::fixture;
 using testing::metric;
 
 TEST(IngestHyperfine, TwoCommands) {
-  auto r = import_file(fixture("hyperfine/bencher-hyperfine-two.json"));
+  auto r = import_file(data_file("hyperfine-two.json"));
   ASSERT_TRUE(r.ok()) << r.error().message;
-  expect_counts(*r, "hyperfine", 2, 40, 40);
-  const auto* fast = find_variant(r->data, "sleep 0.1");
-  const auto* slow = find_variant(r->data, "sleep 0.2");
+  expect_counts(*r, "hyperfine", 2, 10, 10);
+  const auto* fast = find_variant(r->data, "sleep 0.01");
+  const auto* slow = find_variant(r->data, "sleep 0.02");
   ASSERT_NE(fast, nullptr);
   ASSERT_NE(slow, nullptr);
-  ASSERT_EQ(fast->instances.size(), 27u);
-  ASSERT_EQ(slow->instances.size(), 13u);
-  EXPECT_DOUBLE_EQ(metric(fast->instances[0].iterations.at(0), "wall_time"), 0.10586876872);
-  EXPECT_DOUBLE_EQ(metric(slow->instances[0].iterations.at(0), "wall_time"), 0.21231231072000004);
-  EXPECT_DOUBLE_EQ(metric(slow->instances[12].iterations.at(0), "wall_time"), 0.21289764272000003);
-  EXPECT_EQ(slow->instances[12].index, 12);
-  EXPECT_EQ(slow->instances[0].order, 27);  // the second command ran after the first
+  ASSERT_EQ(fast->instances.size(), 5u);
+  ASSERT_EQ(slow->instances.size(), 5u);
+  EXPECT_DOUBLE_EQ(metric(fast->instances[0].iterations.at(0), "wall_time"), 0.016648006120000003);
+  EXPECT_DOUBLE_EQ(metric(fast->instances[2].iterations.at(0), "wall_time"), 0.010990300120000001);
+  EXPECT_DOUBLE_EQ(metric(slow->instances[0].iterations.at(0), "wall_time"), 0.020947948120000004);
+  EXPECT_DOUBLE_EQ(metric(slow->instances[4].iterations.at(0), "wall_time"), 0.027424482120000003);
+  EXPECT_EQ(slow->instances[4].index, 4);
+  EXPECT_EQ(slow->instances[0].order, 5);  // the second command ran after the first
   EXPECT_EQ(fast->instances[0].exit_code, 0);
   EXPECT_TRUE(fast->instances[0].ok());
-  EXPECT_EQ(fast->variant.command, std::vector<std::string>{"sleep 0.1"});
+  EXPECT_EQ(fast->variant.command, std::vector<std::string>{"sleep 0.01"});
+  EXPECT_TRUE(fast->variant.params.empty());
   // user and system are means over the runs, not per run: not made up per instance.
   EXPECT_EQ(fast->instances[0].user_s, 0.0);
+  EXPECT_EQ(slow->instances[0].sys_s, 0.0);
+  EXPECT_TRUE(r->warnings.empty());
 }
 
-TEST(IngestHyperfine, OneCommandManyRuns) {
-  auto r = import_file(fixture("hyperfine/bencher-hyperfine-one.json"));
+TEST(IngestHyperfine, OneCommandWithoutShell) {
+  auto r = import_file(data_file("hyperfine-one.json"));
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_EQ(r->benchmarks(), 1);
-  EXPECT_EQ(r->instances(), 214);
-  EXPECT_DOUBLE_EQ(
-      metric(find_variant(r->data, "sleep 0.01")->instances[0].iterations.at(0), "wall_time"),
-      0.01074585146);
+  expect_counts(*r, "hyperfine", 1, 8, 8);
+  const auto* v = find_variant(r->data, "sleep 0.005");
+  ASSERT_NE(v, nullptr);
+  ASSERT_EQ(v->instances.size(), 8u);
+  EXPECT_DOUBLE_EQ(metric(v->instances[0].iterations.at(0), "wall_time"), 0.006877274);
+  EXPECT_DOUBLE_EQ(metric(v->instances[7].iterations.at(0), "wall_time"), 0.013158606000000002);
+}
+
+TEST(IngestHyperfine, ParameterScanWithFailingRuns) {
+  // --parameter-scan code 0 1 --ignore-failure: the runs of "exit 1" failed.
+  auto r = import_file(data_file("hyperfine-scan.json"));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expect_counts(*r, "hyperfine", 2, 6, 6);
+  const auto* pass = find_variant(r->data, "sleep 0.005; exit 0");
+  const auto* fail = find_variant(r->data, "sleep 0.005; exit 1");
+  ASSERT_NE(pass, nullptr);
+  ASSERT_NE(fail, nullptr);
+  EXPECT_EQ(pass->variant.params, (KeyValues{{"code", "0"}}));
+  EXPECT_EQ(fail->variant.params, (KeyValues{{"code", "1"}}));
+  ASSERT_EQ(fail->instances.size(), 3u);
+  for (const auto& inst : pass->instances) EXPECT_TRUE(inst.ok());
+  for (const auto& inst : fail->instances) {
+    EXPECT_EQ(inst.exit_code, 1);
+    EXPECT_EQ(inst.failure, "exit code 1");
+    EXPECT_FALSE(inst.ok());
+  }
+  // A failed run's time is still what hyperfine measured.
+  EXPECT_DOUBLE_EQ(metric(fail->instances[1].iterations.at(0), "wall_time"), 0.00735377808);
+  EXPECT_DOUBLE_EQ(metric(pass->instances[2].iterations.at(0), "wall_time"), 0.01105749908);
 }
 
 TEST(IngestHyperfine, ParametersPerRunArraysAndFailedRuns) {

@@ -1,4 +1,4 @@
-// Shared by the importer tests: paths of the fixtures and of tests/data/ingest, and small
+// Shared by the importer tests: paths of the inputs under tests/data/ingest, and small
 // lookups into an imported run.
 #pragma once
 
@@ -10,11 +10,8 @@
 
 namespace benchguard::ingest::testing {
 
-// A real result file of another harness, under ../shared/fixtures.
-inline std::string fixture(const std::string& rel) {
-  return std::string(BG_FIXTURES_DIR) + "/" + rel;
-}
-// An input written for these tests, under tests/data/ingest.
+// An input of the importer tests, under tests/data/ingest (its README.md says how each
+// file was made).
 inline std::string data_file(const std::string& name) {
   return std::string(BG_SOURCE_DIR) + "/tests/data/ingest/" + name;
 }

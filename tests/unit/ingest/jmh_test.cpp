@@ -9,64 +9,93 @@ namespace benchguard::ingest {
 namespace {
 
 using testing::artifact;
+using testing::data_file;
+using testing::expect_counts;
 using testing::find_variant;
-using testing::fixture;
 using testing::metric;
 
 TEST(IngestJmh, ThroughputEntriesWithParams) {
-  auto r = import_file(fixture("jmh/bencher-jmh-six.json"));
+  auto r = import_file(data_file("jmh-throughput.json"));
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_EQ(r->format, "jmh");
-  EXPECT_EQ(r->benchmarks(), 6);
-  EXPECT_EQ(r->instances(), 6);  // one fork each
-  EXPECT_EQ(r->iterations(), 18);
-  const auto* v = find_variant(
-      r->data,
-      "com.github.guava.caffeine.cache.ComputeBenchmark.compute_sameKey/computeType=Guava");
-  ASSERT_NE(v, nullptr);
-  EXPECT_EQ(v->variant.params, (KeyValues{{"computeType", "Guava"}}));
-  ASSERT_EQ(v->instances.at(0).iterations.size(), 3u);
-  const auto& it = v->instances[0].iterations[0];
-  EXPECT_DOUBLE_EQ(metric(it, "throughput"), 30013960.585613117);  // ops/s as it is
+  // Two forks of each MapBench.get size, one of StringBench.concat; 3 iterations a fork.
+  expect_counts(*r, "jmh", 3, 5, 15);
+  EXPECT_TRUE(r->warnings.empty());
+  const auto* small = find_variant(r->data, "org.example.MapBench.get/size=10");
+  const auto* large = find_variant(r->data, "org.example.MapBench.get/size=1000");
+  ASSERT_NE(small, nullptr);
+  ASSERT_NE(large, nullptr);
+  EXPECT_EQ(large->variant.params, (KeyValues{{"size", "1000"}}));
+  ASSERT_EQ(large->instances.size(), 2u);
+  ASSERT_EQ(large->instances[1].iterations.size(), 3u);
+  // ops/ms x 1000 = operations per second.
+  const auto& it = large->instances[1].iterations[0];
+  EXPECT_DOUBLE_EQ(metric(it, "throughput"), 305.75 * 1000);
   EXPECT_FALSE(it.metric("wall_time").has_value());
-  EXPECT_EQ(it.index, 0);
-  EXPECT_NE(v->variant.config_json.find("\"threads\":32"), std::string::npos);
-  EXPECT_NE(v->variant.config_json.find("\"mode\":\"thrpt\""), std::string::npos);
-  EXPECT_EQ(artifact(r->data, "jmhVersion"), "1.36");
-  EXPECT_EQ(artifact(r->data, "jvmArgs"), "[\"-Xmx2G\"]");
+  EXPECT_EQ(large->instances[1].iterations[2].index, 2);
+  EXPECT_DOUBLE_EQ(metric(small->instances[0].iterations[1], "throughput"), 1210.25 * 1000);
+  EXPECT_NE(small->variant.config_json.find("\"mode\":\"thrpt\""), std::string::npos);
+  EXPECT_NE(small->variant.config_json.find("\"forks\":2"), std::string::npos);
+  EXPECT_NE(small->variant.config_json.find("\"scoreUnit\":\"ops/ms\""), std::string::npos);
+
+  // ops/s as it is, written the way Java writes doubles (8.625E7).
+  const auto* concat = find_variant(r->data, "org.example.StringBench.concat");
+  ASSERT_NE(concat, nullptr);
+  EXPECT_TRUE(concat->variant.params.empty());
+  EXPECT_DOUBLE_EQ(metric(concat->instances.at(0).iterations.at(1), "throughput"), 8.625e7);
+  EXPECT_NE(concat->variant.config_json.find("\"threads\":4"), std::string::npos);
+
+  EXPECT_EQ(artifact(r->data, "jmhVersion"), "1.37");
+  EXPECT_EQ(artifact(r->data, "jvmArgs"), "[\"-Xmx1g\"]");
+  EXPECT_EQ(artifact(r->data, "vmName"), "OpenJDK 64-Bit Server VM");
+  EXPECT_EQ(artifact(r->data, "jdkVersion"), "17.0.12");
   // Throughput is a built-in metric: operations per second, higher is better.
   ASSERT_NE(find_builtin_metric("throughput"), nullptr);
   EXPECT_EQ(find_builtin_metric("throughput")->direction, Direction::kHigherIsBetter);
 }
 
-TEST(IngestJmh, HelloWorldSamples) {
-  auto r = import_file(fixture("jmh/github-action-benchmark-jmh_output.json"));
+TEST(IngestJmh, OneBenchmarkInThreeModes) {
+  // -bm avgt,sample,ss -tu us: the same method three times, the mode added to the names.
+  auto r = import_file(data_file("jmh-modes.json"));
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_EQ(r->benchmarks(), 1);
-  const auto* v =
-      find_variant(r->data, "org.openjdk.jmh.samples.JMHSample_01_HelloWorld.wellHelloThere");
-  ASSERT_NE(v, nullptr);
-  ASSERT_EQ(v->instances.size(), 1u);
-  ASSERT_EQ(v->instances[0].iterations.size(), 3u);
-  EXPECT_DOUBLE_EQ(metric(v->instances[0].iterations[2], "throughput"), 3.375353964729294E9);
-  EXPECT_EQ(artifact(r->data, "vmName"), "Java HotSpot(TM) 64-Bit Server VM");
+  expect_counts(*r, "jmh", 3, 3, 7);
+  EXPECT_TRUE(r->warnings.empty());
+  const std::string base = "org.example.ParseBench.json";
+  const auto* avgt = find_variant(r->data, base + "/mode=avgt");
+  const auto* sample = find_variant(r->data, base + "/mode=sample");
+  const auto* ss = find_variant(r->data, base + "/mode=ss");
+  ASSERT_NE(avgt, nullptr);
+  ASSERT_NE(sample, nullptr);
+  ASSERT_NE(ss, nullptr);
+  EXPECT_EQ(find_variant(r->data, base), nullptr);
 
-  auto p = import_file(fixture("jmh/github-action-benchmark-jmh_output_2.json"));
-  ASSERT_TRUE(p.ok()) << p.error().message;
-  EXPECT_NE(find_variant(p->data,
-                         "org.openjdk.jmh.samples.JMHSample_01_HelloWorld."
-                         "wellHelloThere/paramA=17/paramB=33"),
-            nullptr);
+  // us/op x 1e-6 = seconds per operation.
+  ASSERT_EQ(avgt->instances.at(0).iterations.size(), 3u);
+  EXPECT_DOUBLE_EQ(metric(avgt->instances[0].iterations[2], "wall_time"), 12.75e-6);
+  EXPECT_FALSE(avgt->instances[0].iterations[2].metric("throughput").has_value());
+
+  // sample mode has rawDataHistogram only: each iteration is its weighted mean.
+  const auto& its = sample->instances.at(0).iterations;
+  ASSERT_EQ(its.size(), 3u);
+  EXPECT_DOUBLE_EQ(metric(its[0], "wall_time"), (11.5 * 3 + 12.0 * 5 + 40.0 * 1) / 9 * 1e-6);
+  EXPECT_DOUBLE_EQ(metric(its[1], "wall_time"), (11.75 * 4 + 12.25 * 4) / 8 * 1e-6);
+  EXPECT_DOUBLE_EQ(metric(its[2], "wall_time"), 12.0e-6);
+
+  // Single shot: one iteration, scoreError written as the string "NaN" (not read).
+  ASSERT_EQ(ss->instances.at(0).iterations.size(), 1u);
+  EXPECT_DOUBLE_EQ(metric(ss->instances[0].iterations[0], "wall_time"), 1500e-6);
+  EXPECT_NE(ss->variant.config_json.find("\"mode\":\"ss\""), std::string::npos);
 }
 
 TEST(IngestJmh, ModeAndUnitThatDisagreeAreReadByTheUnit) {
-  // "latency.json" says thrpt but its unit is s/op.
-  auto r = import_file(fixture("jmh/bencher-jmh-latency.json"));
+  // JMH derives the unit from the mode, but files edited by other tools may not agree
+  // (bencher's latency example says thrpt with s/op).
+  auto r = import_text("latency.json", R"([{"benchmark": "x.Y.z", "mode": "thrpt",
+    "primaryMetric": {"score": 3.0, "scoreUnit": "s/op", "rawData": [[3.5, 2.5]]}}])");
   ASSERT_TRUE(r.ok()) << r.error().message;
   ASSERT_EQ(r->warnings.size(), 1u);
   EXPECT_EQ(r->warnings[0], "[0]: mode thrpt with scoreUnit s/op; read by the unit as wall_time");
   const auto& v = r->data.variants.at(0);
-  EXPECT_DOUBLE_EQ(metric(v.instances.at(0).iterations.at(0), "wall_time"), 3.376842765688582E9);
+  EXPECT_DOUBLE_EQ(metric(v.instances.at(0).iterations.at(0), "wall_time"), 3.5);
 }
 
 TEST(IngestJmh, TimePerOperationModesBecomeSecondsPerOperation) {

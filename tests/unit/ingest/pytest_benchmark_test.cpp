@@ -9,56 +9,87 @@ namespace benchguard::ingest {
 namespace {
 
 using testing::artifact;
+using testing::data_file;
 using testing::expect_counts;
 using testing::find_variant;
-using testing::fixture;
 using testing::metric;
 
-TEST(IngestPytestBenchmark, ShortenedSampleArraysWarnOnce) {
-  auto r = import_file(fixture("pytest-benchmark/github-action-benchmark-pytest_output.json"));
+TEST(IngestPytestBenchmark, RoundsAreIterationsFromMicrosecondsToATenthOfASecond) {
+  auto r = import_file(data_file("pytest-benchmark.json"));
   ASSERT_TRUE(r.ok()) << r.error().message;
-  expect_counts(*r, "pytest-benchmark", 2, 2, 8);  // four numbers each, then the placeholder string
+  expect_counts(*r, "pytest-benchmark", 5, 5, 22);  // 6 + 4 + 4 + 5 + 3 rounds
+  EXPECT_TRUE(r->warnings.empty());
+
+  // 100 calls per round: each sample is already one call's time.
+  const auto* sum = find_variant(r->data, "test_pytest_sample.py::test_sum_small");
+  ASSERT_NE(sum, nullptr);
+  ASSERT_EQ(sum->instances.size(), 1u);
+  ASSERT_EQ(sum->instances[0].iterations.size(), 6u);
+  EXPECT_DOUBLE_EQ(metric(sum->instances[0].iterations[0], "wall_time"), 8.759299998928327e-07);
+  EXPECT_EQ(sum->instances[0].iterations[5].index, 5);
+  EXPECT_NE(sum->variant.config_json.find("\"iterations\":100"), std::string::npos);
+  EXPECT_NE(sum->variant.config_json.find("\"rounds\":6"), std::string::npos);
+  EXPECT_TRUE(sum->variant.params.empty());  // "params": null
+
+  const auto* big = find_variant(r->data, "test_pytest_sample.py::test_sorted[10000]");
+  ASSERT_NE(big, nullptr);
+  EXPECT_EQ(big->variant.params, (KeyValues{{"n", "10000"}}));
+  ASSERT_EQ(big->instances.at(0).iterations.size(), 4u);
+  EXPECT_DOUBLE_EQ(metric(big->instances[0].iterations[3], "wall_time"), 0.00010084539999866138);
+  EXPECT_EQ(find_variant(r->data, "test_pytest_sample.py::test_sorted[10]")->variant.params,
+            (KeyValues{{"n", "10"}}));
+
+  const auto* ms = find_variant(r->data, "test_pytest_sample.py::test_sleep_ms");
+  ASSERT_NE(ms, nullptr);
+  EXPECT_DOUBLE_EQ(metric(ms->instances.at(0).iterations.at(1), "wall_time"), 0.002111904000003051);
+  EXPECT_NE(ms->variant.config_json.find("\"group\":\"sleep\""), std::string::npos);
+  const auto* tenth = find_variant(r->data, "test_pytest_sample.py::test_sleep_tenth");
+  ASSERT_NE(tenth, nullptr);
+  ASSERT_EQ(tenth->instances.at(0).iterations.size(), 3u);  // --benchmark-min-rounds=3
+  EXPECT_DOUBLE_EQ(metric(tenth->instances[0].iterations[2], "wall_time"), 0.1001446020000003);
+
+  const RunRecord& run = r->data.run;
+  EXPECT_EQ(run.git_commit, "6c85bb0eac68faca8792c3396f924f4807807db1");
+  EXPECT_EQ(run.git_branch, "perf");
+  EXPECT_TRUE(run.git_dirty);
+  EXPECT_EQ(run.hostname, "vm");
+  EXPECT_EQ(run.started_at, 1795500367458726000);  // 2026-11-24T06:06:07.458726, UTC
+  EXPECT_EQ(artifact(r->data, "machine_info.cpu.brand"), "AMD EPYC");
+  EXPECT_EQ(artifact(r->data, "machine_info.python_implementation"), "CPython");
+  EXPECT_EQ(artifact(r->data, "commit_info.project"), "pytest-sample");
+  EXPECT_EQ(artifact(r->data, "pytest_benchmark_version"), "3.2.2");
+}
+
+TEST(IngestPytestBenchmark, ShortenedSampleArraysWarnOnce) {
+  // github-action-benchmark shortens its example files' arrays by hand, ending them in a
+  // string; such values are left out with one warning per file.
+  auto r = import_text("short.json", R"({"machine_info": {"node": "n"}, "benchmarks": [
+    {"name": "test_a", "fullname": "bench.py::test_a",
+     "stats": {"rounds": 9, "data": [0.25, 0.5, "... omitted to keep this file small"]}},
+    {"name": "test_b", "fullname": "bench.py::test_b",
+     "stats": {"rounds": 9, "data": [1.5, "... omitted to keep this file small"]}},
+    {"name": "test_c", "fullname": "bench.py::test_c", "stats": {"rounds": 2, "data": [2, 3]}}]})");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expect_counts(*r, "pytest-benchmark", 3, 3, 5);
   ASSERT_EQ(r->warnings.size(), 1u);
   EXPECT_EQ(r->warnings[0],
             "2 sample value(s) that are not numbers left out (e.g. \"... omitted to keep this "
             "file small\")");
-  const auto* v = find_variant(r->data, "bench.py::test_fib_10");
-  ASSERT_NE(v, nullptr);
-  EXPECT_DOUBLE_EQ(metric(v->instances.at(0).iterations.at(0), "wall_time"), 3.215300000025678e-05);
-  const RunRecord& run = r->data.run;
-  EXPECT_EQ(run.git_commit, "9d55ab0434c9088746ae2d134702d782bf088644");
-  EXPECT_EQ(run.git_branch, "pytest");
-  EXPECT_TRUE(run.git_dirty);
-  EXPECT_EQ(run.hostname, "Corgi.local");
-  EXPECT_EQ(run.started_at, 1573957336817862000);  // 2019-11-17T02:22:16.817862
-  EXPECT_EQ(artifact(r->data, "machine_info.cpu.brand"), "Intel(R) Core(TM) i7-4771 CPU @ 3.50GHz");
-  EXPECT_EQ(artifact(r->data, "commit_info.project"), "github-action-benchmark");
+  EXPECT_DOUBLE_EQ(
+      metric(find_variant(r->data, "bench.py::test_b")->instances.at(0).iterations.at(0),
+             "wall_time"),
+      1.5);
 }
 
-TEST(IngestPytestBenchmark, CompleteAndShortenedArraysSideBySide) {
-  auto r =
-      import_file(fixture("pytest-benchmark/github-action-benchmark-pytest_several_units.json"));
-  ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_EQ(r->benchmarks(), 4);
-  EXPECT_EQ(r->iterations(), 17);  // 4 + 4 + 4 + 5
-  EXPECT_EQ(r->warnings.size(), 1u);
-  const auto* sleep = find_variant(r->data, "bench.py::test_sleep_2");
-  ASSERT_NE(sleep, nullptr);
-  ASSERT_EQ(sleep->instances.at(0).iterations.size(), 5u);
-  EXPECT_DOUBLE_EQ(metric(sleep->instances[0].iterations[4], "wall_time"), 2.001044877);
-  EXPECT_DOUBLE_EQ(metric(find_variant(r->data, "bench.py::test_fib_1")->instances[0].iterations[0],
-                          "wall_time"),
-                   1.4538999999924586e-07);
-  EXPECT_NE(sleep->variant.config_json.find("\"rounds\":5"), std::string::npos);
-}
-
-TEST(IngestPytestBenchmark, OldFormatWithoutSamplesIsAnError) {
-  auto r = import_file(fixture("pytest-benchmark/pytest-benchmark-test_storage-0030.json"));
+TEST(IngestPytestBenchmark, SavedWithoutDataIsAnError) {
+  // --benchmark-save without --benchmark-save-data keeps summary statistics only.
+  auto r = import_file(data_file("pytest-benchmark-stats-only.json"));
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.error().message.find("test_storage-0030.json: nothing to import as "
-                                   "pytest-benchmark: 1 benchmark(s) have no stats.data samples"),
-            std::string::npos)
-      << r.error().message;
+  EXPECT_EQ(r.error().code, ExitCode::kInput);
+  EXPECT_EQ(r.error().message, data_file("pytest-benchmark-stats-only.json") +
+                                   ": nothing to import as pytest-benchmark: 2 benchmark(s) "
+                                   "have no stats.data samples, only summary statistics; left "
+                                   "out");
 }
 
 TEST(IngestPytestBenchmark, BenchmarksWithoutSamplesBesideOthersAreWarnedAbout) {

@@ -8,46 +8,61 @@ namespace benchguard::ingest {
 namespace {
 
 using testing::artifact;
+using testing::data_file;
 using testing::expect_counts;
 using testing::find_variant;
-using testing::fixture;
 using testing::metric;
 
 TEST(IngestRenaissance, RepetitionsAreIterationsOfOneInstance) {
-  auto r = import_file(fixture("renaissance/chi-square.0.A.results.json"));
+  auto r = import_file(data_file("renaissance-scrabble.json"));
   ASSERT_TRUE(r.ok()) << r.error().message;
-  expect_counts(*r, "renaissance", 1, 1, 10);
-  const auto* v = find_variant(r->data, "chi-square");
+  expect_counts(*r, "renaissance", 1, 1, 6);
+  EXPECT_TRUE(r->warnings.empty());
+  const auto* v = find_variant(r->data, "scrabble");
   ASSERT_NE(v, nullptr);
   const auto& inst = v->instances.at(0);
   EXPECT_TRUE(inst.ok());
   const auto& first = inst.iterations.at(0);
-  EXPECT_DOUBLE_EQ(metric(first, "wall_time"), 9.052543216);
+  EXPECT_DOUBLE_EQ(metric(first, "wall_time"), 0.812345678);
   // uptime_ns is when the repetition started, on the JVM's clock.
-  EXPECT_EQ(first.start_ns, 15465435372);
-  EXPECT_EQ(first.end_ns, 15465435372 + 9052543216);
-  EXPECT_EQ(inst.iterations[9].index, 9);
-  EXPECT_DOUBLE_EQ(metric(inst.iterations[9], "wall_time"), 1.605419789);
+  EXPECT_EQ(first.start_ns, 1204567890);
+  EXPECT_EQ(first.end_ns, 1204567890 + 812345678);
+  EXPECT_EQ(inst.iterations[5].index, 5);
+  EXPECT_DOUBLE_EQ(metric(inst.iterations[5], "wall_time"), 0.388888888);
+  EXPECT_EQ(inst.iterations[5].start_ns, 3599123456);
+  EXPECT_EQ(inst.start_ns, 1204567890);
+  EXPECT_EQ(inst.end_ns, 3599123456 + 388888888);
 
   EXPECT_EQ(r->data.run.suite, "Renaissance Benchmark Suite");
-  EXPECT_EQ(artifact(r->data, "suite.version"), "0.13.0");
-  EXPECT_EQ(artifact(r->data, "suite.git.commit_hash"), "e3c0a0ad4d70494a7ed3051f5c118199bd56f0da");
+  EXPECT_EQ(artifact(r->data, "suite.version"), "0.15.0");
+  EXPECT_EQ(artifact(r->data, "suite.git.commit_hash"), "7b2a5a4e5f0c4c0a9d1c3e2f8b6a4d2c1e0f9a8b");
   EXPECT_EQ(artifact(r->data, "os.name"), "Linux");
-  EXPECT_EQ(artifact(r->data, "os.available_processors"), "8");
-  EXPECT_EQ(artifact(r->data, "vm.name"), "Eclipse OpenJ9 VM");
-  EXPECT_EQ(artifact(r->data, "jre.version"), "11.0.11+9");
+  EXPECT_EQ(artifact(r->data, "os.available_processors"), "4");
+  EXPECT_EQ(artifact(r->data, "vm.name"), "OpenJDK 64-Bit Server VM");
+  EXPECT_EQ(artifact(r->data, "vm.args"), "[\"-Xms1g\",\"-Xmx1g\"]");
+  EXPECT_EQ(artifact(r->data, "jre.version"), "17.0.12+7-Debian-2deb12u1");
   EXPECT_EQ(artifact(r->data, "format_version"), "5");
   // The run's own git fields are for the code measured, not the suite's.
   EXPECT_EQ(r->data.run.git_commit, "");
 }
 
-TEST(IngestRenaissance, OtherHalfOfTheDuetPair) {
-  auto r = import_file(fixture("renaissance/chi-square.0.B.results.json"));
+TEST(IngestRenaissance, SeveralBenchmarksInOneJvmAndAFailure) {
+  auto r = import_file(data_file("renaissance-two.json"));
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_EQ(r->iterations(), 10);
-  const auto& last = r->data.variants.at(0).instances.at(0).iterations.at(9);
-  EXPECT_DOUBLE_EQ(metric(last, "wall_time"), 1.623300203);
-  EXPECT_EQ(last.start_ns, 43977554301);
+  expect_counts(*r, "renaissance", 2, 2, 5);
+  const auto* kmeans = find_variant(r->data, "fj-kmeans");
+  const auto* db = find_variant(r->data, "db-shootout");
+  ASSERT_NE(kmeans, nullptr);
+  ASSERT_NE(db, nullptr);
+  ASSERT_EQ(kmeans->instances.at(0).iterations.size(), 3u);
+  EXPECT_TRUE(kmeans->instances[0].ok());
+  const auto& last = kmeans->instances[0].iterations[2];
+  EXPECT_DOUBLE_EQ(metric(last, "wall_time"), 1.598765432);
+  EXPECT_EQ(last.start_ns, 4665432100);
+  // "termination": "failure": the benchmark failed its validation; its times are kept.
+  EXPECT_EQ(db->instances.at(0).failure, "termination: failure");
+  ASSERT_EQ(db->instances[0].iterations.size(), 2u);
+  EXPECT_DOUBLE_EQ(metric(db->instances[0].iterations[1], "wall_time"), 2.890123456);
 }
 
 TEST(IngestRenaissance, AbnormalTerminationFailsTheInstance) {
