@@ -1,6 +1,7 @@
 // Google Benchmark JSON (--benchmark_out_format=json): every repetition row is one
 // instance with one iteration; aggregate rows (mean, median, stddev, cv, BigO, RMS) are
-// statistics of those rows, not measurements, and are left out.
+// statistics of those rows, not measurements, and are left out, as are rows the benchmark
+// skipped (SkipWithMessage, since 1.8: "skipped": true with zero times).
 #include <fmt/format.h>
 
 #include "ingest/importer.hpp"
@@ -51,7 +52,8 @@ Result<Imported> parse(const Source& src) {
 
   BG_ASSIGN(JsonField rows_field, root.get("benchmarks"));
   BG_ASSIGN(auto rows, rows_field.elements());
-  int aggregates = 0, without_time = 0;
+  int aggregates = 0, without_time = 0, skipped = 0;
+  std::string skip_example;
   bool rates_seen[2] = {false, false};
   for (const auto& row : rows) {
     BG_ASSIGN(auto run_type, row.opt_string("run_type"));
@@ -63,6 +65,13 @@ Result<Imported> parse(const Source& src) {
     std::string name = run_name.value_or("");
     if (!run_name) {
       BG_ASSIGN(name, row.string("name"));
+    }
+    BG_ASSIGN(auto failed, row.opt_boolean("error_occurred"));
+    BG_ASSIGN(auto skip, row.opt_boolean("skipped"));
+    if (skip.value_or(false) && !failed.value_or(false)) {
+      BG_ASSIGN(auto message, row.opt_string("skip_message"));
+      if (skipped++ == 0) skip_example = message.value_or("").substr(0, 40);
+      continue;
     }
     if (!row.has("real_time")) {
       ++without_time;
@@ -90,7 +99,6 @@ Result<Imported> parse(const Source& src) {
       v.variant.config_json = config.dump();
     }
     InstanceRecord& inst = add_single(b, v, std::move(metrics));
-    BG_ASSIGN(auto failed, row.opt_boolean("error_occurred"));
     if (failed.value_or(false)) {
       BG_ASSIGN(auto message, row.opt_string("error_message"));
       inst.failure = "benchmark error: " + message.value_or("(no message)");
@@ -99,6 +107,10 @@ Result<Imported> parse(const Source& src) {
   }
   for (size_t r = 0; r < 2; ++r)
     if (rates_seen[r]) out.metrics.push_back(kRates[r]);
+  if (skipped > 0)
+    out.warnings.push_back(
+        fmt::format("{} benchmark row(s) skipped by the benchmark left out (e.g. \"{}\")", skipped,
+                    skip_example));
   if (without_time > 0)
     out.warnings.push_back(
         fmt::format("{} benchmark row(s) without real_time left out", without_time));

@@ -163,6 +163,40 @@ TEST(IngestGoogleBenchmark, FileWithoutAnyTimesIsAnError) {
             "real_time left out");
 }
 
+TEST(IngestGoogleBenchmark, SkippedRowsAreLeftOut) {
+  // Since 1.8, SkipWithMessage writes "skipped": true and "skip_message" (and zero times);
+  // SkipWithError still writes error_occurred. A skipped row measured nothing.
+  const std::string text = R"({"context": {}, "benchmarks": [
+    {"name": "BM_Gpu", "run_name": "BM_Gpu", "run_type": "iteration", "repetitions": 1,
+     "repetition_index": 0, "threads": 1, "skipped": true, "skip_message": "no GPU here",
+     "iterations": 0, "real_time": 0, "cpu_time": 0, "time_unit": "ns"},
+    {"name": "BM_Cpu", "run_name": "BM_Cpu", "run_type": "iteration", "repetitions": 1,
+     "repetition_index": 0, "threads": 1, "iterations": 100, "real_time": 12.5,
+     "cpu_time": 12.0, "time_unit": "ns"}]})";
+  auto r = import_text("skip.json", text);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expect_counts(*r, "google-benchmark", 1, 1, 1);
+  EXPECT_EQ(find_variant(r->data, "BM_Gpu"), nullptr);
+  ASSERT_EQ(r->warnings.size(), 1u);
+  EXPECT_EQ(r->warnings[0],
+            "1 benchmark row(s) skipped by the benchmark left out (e.g. \"no GPU "
+            "here\")");
+
+  auto only = import_text("skip.json", R"({"context": {}, "benchmarks": [
+    {"name": "BM_Gpu", "run_type": "iteration", "skipped": true, "skip_message": "no GPU",
+     "iterations": 0, "real_time": 0, "cpu_time": 0, "time_unit": "ns"}]})");
+  ASSERT_FALSE(only.ok());
+  EXPECT_EQ(only.error().message,
+            "skip.json: nothing to import as google-benchmark: 1 benchmark row(s) skipped by the "
+            "benchmark left out (e.g. \"no GPU\")");
+
+  auto bad = import_text("skip.json", R"({"context": {}, "benchmarks": [
+    {"name": "BM_Gpu", "run_type": "iteration", "skipped": "yes", "real_time": 0}]})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message,
+            "skip.json: benchmarks[0].skipped: expected true or false, got the string \"yes\"");
+}
+
 TEST(IngestGoogleBenchmark, TimeUnitsAreConvertedToSeconds) {
   const std::string text = R"({"context": {}, "benchmarks": [
     {"name": "a", "run_type": "iteration", "real_time": 2, "cpu_time": 1, "time_unit": "us"},
