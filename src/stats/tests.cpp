@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <tuple>
+#include <utility>
 
 #include "stats/descriptive.hpp"
 
@@ -13,13 +15,11 @@ namespace benchguard::stats {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-// R's wilcox.test switches to the normal approximation at 50 values per sample.
-constexpr std::size_t kExactLimit = 50;
 
 struct Ranked {
-  double rank_sum_x = 0.0;
-  double tie_term = 0.0;  // sum over tie groups of t^3 - t
-  bool ties = false;
+  long long rank_sum2_x = 0;           // twice the sum of the mid-ranks of x: an integer
+  double tie_term = 0.0;               // sum over tie groups of t^3 - t
+  std::vector<std::size_t> tie_sizes;  // group sizes in ascending order of value
 };
 
 Ranked rank_samples(std::span<const double> x, std::span<const double> y) {
@@ -32,21 +32,77 @@ Ranked rank_samples(std::span<const double> x, std::span<const double> y) {
   for (std::size_t i = 0; i < all.size();) {
     std::size_t j = i;
     while (j < all.size() && all[j].first == all[i].first) ++j;
-    const double mid_rank = (static_cast<double>(i + 1) + static_cast<double>(j)) / 2.0;
+    // Ranks i + 1 .. j share the mid-rank (i + 1 + j) / 2.
+    const auto doubled_rank = static_cast<long long>(i + 1 + j);
     const auto t = static_cast<double>(j - i);
-    if (j - i > 1) {
-      r.ties = true;
-      r.tie_term += t * t * t - t;
-    }
+    r.tie_term += t * t * t - t;
     for (std::size_t k = i; k < j; ++k) {
-      if (all[k].second) r.rank_sum_x += mid_rank;
+      if (all[k].second) r.rank_sum2_x += doubled_rank;
     }
+    r.tie_sizes.push_back(j - i);
     i = j;
   }
   return r;
 }
 
+// Doubled mid-ranks, ascending, of N values with the given tie groups.
+std::vector<long long> doubled_ranks(std::span<const std::size_t> tie_sizes) {
+  std::vector<long long> ranks;
+  std::size_t below = 0;
+  for (std::size_t t : tie_sizes) {
+    ranks.insert(ranks.end(), t, static_cast<long long>(2 * below + t + 1));
+    below += t;
+  }
+  return ranks;
+}
+
+// Smallest and largest sum of m of the (ascending) ranks.
+std::pair<long long, long long> sum_range(std::span<const long long> ranks, std::size_t m) {
+  long long lo = 0, hi = 0;
+  for (std::size_t k = 0; k < m; ++k) {
+    lo += ranks[k];
+    hi += ranks[ranks.size() - 1 - k];
+  }
+  return {lo, hi};
+}
+
 }  // namespace
+
+RankSumDistribution rank_sum_null(std::span<const std::size_t> tie_sizes, std::size_t m) {
+  const auto ranks = doubled_ranks(tie_sizes);
+  const std::size_t n_total = ranks.size();
+  if (m > n_total) return {};
+  // counts[k][s - lo_k]: the number of k-subsets of the ranks seen so far with doubled sum s,
+  // where lo_k / hi_k bound the sum of any k of all N ranks. Adding rank r_i to a (k-1)-subset
+  // moves its sum by r_i; k runs downwards so that each rank is used at most once (0/1
+  // knapsack). Counts reach C(N, m) < 1e30 within the work bound: doubles hold them with a
+  // relative error near 1e-16, and no cancellation occurs (all terms are positive).
+  std::vector<long long> lo(m + 1), hi(m + 1);
+  std::vector<std::vector<double>> counts(m + 1);
+  for (std::size_t k = 0; k <= m; ++k) {
+    std::tie(lo[k], hi[k]) = sum_range(ranks, k);
+    counts[k].assign(static_cast<std::size_t>(hi[k] - lo[k] + 1), 0.0);
+  }
+  counts[0][0] = 1.0;
+  for (std::size_t i = 0; i < n_total; ++i) {
+    for (std::size_t k = std::min(i + 1, m); k >= 1; --k) {
+      auto& dst = counts[k];
+      const auto& src = counts[k - 1];
+      // dst index = src index + shift; shift = r_i - r_{k-1} >= 0 because i >= k - 1. Sums
+      // that would leave dst's range have a count of zero in src.
+      const auto shift = static_cast<std::size_t>(lo[k - 1] + ranks[i] - lo[k]);
+      if (shift >= dst.size()) continue;
+      const std::size_t len = std::min(src.size(), dst.size() - shift);
+      for (std::size_t j = 0; j < len; ++j) dst[j + shift] += src[j];
+    }
+  }
+  RankSumDistribution out;
+  out.min_sum2 = lo[m];
+  out.probability = std::move(counts[m]);
+  const double total = std::accumulate(out.probability.begin(), out.probability.end(), 0.0);
+  for (double& p : out.probability) p /= total;
+  return out;
+}
 
 std::vector<double> mann_whitney_null(std::size_t m, std::size_t n) {
   // P_{i,j}(u): the largest of i + j values belongs to the first sample with probability
@@ -74,22 +130,27 @@ MannWhitneyResult mann_whitney_u(std::span<const double> x, std::span<const doub
   if (n1 == 0 || n2 == 0) return {kNaN, kNaN, false};
   const Ranked ranked = rank_samples(x, y);
   const double d1 = static_cast<double>(n1), d2 = static_cast<double>(n2);
-  const double u = ranked.rank_sum_x - d1 * (d1 + 1.0) / 2.0;
+  const double u = static_cast<double>(ranked.rank_sum2_x) / 2.0 - d1 * (d1 + 1.0) / 2.0;
   const double centre = d1 * d2 / 2.0;
+  const double total = d1 + d2;
 
-  if (!ranked.ties && n1 < kExactLimit && n2 < kExactLimit) {
-    const auto null = mann_whitney_null(n1, n2);
-    const auto k = static_cast<std::size_t>(std::llround(u));
-    double tail = 0.0;
-    if (u > centre) {
-      for (std::size_t i = k; i < null.size(); ++i) tail += null[i];
-    } else {
-      for (std::size_t i = 0; i <= k; ++i) tail += null[i];
-    }
-    return {u, std::min(1.0, 2.0 * tail), true};
+  // The exact distribution of the smaller sample's rank sum; both tails of the other sample's
+  // sum are the same tails swapped, so the two-sided p is the same.
+  const std::size_t n_total = n1 + n2, m = std::min(n1, n2);
+  const auto ranks = doubled_ranks(ranked.tie_sizes);
+  const auto [lo, hi] = sum_range(ranks, m);
+  const double work = total * static_cast<double>(m) * static_cast<double>(hi - lo + 1);
+  if (work <= kMannWhitneyExactWork) {
+    const auto null = rank_sum_null(ranked.tie_sizes, m);
+    const auto all_sum2 = static_cast<long long>(n_total * (n_total + 1));
+    const long long s2 = n1 <= n2 ? ranked.rank_sum2_x : all_sum2 - ranked.rank_sum2_x;
+    const auto at = static_cast<std::size_t>(s2 - null.min_sum2);
+    double lower = 0.0, upper = 0.0;  // P(S <= s), P(S >= s)
+    for (std::size_t k = 0; k <= at; ++k) lower += null.probability[k];
+    for (std::size_t k = at; k < null.probability.size(); ++k) upper += null.probability[k];
+    return {u, std::min(1.0, 2.0 * std::min(lower, upper)), true};
   }
 
-  const double total = d1 + d2;
   const double var = d1 * d2 / 12.0 * ((total + 1.0) - ranked.tie_term / (total * (total - 1.0)));
   if (!(var > 0.0)) return {u, 1.0, false};  // every value tied: no evidence either way
   const double diff = u - centre;

@@ -10,21 +10,42 @@ namespace benchguard::stats {
 struct MannWhitneyResult {
   double u;        // pairs (x_i, y_j) with x_i > y_j, ties counting one half (R's W)
   double p_value;  // two-sided
-  bool exact;      // exact null distribution rather than the normal approximation
+  bool exact;      // exact permutation distribution rather than the normal approximation
 };
 
-// Mann-Whitney U (Wilcoxon rank-sum) test, two-sided, with R's wilcox.test rules:
-//  - exact null distribution when both samples have fewer than 50 values and there are no
-//    ties: p = min(1, 2 P(U <= u)) below the centre, min(1, 2 P(U >= u)) above it;
-//  - otherwise the normal approximation with mid-ranks, the tie-corrected variance
+// Mann-Whitney U (Wilcoxon rank-sum) test, two-sided. U = S - n1 (n1 + 1) / 2, S the sum of the
+// mid-ranks of x in the pooled sample.
+//  - Exact: the permutation (conditional) null distribution of S given the observed tie
+//    pattern, i.e. over all C(N, n1) equally likely ways to choose which of the N pooled values
+//    are x's, each keeping its mid-rank (rank_sum_null below). Without ties this is the classical
+//    null distribution of U. Two-sided p by the doubling rule of R's coin and exactRankTests:
+//    p = min(1, 2 min(P(S <= s), P(S >= s))).
+//  - Used whenever the dynamic programme is cheap: N min(n1, n2) (R + 1) <= kMannWhitneyExactWork,
+//    with R the range of possible doubled rank sums (R = 2 n1 n2 without ties, less with ties).
+//    That covers every n1, n2 <= 49 whatever the ties, and unbalanced samples beyond (10 vs 200).
+//  - Beyond: the normal approximation with mid-ranks, the tie-corrected variance
 //    n1 n2 / 12 ((N + 1) - sum(t^3 - t) / (N (N - 1))) and a continuity correction of 0.5
-//    towards the centre.
-// Either sample empty: p is NaN.
+//    towards the centre (R's wilcox.test with correct = TRUE).
+// Either sample empty: p is NaN. Every value tied: p = 1.
 MannWhitneyResult mann_whitney_u(std::span<const double> x, std::span<const double> y);
+
+// The work bound of the exact test (see above): 49 vs 49 values take about 10 ms.
+inline constexpr double kMannWhitneyExactWork = 2.5e7;
 
 // The exact null distribution of U for samples of sizes m and n without ties:
 // element u is P(U = u), u = 0 .. m n.
 std::vector<double> mann_whitney_null(std::size_t m, std::size_t n);
+
+// The permutation distribution of the doubled rank sum 2 S of m values drawn without
+// replacement from N pooled values whose tie groups, in ascending order of value, have the
+// sizes `tie_sizes` (sum N; all 1 without ties). A group of t values occupying ranks
+// r + 1 .. r + t shares the mid-rank r + (t + 1) / 2, so doubled mid-ranks are integers.
+// Element k of `probability` is P(2 S = min_sum2 + k); odd offsets may have probability 0.
+struct RankSumDistribution {
+  long long min_sum2 = 0;  // the smallest possible doubled rank sum
+  std::vector<double> probability;
+};
+RankSumDistribution rank_sum_null(std::span<const std::size_t> tie_sizes, std::size_t m);
 
 struct WelchResult {
   double t;        // (mean x - mean y) / sqrt(s_x^2 / n_x + s_y^2 / n_y)
