@@ -1,6 +1,7 @@
 #include "store/instance_log.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 
 namespace benchguard::store {
@@ -18,6 +20,8 @@ namespace fs = std::filesystem;
 constexpr char kMagic[4] = {'B', 'G', 'I', 'L'};
 constexpr size_t kHeader = 4 + 4 + 8;  // magic, payload length, checksum
 constexpr uint32_t kMaxPayload = 64U << 20;
+// How long a replay waits for a killed writer's child to drop its copy of the log's lock.
+constexpr int kOrphanLockWaitMs = 2000;
 
 uint64_t fnv1a(const char* p, size_t n) {
   uint64_t h = 14695981039346656037ULL;
@@ -176,6 +180,46 @@ std::string errno_text() {
   return std::strerror(errno);
 }
 
+// The writer's process id in a log name "PID-XXXXXX" (what follows "DB.pending-"); 0 for
+// names without one.
+pid_t writer_pid(const std::string& suffix) {
+  const auto dash = suffix.find('-');
+  if (dash == std::string::npos || dash == 0 || dash > 10) return 0;
+  pid_t pid = 0;
+  for (size_t i = 0; i < dash; ++i) {
+    if (suffix[i] < '0' || suffix[i] > '9') return 0;
+    pid = pid * 10 + (suffix[i] - '0');
+  }
+  return pid;
+}
+
+// The process is gone, or a zombie that will never write again.
+bool process_gone(pid_t pid) {
+  if (::kill(pid, 0) != 0) return errno == ESRCH;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return false;
+  const auto close = line.rfind(')');  // the command name may hold spaces and parentheses
+  return close != std::string::npos && close + 2 < line.size() &&
+         (line[close + 2] == 'Z' || line[close + 2] == 'X');
+}
+
+// Takes the lock of a log that no live writer holds. A writer launches benchmarks: each
+// launch copies the writer's descriptors into the child until it execs (close-on-exec then
+// drops them), so for a moment after the writer is killed, a child of it can still hold the
+// lock. When the writer named in the log is gone, waiting a little for that child to exec
+// (or exit) is safe; otherwise a held lock is a live writer's.
+bool lock_orphan(int fd, const std::string& suffix) {
+  if (flock(fd, LOCK_EX | LOCK_NB) == 0) return true;
+  const pid_t pid = writer_pid(suffix);
+  if (pid <= 0 || pid == ::getpid() || !process_gone(pid)) return false;
+  for (int waited_ms = 0; waited_ms < kOrphanLockWaitMs; ++waited_ms) {
+    ::usleep(1000);
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0) return true;
+  }
+  return false;
+}
+
 // "DB_PATH.pending-": what every log of the database starts with.
 std::string log_prefix(const std::string& db_path) {
   return db_path + ".pending-";
@@ -254,7 +298,7 @@ void LogFile::remove() {
 Result<InstanceLog> InstanceLog::create(const std::string& db_path) {
   // Made under a name no replay looks at, locked, then renamed: a log is never visible
   // unlocked, so no other process can take it for a dead writer's.
-  std::string temp = db_path + ".new-pending-XXXXXX";
+  std::string temp = db_path + ".new-pending-" + std::to_string(::getpid()) + "-XXXXXX";
   const int fd = mkostemp(temp.data(), O_CLOEXEC | O_APPEND);
   if (fd < 0) return Error{"cannot create an instance log beside " + db_path + ": " + errno_text()};
   LogFile file(fd, temp);
@@ -266,7 +310,9 @@ Result<InstanceLog> InstanceLog::create(const std::string& db_path) {
   // Whoever may open the database may replay the log.
   struct stat db {};
   if (::stat(db_path.c_str(), &db) == 0) (void)fchmod(fd, db.st_mode & 0666);
-  std::string path = log_prefix(db_path) + temp.substr(temp.size() - 6);
+  // DB.pending-PID-XXXXXX: the writer's process id lets a replay tell a dead writer's log
+  // whose lock a child still holds from a live writer's (see orphan_logs).
+  std::string path = log_prefix(db_path) + temp.substr(temp.rfind(".new-pending-") + 13);
   if (::rename(temp.c_str(), path.c_str()) != 0) {
     const std::string why = errno_text();
     file.remove();
@@ -324,7 +370,7 @@ Result<std::vector<OrphanLog>> orphan_logs(const std::string& db_path) {
     // Read-only is enough to lock and read it; removing goes by name.
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) continue;  // gone meanwhile
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (!lock_orphan(fd, name.substr(prefix.size()))) {
       ::close(fd);  // a live writer's
       continue;
     }

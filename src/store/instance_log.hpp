@@ -3,7 +3,9 @@
 // process, as a SQLite commit under synchronous=NORMAL does; it costs a fraction of one. The
 // writer moves the records into the database in batches and empties the log; the next
 // read-write open moves what a killed writer left (replay). The writer holds an exclusive
-// flock on its log for as long as it lives, so a live log is never replayed.
+// flock on its log for as long as it lives, so a live log is never replayed. The log's name
+// carries the writer's process id: a child the writer launched holds a copy of the lock until
+// it execs, and a replay that finds the writer gone waits for that moment (orphan_logs).
 //
 // Records: magic "BGIL", payload length (u32), FNV-1a 64 of the payload, payload (the variant
 // id and every field of the InstanceRecord, little-endian). Reading stops at the first torn
@@ -52,7 +54,7 @@ class LogFile {
 
 class InstanceLog {
  public:
-  // Creates a locked, empty log beside `db_path` (named DB_PATH.pending-XXXXXX).
+  // Creates a locked, empty log beside `db_path` (named DB_PATH.pending-PID-XXXXXX).
   static Result<InstanceLog> create(const std::string& db_path);
 
   Status append(int64_t variant_id, const InstanceRecord& instance);

@@ -214,6 +214,59 @@ TEST(InstanceLog, AnInstanceAlreadyCommittedIsNotReplayedAgain) {
   EXPECT_TRUE(pending_files(dir).empty());
 }
 
+TEST(InstanceLog, ALogIsNamedAfterItsWritersProcess) {
+  TempDir dir;
+  const std::string path = dir.file("bg.db");
+  auto writer = open_or_die(path);
+  ASSERT_TRUE(writer);
+  const Declared d = declare(*writer, "10000000-0000-4000-8000-000000000008");
+  ASSERT_TRUE(writer->add_instance_batched(d.variant, sample_instance(0, 1)).ok());
+  const auto logs = pending_files(dir);
+  ASSERT_EQ(logs.size(), 1u);
+  const std::string name = fs::path(logs[0]).filename().string();
+  EXPECT_TRUE(name.starts_with("bg.db.pending-" + std::to_string(getpid()) + "-")) << name;
+}
+
+TEST(InstanceLog, AKilledWritersLogIsReplayedWhileAChildStillHoldsItsLock) {
+  // A writer launches benchmarks; a child it launched holds a copy of the log's descriptor
+  // (and so of its lock) until it execs. Killed in that window, the writer is gone but its
+  // log still looks locked: the next open must wait for the child, not leave the log behind.
+  TempDir dir;
+  const std::string path = dir.file("bg.db");
+  int ready[2];
+  ASSERT_EQ(pipe(ready), 0);
+  const pid_t writer = fork();
+  ASSERT_GE(writer, 0);
+  if (writer == 0) {
+    auto store = open_store(path);
+    if (!store.ok()) _exit(3);
+    const Declared d = declare(**store, "10000000-0000-4000-8000-000000000009");
+    for (int i = 0; i < 3; ++i)
+      if (!(*store)->add_instance_batched(d.variant, sample_instance(i, 1)).ok()) _exit(4);
+    if (fork() == 0) {  // the launched child, slow to exec: holds every descriptor meanwhile
+      close(ready[0]);
+      (void)!write(ready[1], "x", 1);
+      usleep(300'000);
+      _exit(0);
+    }
+    _exit(0);  // killed: nothing flushed
+  }
+  close(ready[1]);
+  char byte = 0;
+  ASSERT_EQ(read(ready[0], &byte, 1), 1);  // the child is alive and holds the lock
+  close(ready[0]);
+  int status = 0;
+  waitpid(writer, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  ASSERT_EQ(WEXITSTATUS(status), 0);
+  ASSERT_EQ(pending_files(dir).size(), 1u);
+
+  auto store = open_or_die(path);
+  ASSERT_TRUE(store);
+  EXPECT_TRUE(pending_files(dir).empty());
+  EXPECT_EQ(stored_instances(path), 3);
+}
+
 TEST(InstanceLog, ALiveWritersLogIsLeftAlone) {
   TempDir dir;
   const std::string path = dir.file("bg.db");
