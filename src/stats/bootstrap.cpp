@@ -19,6 +19,10 @@ void add_tail_warning(Estimate& e, int resamples) {
   }
 }
 
+// Robust statistics take their variance terms from the data clipped to the median +- this
+// many scaled MADs: the spikes they ignore must not set their interval's width either.
+constexpr double kWinsorMads = 3.0;
+
 constexpr const char* kFewInstances =
     "fewer than 2 instances: the interval shows iteration noise only, not the variation "
     "between instances";
@@ -46,7 +50,7 @@ Estimate bootstrap(const Hierarchical& data, const BootstrapOptions& options) {
   if (data.instances() < 2) e.warnings.push_back(kFewInstances);
   const auto replicates =
       hierarchical_replicates(data, options.statistic, options.resamples, options.seed);
-  const VarianceTerm terms[] = {variance_term(data)};
+  const VarianceTerm terms[] = {variance_term(data, options.statistic)};
   return finish(std::move(e), replicates, options.confidence, options.interval,
                 combined_expansion(terms));
 }
@@ -76,6 +80,34 @@ VarianceTerm cluster_variance_term(double sum_d2, double sum_inner, std::size_t 
   return {sum_d2 / (dn * (dn - 1.0)), (sum_d2 + sum_inner) / (dn * dn), n};
 }
 
+Hierarchical winsorized(const Hierarchical& data, double k) {
+  if (data.empty()) return data;
+  const auto values = data.values();
+  const double centre = median(values);
+  const double spread = mad_scaled(values);
+  if (!(spread > 0.0)) return data;
+  const double lo = centre - k * spread, hi = centre + k * spread;
+  Hierarchical out;
+  std::vector<double> inst;
+  for (std::size_t i = 0; i < data.instances(); ++i) {
+    const auto x = data.instance(i);
+    inst.assign(x.begin(), x.end());
+    for (double& v : inst) v = std::clamp(v, lo, hi);
+    out.add_instance(inst);
+  }
+  return out;
+}
+
+VarianceTerm variance_term(const Hierarchical& data, Statistic statistic) {
+  return statistic == Statistic::kMean ? variance_term(data)
+                                       : variance_term(winsorized(data, kWinsorMads));
+}
+
+VarianceTerm relative_variance_term(const Hierarchical& data, Statistic statistic) {
+  return statistic == Statistic::kMean ? relative_variance_term(data)
+                                       : relative_variance_term(winsorized(data, kWinsorMads));
+}
+
 VarianceTerm relative_variance_term(const Hierarchical& data) {
   VarianceTerm t = variance_term(data);
   const double grand = mean(data.values());
@@ -91,8 +123,8 @@ RatioSample ratio_sample(const Hierarchical& a, const Hierarchical& b, Statistic
   const double stat_a = statistic_of(a, statistic);
   s.ratio =
       stat_a == 0.0 ? std::numeric_limits<double>::infinity() : statistic_of(b, statistic) / stat_a;
-  s.a = relative_variance_term(a);
-  s.b = relative_variance_term(b);
+  s.a = relative_variance_term(a, statistic);
+  s.b = relative_variance_term(b, statistic);
   auto rep_a = hierarchical_replicates(a, statistic, resamples, derive_seed(seed, 0));
   const auto rep_b = hierarchical_replicates(b, statistic, resamples, derive_seed(seed, 1));
   if (rep_a.empty() || rep_b.empty()) return s;

@@ -45,7 +45,7 @@ Estimate bootstrap(const Hierarchical& data, const BootstrapOptions& options);
 // m_i) and d_i = m_i (y_i - y) / m:
 //   variance           = sum d_i^2 / (n (n - 1))          (the cluster-sample variance)
 //   bootstrap_variance = (sum d_i^2 + sum m_i w_i / m^2) / n^2
-// The median statistic uses the same terms: an approximation.
+// The median and trimmed mean use the same terms of winsorized data (below): an approximation.
 VarianceTerm variance_term(const Hierarchical& data);
 // The same terms from their parts, for callers that hold instance summaries rather than the
 // data: sum_d2 = sum d_i^2, sum_inner = sum m_i w_i / m^2 (the variance the inner resampling
@@ -53,6 +53,14 @@ VarianceTerm variance_term(const Hierarchical& data);
 VarianceTerm cluster_variance_term(double sum_d2, double sum_inner, std::size_t n);
 // The same divided by the squared grand mean: the variance of log(mean), for ratios.
 VarianceTerm relative_variance_term(const Hierarchical& data);
+// The terms an interval of `statistic` is expanded with. The median and the trimmed mean ignore
+// a few extreme iterations, so their terms come from the data winsorized at the median +- 3
+// scaled MADs (the mean's terms, which a 12x spike inflates, would narrow their intervals).
+VarianceTerm variance_term(const Hierarchical& data, Statistic statistic);
+VarianceTerm relative_variance_term(const Hierarchical& data, Statistic statistic);
+// Each value clipped to [median - k s, median + k s] of all values, s the scaled MAD; the data
+// itself when s is 0.
+Hierarchical winsorized(const Hierarchical& data, double k);
 
 // Bootstrap distribution of the ratio B / A of a statistic. A and B are resampled
 // independently (they are independent samples), with seeds derive_seed(seed, 0) for A and

@@ -4,6 +4,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "stats/descriptive.hpp"
@@ -43,11 +44,16 @@ double resample_mean(const Hierarchical& data, Rng& rng) {
   return sum / static_cast<double>(count);
 }
 
-// Medians of resamples by counting how often each data value (by rank) is drawn: a pass over
-// the counts per resample instead of copying the resample and selecting in it.
-class RankMedian {
+std::size_t trim_count(std::size_t n) {
+  return static_cast<std::size_t>(std::floor(kTrimFraction * static_cast<double>(n)));
+}
+
+// Medians and trimmed means of resamples by counting how often each data value (by rank) is
+// drawn: a pass over the counts per resample instead of copying the resample and sorting it.
+class RankStatistic {
  public:
-  explicit RankMedian(const Hierarchical& data) : rank_(data.size()) {
+  RankStatistic(const Hierarchical& data, Statistic statistic)
+      : statistic_(statistic), rank_(data.size()) {
     const auto values = data.values();
     std::vector<std::size_t> order(values.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
@@ -63,6 +69,18 @@ class RankMedian {
   double operator()(const Hierarchical& data, Rng& rng, std::vector<uint32_t>& counts) const {
     counts.assign(sorted_.size(), 0);
     const std::size_t total = draw_resample(data, rng, [&](std::size_t p) { ++counts[rank_[p]]; });
+    if (statistic_ == Statistic::kTrimmedMean) {
+      // Ranks [cut, total - cut) of the resample, each value counted as often as drawn.
+      const std::size_t from = trim_count(total), to = total - from;
+      std::size_t seen = 0;
+      double sum = 0.0;
+      for (std::size_t r = 0; r < counts.size() && seen < to; ++r) {
+        const std::size_t first = std::max(seen, from), last = std::min(seen + counts[r], to);
+        if (last > first) sum += static_cast<double>(last - first) * sorted_[r];
+        seen += counts[r];
+      }
+      return sum / static_cast<double>(to - from);
+    }
     // Type 7 median: the element at (total - 1) / 2, averaged with the one at total / 2.
     const std::size_t lo = (total - 1) / 2, hi = total / 2;
     std::size_t seen = 0;
@@ -77,14 +95,43 @@ class RankMedian {
   }
 
  private:
+  Statistic statistic_;
   std::vector<double> sorted_;
   std::vector<uint32_t> rank_;  // rank_[p]: the position of data.values()[p] in sorted_
 };
 
 }  // namespace
 
+const char* to_string(Statistic statistic) {
+  switch (statistic) {
+    case Statistic::kMean:
+      return "mean";
+    case Statistic::kMedian:
+      return "median";
+    case Statistic::kTrimmedMean:
+      return "trimmed mean";
+  }
+  return "mean";
+}
+
+double trimmed_mean_sorted(std::span<const double> sorted) {
+  const std::size_t cut = trim_count(sorted.size());
+  return mean(sorted.subspan(cut, sorted.size() - 2 * cut));
+}
+
 double statistic_of(const Hierarchical& data, Statistic statistic) {
-  return statistic == Statistic::kMean ? mean(data.values()) : median(data.values());
+  switch (statistic) {
+    case Statistic::kMean:
+      return mean(data.values());
+    case Statistic::kMedian:
+      return median(data.values());
+    case Statistic::kTrimmedMean: {
+      std::vector<double> sorted(data.values().begin(), data.values().end());
+      std::sort(sorted.begin(), sorted.end());
+      return trimmed_mean_sorted(sorted);
+    }
+  }
+  return mean(data.values());
 }
 
 std::vector<double> hierarchical_replicates(const Hierarchical& data, Statistic statistic,
@@ -100,12 +147,12 @@ std::vector<double> hierarchical_replicates(const Hierarchical& data, Statistic 
     });
     return out;
   }
-  const RankMedian median_of(data);
+  const RankStatistic statistic_of_resample(data, statistic);
   tbb::parallel_for(tbb::blocked_range<int>(0, resamples, kGrain), [&](const auto& range) {
     std::vector<uint32_t> counts;
     for (int b = range.begin(); b < range.end(); ++b) {
       Rng rng(seed, static_cast<uint64_t>(b));
-      out[static_cast<std::size_t>(b)] = median_of(data, rng, counts);
+      out[static_cast<std::size_t>(b)] = statistic_of_resample(data, rng, counts);
     }
   });
   return out;

@@ -8,16 +8,28 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "stats/hierarchical.hpp"
 
 namespace benchguard::stats {
 
-enum class Statistic { kMean, kMedian };
+// kTrimmedMean: the mean of the middle values, kTrimFraction of them (rounded down) cut off at
+// each end: as efficient as the mean on clean data, as indifferent to a few spikes as the
+// median (docs/compare.md has the simulation that chose it).
+enum class Statistic { kMean, kMedian, kTrimmedMean };
 
-// The statistic over all iterations pooled: their mean, or their median (type 7).
+inline constexpr double kTrimFraction = 0.10;
+
+const char* to_string(Statistic statistic);  // "mean", "median", "trimmed mean"
+
+// The statistic over all iterations pooled: their mean, their median (type 7), or their
+// trimmed mean.
 double statistic_of(const Hierarchical& data, Statistic statistic);
+
+// The mean of sorted[cut .. n - cut), cut = floor(kTrimFraction * n).
+double trimmed_mean_sorted(std::span<const double> sorted);
 
 // `resamples` bootstrap replicates of the statistic, replicate b in slot b. Empty for empty
 // data.

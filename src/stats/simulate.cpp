@@ -25,7 +25,9 @@ Hierarchical simulate(const SimulationOptions& options, uint64_t seed, uint64_t 
     for (std::size_t j = 0; j < total; ++j) {
       double v = scale * offset * unit_lognormal(rng, options.iteration_sd);
       if (options.outlier_probability > 0.0 && rng.uniform() < options.outlier_probability) {
-        v *= options.outlier_factor;
+        const auto& factors = options.outlier_factors;
+        v *= factors.empty() ? options.outlier_factor
+                             : factors[rng.below(static_cast<uint32_t>(factors.size()))];
       }
       if (j < options.warmup_iterations) {
         const double remaining = static_cast<double>(options.warmup_iterations - j) /
@@ -40,8 +42,13 @@ Hierarchical simulate(const SimulationOptions& options, uint64_t seed, uint64_t 
 }
 
 double expected_iteration(const SimulationOptions& options) {
-  return options.mean * options.slowdown *
-         (1.0 + options.outlier_probability * (options.outlier_factor - 1.0));
+  double factor = options.outlier_factor;
+  if (!options.outlier_factors.empty()) {
+    factor = 0.0;
+    for (double f : options.outlier_factors) factor += f;
+    factor /= static_cast<double>(options.outlier_factors.size());
+  }
+  return options.mean * options.slowdown * (1.0 + options.outlier_probability * (factor - 1.0));
 }
 
 }  // namespace benchguard::stats

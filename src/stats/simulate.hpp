@@ -6,13 +6,16 @@
 //   I_i   instance offset, lognormal with mean 1 and log-sd instance_sd (about instance_sd
 //         relative sd): what a process launch fixes (layout, frequency, co-tenants)
 //   E_ij  iteration noise, lognormal with mean 1 and log-sd iteration_sd
-//   O_ij  outlier_factor with probability outlier_probability, else 1 (interrupts, GC)
+//   O_ij  with probability outlier_probability an outlier (interrupts, GC, page faults):
+//         outlier_factor, or when outlier_factors is not empty one of them drawn uniformly;
+//         else 1
 //   W_j   warmup: the first warmup_iterations iterations of every instance are slower, by
 //         warmup_factor on the first, falling linearly towards 1
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "stats/hierarchical.hpp"
 
@@ -28,6 +31,7 @@ struct SimulationOptions {
   double iteration_sd = 0.02;
   double outlier_probability = 0.0;
   double outlier_factor = 2.0;
+  std::vector<double> outlier_factors;  // when not empty, used instead of outlier_factor
   double warmup_factor = 1.5;
 };
 
@@ -36,7 +40,7 @@ struct SimulationOptions {
 Hierarchical simulate(const SimulationOptions& options, uint64_t seed, uint64_t stream = 0);
 
 // The expected value of one steady-state iteration:
-// mean * slowdown * (1 + outlier_probability * (outlier_factor - 1)).
+// mean * slowdown * (1 + outlier_probability * (mean outlier factor - 1)).
 double expected_iteration(const SimulationOptions& options);
 
 }  // namespace benchguard::stats

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <tbb/global_control.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -38,13 +39,63 @@ TEST(StatsResample, ReplicatesFollowTheScheme) {
   const Hierarchical data(raw);
   const auto means = hierarchical_replicates(data, Statistic::kMean, 60, 11);
   const auto medians = hierarchical_replicates(data, Statistic::kMedian, 60, 11);
+  const auto trimmed = hierarchical_replicates(data, Statistic::kTrimmedMean, 60, 11);
   ASSERT_EQ(means.size(), 60u);
   ASSERT_EQ(medians.size(), 60u);
+  ASSERT_EQ(trimmed.size(), 60u);
   for (uint64_t b = 0; b < 60; ++b) {
-    const auto drawn = reference_resample(raw, 11, b);
+    auto drawn = reference_resample(raw, 11, b);
     EXPECT_DOUBLE_EQ(means[b], mean(drawn)) << "resample " << b;
     EXPECT_DOUBLE_EQ(medians[b], median(drawn)) << "resample " << b;
+    // The literal trimmed mean of the sorted draw: floor(10% of n) values cut at each end.
+    std::sort(drawn.begin(), drawn.end());
+    const auto cut = drawn.size() / 10;
+    double sum = 0.0;
+    for (std::size_t i = cut; i < drawn.size() - cut; ++i) sum += drawn[i];
+    EXPECT_NEAR(trimmed[b], sum / static_cast<double>(drawn.size() - 2 * cut), 1e-12)
+        << "resample " << b;
   }
+}
+
+TEST(StatsResample, TrimmedMeanByHand) {
+  // 20 values: floor(0.1 * 20) = 2 cut at each end, the mean of the middle 16.
+  std::vector<double> v;
+  for (int i = 1; i <= 18; ++i) v.push_back(i);
+  v.push_back(1000);  // spikes: cut
+  v.push_back(-1000);
+  const Hierarchical data({v});
+  // Sorted: -1000, 1, 2, ..., 18, 1000; kept 2 .. 17, mean 9.5.
+  EXPECT_DOUBLE_EQ(statistic_of(data, Statistic::kTrimmedMean), 9.5);
+  // 9 values: floor(0.9) = 0 cut: the plain mean.
+  const Hierarchical nine({{1, 2, 3}, {4, 5, 6}, {7, 8, 90}});
+  EXPECT_DOUBLE_EQ(statistic_of(nine, Statistic::kTrimmedMean), 126.0 / 9.0);
+  // 10 values: one cut at each end.
+  const Hierarchical ten({{1, 2, 3, 4, 5}, {6, 7, 8, 9, 100}});
+  EXPECT_DOUBLE_EQ(statistic_of(ten, Statistic::kTrimmedMean), 44.0 / 8.0);
+  EXPECT_STREQ(to_string(Statistic::kTrimmedMean), "trimmed mean");
+}
+
+TEST(StatsBootstrap, RobustStatisticsTakeTheirExpansionFromWinsorizedData) {
+  // A 12x spike inflates the mean's within-instance variance term; the trimmed mean's terms
+  // come from the data clipped at median +- 3 scaled MADs, where the spike no longer counts.
+  std::vector<std::vector<double>> raw;
+  for (int i = 0; i < 6; ++i) {
+    std::vector<double> inst;
+    for (int j = 0; j < 10; ++j) inst.push_back(1.0 + 0.01 * i + 0.001 * j);
+    raw.push_back(inst);
+  }
+  const Hierarchical clean(raw);
+  raw[2][4] = 12.0;
+  const Hierarchical spiky(raw);
+  const auto w = winsorized(spiky, 3.0);
+  const auto values = spiky.values();
+  const double hi = median(values) + 3.0 * mad_scaled(values);
+  EXPECT_DOUBLE_EQ(w.instance(2)[4], hi);
+  EXPECT_DOUBLE_EQ(w.instance(0)[0], spiky.instance(0)[0]);
+  const auto robust = variance_term(spiky, Statistic::kTrimmedMean);
+  const auto plain = variance_term(spiky, Statistic::kMean);
+  EXPECT_GT(plain.bootstrap_variance, 50 * robust.bootstrap_variance);
+  EXPECT_NEAR(robust.variance, variance_term(clean).variance, 0.2 * variance_term(clean).variance);
 }
 
 // Two instances of one iteration each, {1} and {3}: a resample mean is 1, 2 or 3 with
@@ -99,7 +150,7 @@ TEST(StatsResample, IdenticalOnOneAndTwoThreads) {
   EXPECT_EQ(one.second.ci.lower, two.second.ci.lower);
   EXPECT_EQ(one.second.ci.upper, two.second.ci.upper);
 
-  for (Statistic statistic : {Statistic::kMean, Statistic::kMedian}) {
+  for (Statistic statistic : {Statistic::kMean, Statistic::kMedian, Statistic::kTrimmedMean}) {
     std::vector<double> serial;
     {
       tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
