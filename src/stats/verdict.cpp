@@ -1,5 +1,8 @@
 #include "stats/verdict.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -18,6 +21,28 @@ double smallest_exact_p(std::size_t n_a, std::size_t n_b) {
   return std::min(1.0, 2.0 * std::exp(-log_choose));
 }
 
+// Every value of both samples is the same number.
+bool same_constant(const Hierarchical& a, const Hierarchical& b) {
+  const auto va = a.values(), vb = b.values();
+  if (va.empty() || vb.empty()) return false;
+  const double x = va.front();
+  auto all_x = [x](std::span<const double> v) {
+    return std::all_of(v.begin(), v.end(), [x](double y) { return y == x; });
+  };
+  return all_x(va) && all_x(vb);
+}
+
+// What a user can act on when a side has fewer than kMinInstancesForVerdict instances.
+std::string too_few_instances(std::size_t n_a, std::size_t n_b) {
+  const std::string counts =
+      n_a == n_b ? fmt::format("{} instance{} per side", n_a, n_a == 1 ? "" : "s")
+                 : fmt::format("{} instance{} of A and {} of B", n_a, n_a == 1 ? "" : "s", n_b);
+  return fmt::format(
+      "{}: a verdict needs at least {} per side to see how instances differ; "
+      "rerun with --instances 5 or more (imported results: more repetitions)",
+      counts, kMinInstancesForVerdict);
+}
+
 }  // namespace
 
 Comparison compare_with_sample(const Hierarchical& a, const Hierarchical& b,
@@ -25,22 +50,37 @@ Comparison compare_with_sample(const Hierarchical& a, const Hierarchical& b,
   Comparison c;
   c.mean_a = mean(a.values());
   c.mean_b = mean(b.values());
+  c.value_a = statistic_of(a, options.statistic);
+  c.value_b = statistic_of(b, options.statistic);
   c.ratio = ratio_estimate(sample, options.confidence, options.interval);
   c.warnings = c.ratio.warnings;
 
   c.instance_test = mann_whitney_u(instance_means(a), instance_means(b));
   c.p_value = c.p_value_adjusted = c.instance_test.p_value;
   const double alpha = 1.0 - options.confidence;
-  if (a.instances() > 0 && b.instances() > 0 &&
+  if (a.instances() >= kMinInstancesForVerdict && b.instances() >= kMinInstancesForVerdict &&
       smallest_exact_p(a.instances(), b.instances()) >= alpha) {
     c.warnings.push_back(
-        "with " + std::to_string(a.instances()) + " and " + std::to_string(b.instances()) +
-        " instances the Mann-Whitney U p-value cannot fall below " + std::to_string(alpha));
+        fmt::format("with {} and {} instances the Mann-Whitney U p-value cannot fall below {:g}",
+                    a.instances(), b.instances(), alpha));
   }
 
   c.p_value_bootstrap = c.p_value_bootstrap_adjusted =
       bootstrap_p_value(sample.replicates, 1.0, c.ratio.expansion);
   c.verdict = classify(c.ratio.value, c.ratio.ci, options.threshold, options.direction);
+
+  if (a.instances() < kMinInstancesForVerdict || b.instances() < kMinInstancesForVerdict) {
+    c.verdict = Verdict::kInconclusive;
+    c.warnings.insert(c.warnings.begin(), too_few_instances(a.instances(), b.instances()));
+  } else if (same_constant(a, b)) {
+    // 0 B/op before and after: no change, whatever the resampling says of 0 / 0.
+    c.ratio.value = 1.0;
+    c.ratio.ci = {1.0, 1.0};
+    c.ratio.warnings.clear();
+    c.warnings.clear();
+    c.p_value_bootstrap = c.p_value_bootstrap_adjusted = 1.0;
+    c.verdict = Verdict::kUnchanged;
+  }
   return c;
 }
 

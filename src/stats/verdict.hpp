@@ -11,6 +11,11 @@
 // For a higher-is-better metric (throughput) a ratio below 1 is the regression: slower and
 // faster swap their conditions.
 //
+// Fewer than 2 instances on either side give no verdict: one instance cannot show how much
+// instances differ, so its interval (often of zero width) says nothing about the next run.
+// Such a comparison is inconclusive with a warning saying how many instances to run. Two
+// samples that are the same constant (0 B/op before and after) are unchanged, ratio 1.
+//
 // Across the benchmarks of one comparison (compare_all), Holm's method adjusts the p-values.
 // By default the adjusted bootstrap p-value also gates the verdict: slower/faster stand only if
 // it is below 1 - confidence, otherwise they become inconclusive. The bootstrap p-value is dual
@@ -24,6 +29,7 @@
 // instances its exact p-value has a floor (2 / C(n_a + n_b, n_a): 0.1 for 3 vs 3).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -49,9 +55,14 @@ struct VerdictOptions {
   bool holm_gates_verdict = true;  // compare_all only
 };
 
+// At least this many instances (or duet runs) a side for slower, faster or unchanged.
+inline constexpr std::size_t kMinInstancesForVerdict = 2;
+
 struct Comparison {
   double mean_a = 0.0;  // mean over all iterations
   double mean_b = 0.0;
+  double value_a = 0.0;  // options.statistic of A over all its iterations
+  double value_b = 0.0;
   Estimate ratio;                     // B / A of options.statistic, with its interval
   MannWhitneyResult instance_test{};  // Mann-Whitney U over per-instance means
   double p_value = 0.0;               // instance_test.p_value

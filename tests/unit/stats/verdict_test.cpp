@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "stats/rng.hpp"
@@ -88,6 +89,52 @@ TEST(StatsVerdict, MedianStatistic) {
   const auto c = compare(a, scaled(a, 1.2), options);
   EXPECT_NEAR(c.ratio.value, 1.2, 1e-12);
   EXPECT_EQ(c.verdict, Verdict::kSlower);
+}
+
+TEST(StatsVerdict, OneInstanceASideIsInconclusiveWithAReason) {
+  // One instance each, 20 iterations 10% apart: the interval is narrow (iteration noise only),
+  // but nothing shows how the next instance would differ. No slower, however narrow.
+  std::vector<double> xa, xb;
+  for (int j = 0; j < 20; ++j) {
+    xa.push_back(1.0 + 0.001 * j);
+    xb.push_back(1.1 + 0.001 * j);
+  }
+  const Hierarchical a({xa}), b({xb});
+  VerdictOptions o;
+  o.resamples = 2000;
+  const auto c = compare(a, b, o);
+  EXPECT_GT(c.ratio.ci.lower, 1.05);  // what used to be called slower
+  EXPECT_EQ(c.verdict, Verdict::kInconclusive);
+  ASSERT_FALSE(c.warnings.empty());
+  EXPECT_NE(c.warnings.front().find("1 instance per side"), std::string::npos) << c.warnings[0];
+  EXPECT_NE(c.warnings.front().find("--instances 5"), std::string::npos);
+  // One instance against five: still no verdict, and the counts are named.
+  const Hierarchical five({xb, xb, xb, xb, xb});
+  const auto d = compare(a, five, o);
+  EXPECT_EQ(d.verdict, Verdict::kInconclusive);
+  EXPECT_NE(d.warnings.front().find("1 instance of A and 5 of B"), std::string::npos)
+      << d.warnings[0];
+  // The same data as three instances a side gets a verdict.
+  auto shifted = [](std::vector<double> x, double by) {
+    for (double& v : x) v += by;
+    return x;
+  };
+  const Hierarchical a2({xa, shifted(xa, 0.01), shifted(xa, -0.01)});
+  const Hierarchical b2({xb, shifted(xb, 0.01), shifted(xb, -0.01)});
+  EXPECT_EQ(compare(a2, b2, o).verdict, Verdict::kSlower);
+}
+
+TEST(StatsVerdict, TheSameConstantOnBothSidesIsUnchanged) {
+  // 0 allocs/op before and after: 0 / 0 is no change.
+  const Hierarchical zeros({{0.0}, {0.0}, {0.0}}), more_zeros({{0.0}, {0.0}});
+  VerdictOptions o;
+  o.resamples = 500;
+  const auto c = compare(zeros, more_zeros, o);
+  EXPECT_EQ(c.verdict, Verdict::kUnchanged);
+  EXPECT_EQ(c.ratio.value, 1.0);
+  // Different constants are a change.
+  const Hierarchical ones({{1.0}, {1.0}, {1.0}}), twos({{2.0}, {2.0}, {2.0}});
+  EXPECT_EQ(compare(ones, twos, o).verdict, Verdict::kSlower);
 }
 
 TEST(StatsVerdict, WarnsWhenUTestCannotReachSignificance) {
