@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 
 #include "stats/rng.hpp"
 
@@ -23,34 +24,69 @@ const VariantData* find(const Side& s, const std::string& benchmark) {
   return nullptr;
 }
 
+// The metrics to compare, in order: as named, every metric both sides of some benchmark have
+// ("all"), or the default selection (kDefaultMetrics where both sides have them, then the
+// metrics benchmarks reported themselves).
+std::vector<std::string> metric_selection(
+    const std::vector<std::pair<const VariantData*, const VariantData*>>& pairs,
+    const std::vector<std::string>& asked) {
+  const bool all = asked.size() == 1 && asked.front() == "all";
+  if (!asked.empty() && !all) return asked;
+  std::vector<std::string> shared;  // first seen first
+  for (const auto& [va, vb] : pairs) {
+    const auto in_b = metrics_of(*vb);
+    for (const auto& m : metrics_of(*va))
+      if (std::find(in_b.begin(), in_b.end(), m) != in_b.end() &&
+          std::find(shared.begin(), shared.end(), m) == shared.end())
+        shared.push_back(m);
+  }
+  std::vector<std::string> out;
+  // Built-in metrics in their display order, then the others as first seen.
+  for (const auto& b : builtin_metrics()) {
+    const bool wanted = all || std::find(std::begin(kDefaultMetrics), std::end(kDefaultMetrics),
+                                         b.name) != std::end(kDefaultMetrics);
+    if (wanted && std::find(shared.begin(), shared.end(), b.name) != shared.end())
+      out.push_back(b.name);
+  }
+  for (const auto& m : shared)
+    if (find_builtin_metric(m) == nullptr) out.push_back(m);
+  if (out.empty()) out.emplace_back("wall_time");  // nothing shared: say so for wall time
+  return out;
+}
+
 }  // namespace
 
 CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& options) {
   CompareReport report;
   report.label_a = a.label;
   report.label_b = b.label;
+  auto pair_up = [&](const Side& bs) {
+    std::vector<std::pair<const VariantData*, const VariantData*>> out;
+    for (const auto* va : a.variants)
+      if (const auto* vb = find(bs, va->variant.benchmark)) out.emplace_back(va, vb);
+    return out;
+  };
+  const std::vector<std::string> metrics = metric_selection(pair_up(b), options.metrics);
+
   // B as if slower: copies with stretched iterations, kept alive for the whole comparison.
   std::vector<VariantData> slowed;
   if (options.simulate_slowdown != 0) {
     slowed.reserve(b.variants.size());
     for (const auto* vb : b.variants)
-      slowed.push_back(with_slowdown(*vb, options.simulate_slowdown, options.metrics));
+      slowed.push_back(with_slowdown(*vb, options.simulate_slowdown, metrics));
   }
   Side b_side = b;
   for (size_t k = 0; k < slowed.size(); ++k) b_side.variants[k] = &slowed[k];
 
-  std::vector<std::pair<const VariantData*, const VariantData*>> pairs;
-  for (const auto* va : a.variants) {
-    if (const auto* vb = find(b_side, va->variant.benchmark))
-      pairs.emplace_back(va, vb);
-    else
+  const auto pairs = pair_up(b_side);
+  for (const auto* va : a.variants)
+    if (find(b_side, va->variant.benchmark) == nullptr)
       report.only_in_a.push_back(va->variant.benchmark);
-  }
   for (const auto* vb : b_side.variants)
     if (find(a, vb->variant.benchmark) == nullptr)
       report.only_in_b.push_back(vb->variant.benchmark);
 
-  for (const auto& metric : options.metrics) {
+  for (const auto& metric : metrics) {
     MetricComparison mc;
     mc.metric = pairs.empty() ? metric_info(metric) : metric_info(*pairs.front().first, metric);
     std::vector<stats::Hierarchical> da, db;
@@ -78,7 +114,7 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
         sample = stats::duet_ratio_sample(p.runs, options.verdict.resamples, seed);
       } else {
         if (row.a.data.empty() || row.b.data.empty()) {
-          if (metric == options.metrics.front() || (!row.a.data.empty() || !row.b.data.empty()))
+          if (metric == metrics.front() || (!row.a.data.empty() || !row.b.data.empty()))
             report.warnings.push_back(fmt::format("{}: no {} measurements on {} side",
                                                   row.benchmark, metric,
                                                   row.a.data.empty() ? "the A" : "the B"));

@@ -18,8 +18,15 @@ struct Side {
   std::vector<const VariantData*> variants;  // one per benchmark
 };
 
+// Which metrics a comparison covers when none are named: wall time and peak memory (max_rss,
+// the kernel's peak resident set) where both sides have them, plus every metric a benchmark
+// reported itself (not built in: items_per_second, B/op, ...).
+inline constexpr const char* kDefaultMetrics[] = {"wall_time", "max_rss"};
+
 struct CompareOptions {
-  std::vector<std::string> metrics{"wall_time"};
+  // Empty: the default selection above. {"all"}: every metric both sides of a benchmark have.
+  // Otherwise these metrics, in this order.
+  std::vector<std::string> metrics;
   BurnInPolicy burn_in;
   stats::VerdictOptions verdict;
   // What if B were this much slower: with_slowdown() on B's variants (timestamps included).

@@ -91,8 +91,14 @@ VariantData with_slowdown(const VariantData& v, double slowdown,
       it.start_ns += shift;
       it.end_ns = it.start_ns + stretched;
       shift += stretched - duration;
-      for (auto& [name, value] : it.metrics)
-        if (std::find(metrics.begin(), metrics.end(), name) != metrics.end()) value *= factor;
+      for (auto& [name, value] : it.metrics) {
+        if (std::find(metrics.begin(), metrics.end(), name) == metrics.end()) continue;
+        // Slower means less of a higher-is-better metric (throughput).
+        if (metric_info(v, name).direction == Direction::kHigherIsBetter)
+          value /= factor;
+        else
+          value *= factor;
+      }
     }
     in.end_ns += shift;
   }

@@ -3,7 +3,9 @@
 namespace benchguard::cli {
 
 void AnalysisFlags::add_to(CLI::App* c) {
-  c->add_option("--metric", metrics, "Metric(s) to analyse (default: wall_time)");
+  c->add_option("--metric", metrics,
+                "Metric(s) to analyse, or all (compare: wall time, peak memory and the "
+                "benchmarks' own metrics by default; summary: wall_time)");
   c->add_option("--burn-in", burn_in,
                 "auto (flagged + detected), configured (flagged only), or a count per instance");
   c->add_option("--resamples", resamples, "Bootstrap resamples")->check(CLI::Range(100, 10000000));

@@ -9,6 +9,7 @@
 #include "cli/app.hpp"
 #include "cli/compare_inputs.hpp"
 #include "core/units.hpp"
+#include "ingest/ingest.hpp"
 #include "report/table.hpp"
 
 namespace benchguard::cli {
@@ -16,8 +17,8 @@ namespace benchguard::cli {
 namespace {
 
 struct CompareFlags {
-  std::vector<std::string> refs;
-  std::string variant_a, variant_b;
+  CompareRequest request;
+  std::string statistic = "trimmed";
   std::string threshold = "1%";
   std::string fail_on;  // slower | faster | change
   std::string simulate;
@@ -34,19 +35,26 @@ nlohmann::json jnum(double x) {
   return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
 }
 
-void print_json(Context& ctx, const analysis::CompareReport& r, const std::string& description) {
-  nlohmann::json j = {{"a", r.label_a},
-                      {"b", r.label_b},
-                      {"description", description},
-                      {"metrics", nlohmann::json::array()},
-                      {"warnings", r.warnings},
-                      {"only_in_a", r.only_in_a},
-                      {"only_in_b", r.only_in_b}};
+// How the U test's p-value was found: over the exact permutation distribution, or by the
+// normal approximation.
+const char* p_method(const stats::Comparison& c) {
+  if (!std::isfinite(c.p_value)) return "none";
+  return c.instance_test.exact ? "exact" : "normal approximation";
+}
+
+void print_json(Context& ctx, const analysis::CompareReport& r, const std::string& description,
+                const std::string& statistic, double confidence) {
+  nlohmann::json j = {
+      {"a", r.label_a},         {"b", r.label_b},           {"description", description},
+      {"statistic", statistic}, {"confidence", confidence}, {"metrics", nlohmann::json::array()},
+      {"warnings", r.warnings}, {"only_in_a", r.only_in_a}, {"only_in_b", r.only_in_b}};
   for (const auto& m : r.metrics) {
     nlohmann::json rows = nlohmann::json::array();
     for (const auto& row : m.rows) {
       const auto& c = row.result;
       rows.push_back({{"benchmark", row.benchmark},
+                      {"value_a", jnum(c.value_a)},
+                      {"value_b", jnum(c.value_b)},
                       {"mean_a", jnum(c.mean_a)},
                       {"mean_b", jnum(c.mean_b)},
                       {"instances_a", row.a.data.instances()},
@@ -54,7 +62,10 @@ void print_json(Context& ctx, const analysis::CompareReport& r, const std::strin
                       {"ratio", jnum(c.ratio.value)},
                       {"ci", {jnum(c.ratio.ci.lower), jnum(c.ratio.ci.upper)}},
                       {"p_value", jnum(c.p_value)},
+                      {"p_value_method", p_method(c)},
                       {"p_value_holm", jnum(c.p_value_adjusted)},
+                      {"p_value_bootstrap", jnum(c.p_value_bootstrap)},
+                      {"p_value_bootstrap_holm", jnum(c.p_value_bootstrap_adjusted)},
                       {"verdict", stats::to_string(c.verdict)},
                       {"method", row.duet ? "duet" : "instances"},
                       {"warnings", c.warnings}});
@@ -77,14 +88,17 @@ void print_json(Context& ctx, const analysis::CompareReport& r, const std::strin
 }
 
 void print_table(Context& ctx, const analysis::CompareReport& r, const std::string& description,
-                 double confidence) {
+                 const std::string& statistic, double confidence) {
   const std::string& format = ctx.globals.format;
   const bool md = format == "md";
   const bool machine = format == "csv";
-  if (!machine) ctx.out << (md ? "**benchguard compare**: " : "") << description << "\n\n";
+  if (!machine)
+    ctx.out << (md ? "**benchguard compare**: " : "") << description << " (" << statistic
+            << "s)\n\n";
   const std::string ci_head = fmt::format("{:.0f}% CI", 100 * confidence);
   report::Table t;
-  t.header = {"benchmark", "metric", "A", "B", "B/A", ci_head, "p (Holm)", "verdict"};
+  t.header = {"benchmark", "metric", statistic + " A", statistic + " B",
+              "B/A",       ci_head,  "p (Holm)",       "verdict"};
   t.right = {false, false, true, true, true, true, true, false};
   int counts[4] = {0, 0, 0, 0};
   for (const auto& m : r.metrics) {
@@ -97,7 +111,7 @@ void print_table(Context& ctx, const analysis::CompareReport& r, const std::stri
       std::string verdict = stats::to_string(c.verdict);
       if (md && (c.verdict == stats::Verdict::kSlower || c.verdict == stats::Verdict::kFaster))
         verdict = fmt::format("**{}**", verdict);
-      t.add_row({row.benchmark, m.metric.name, v(c.mean_a), v(c.mean_b), num(c.ratio.value),
+      t.add_row({row.benchmark, m.metric.name, v(c.value_a), v(c.value_b), num(c.ratio.value),
                  machine ? num(c.ratio.ci.lower) + " " + num(c.ratio.ci.upper)
                          : num(c.ratio.ci.lower) + " .. " + num(c.ratio.ci.upper),
                  num(c.p_value_adjusted, "{:.3g}"), verdict});
@@ -134,8 +148,10 @@ void print_table(Context& ctx, const analysis::CompareReport& r, const std::stri
 }
 
 Result<int> do_compare(Context& ctx, const CompareFlags& f) {
-  BG_ASSIGN(auto store, ctx.open_store());
-  BG_ASSIGN(auto inputs, resolve_compare_inputs(ctx, *store, f.refs, f.variant_a, f.variant_b));
+  LazyStore store(ctx);
+  std::vector<std::string> import_warnings;
+  BG_ASSIGN(auto inputs, resolve_compare_inputs(ctx, store, f.request, import_warnings));
+  for (const auto& w : import_warnings) ctx.err << "benchguard: warning: " << w << "\n";
   analysis::CompareOptions opts;
   if (!f.analysis.metrics.empty()) opts.metrics = f.analysis.metrics;
   BG_ASSIGN(opts.burn_in, f.analysis.burn_in_policy());
@@ -147,6 +163,10 @@ Result<int> do_compare(Context& ctx, const CompareFlags& f) {
   BG_ASSIGN(opts.min_overlap, parse_fraction(f.min_overlap, "--min-overlap"));
   if (!(opts.min_overlap > 0 && opts.min_overlap <= 1))
     return Error{"--min-overlap must be above 0 and at most 100%, not '" + f.min_overlap + "'"};
+  opts.verdict.statistic = f.statistic == "mean"     ? stats::Statistic::kMean
+                           : f.statistic == "median" ? stats::Statistic::kMedian
+                                                     : stats::Statistic::kTrimmedMean;
+  const std::string statistic = stats::to_string(opts.verdict.statistic);
   opts.verdict.confidence = f.analysis.confidence;
   opts.verdict.resamples = f.analysis.resamples;
   opts.verdict.seed = f.analysis.seed;
@@ -154,9 +174,9 @@ Result<int> do_compare(Context& ctx, const CompareFlags& f) {
   if (report.metrics.empty())
     return Error{"nothing to compare: no benchmark has measurements on both sides"};
   if (ctx.globals.format == "json")
-    print_json(ctx, report, inputs.description);
+    print_json(ctx, report, inputs.description, statistic, opts.verdict.confidence);
   else
-    print_table(ctx, report, inputs.description, opts.verdict.confidence);
+    print_table(ctx, report, inputs.description, statistic, opts.verdict.confidence);
 
   using stats::Verdict;
   const bool fail =
@@ -173,10 +193,21 @@ Action add_compare(CLI::App& app, Context& ctx) {
   auto* c = app.add_subcommand(
       "compare",
       "A against B: two variants of a run (default: the latest), two runs, two KEY=VALUE labels, "
-      "two git commits, or two database files");
-  c->add_option("refs", f->refs, "Nothing, a run, or two references");
-  c->add_option("--variant-a", f->variant_a, "Variant for side A when a run has several");
-  c->add_option("--variant-b", f->variant_b, "Variant for side B when a run has several");
+      "two git commits, two database files, or result files of other harnesses "
+      "(OLD NEW, or OLD... vs NEW...)");
+  c->add_option("refs", f->request.refs,
+                "Nothing, a run, two references, or result files as FILE... vs FILE...");
+  c->add_option("--variant-a", f->request.variant_a, "Variant for side A when a run has several");
+  c->add_option("--variant-b", f->request.variant_b, "Variant for side B when a run has several");
+  std::vector<std::string> formats{"auto"};
+  for (const auto& name : ingest::format_names()) formats.push_back(name);
+  c->add_option("--input-format", f->request.input_format,
+                "Format of result files given as references (default: recognised from content)")
+      ->check(CLI::IsMember(formats));
+  c->add_option("--statistic", f->statistic,
+                "What B/A compares: trimmed (default: the mean of the middle 80% of iterations, "
+                "robust to spikes), median, or mean")
+      ->check(CLI::IsMember({"trimmed", "median", "mean"}));
   c->add_option("--threshold", f->threshold, "Smallest change that counts (default 1%)");
   c->add_option("--fail-on", f->fail_on, "Exit 1 when a benchmark is slower, faster, or either")
       ->check(CLI::IsMember({"slower", "faster", "change"}));

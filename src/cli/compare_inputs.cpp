@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 
+#include "ingest/ingest.hpp"
 #include "vcs/git.hpp"
 
 namespace benchguard::cli {
@@ -54,11 +57,76 @@ Result<RunData> latest_where(store::Store& store, Pred pred, const std::string& 
   return Error{"no run " + what};
 }
 
+// A regular file that is not a database: a result file of some harness.
+bool is_result_file(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec) && !is_database_file(path);
+}
+
+// Result files imported in memory and merged into one run: variants of the same benchmark and
+// name from several files pool their instances (renumbered, in file order).
+Result<RunData> import_files(const std::vector<std::string>& files, const std::string& format,
+                             std::vector<std::string>& warnings) {
+  RunData merged;
+  merged.run.status = "imported";
+  int64_t order_offset = 0;
+  for (const auto& file : files) {
+    BG_ASSIGN(ingest::Imported imp, ingest::import_file(file, format));
+    for (const auto& w : imp.warnings) warnings.push_back(file + ": " + w);
+    if (merged.run.suite.empty()) merged.run = imp.data.run;
+    int64_t next_offset = order_offset;
+    for (auto& v : imp.data.variants) {
+      for (const auto& m : imp.metrics)
+        if (std::none_of(v.metrics.begin(), v.metrics.end(),
+                         [&](const MetricInfo& x) { return x.name == m.name; }))
+          v.metrics.push_back(m);
+      auto same = std::find_if(merged.variants.begin(), merged.variants.end(), [&](const auto& x) {
+        return x.variant.benchmark == v.variant.benchmark && x.variant.name == v.variant.name;
+      });
+      if (same == merged.variants.end()) {
+        merged.variants.push_back(VariantData{v.variant, {}, v.metrics});
+        same = merged.variants.end() - 1;
+      }
+      for (auto& inst : v.instances) {
+        inst.index = static_cast<int>(same->instances.size());
+        inst.order += order_offset;
+        next_offset = std::max(next_offset, inst.order + 1);
+        same->instances.push_back(std::move(inst));
+      }
+    }
+    order_offset = next_offset;
+  }
+  merged.run.uuid.clear();
+  return merged;
+}
+
+std::string join_names(const std::vector<std::string>& files) {
+  std::string s;
+  for (const auto& f : files) s += (s.empty() ? "" : " + ") + f;
+  return s;
+}
+
 }  // namespace
+
+bool is_database_file(const std::string& path) {
+  static constexpr char kHeader[] = "SQLite format 3";  // and its terminating NUL: 16 bytes
+  std::ifstream in(path, std::ios::binary);
+  char head[sizeof kHeader] = {};
+  if (!in.read(head, sizeof head)) return false;
+  return std::memcmp(head, kHeader, sizeof kHeader) == 0;
+}
+
+Result<store::Store*> LazyStore::get() {
+  if (!store_) {
+    BG_ASSIGN(store_, ctx_.open_store());
+  }
+  return store_.get();
+}
 
 Result<RunData> resolve_run(const Context& ctx, store::Store& store, const std::string& ref) {
   namespace fs = std::filesystem;
-  if (ref.size() > 3 && (ref.ends_with(".db") || ref.ends_with(".sqlite")) && fs::exists(ref)) {
+  std::error_code ec;
+  if (fs::is_regular_file(ref, ec) && is_database_file(ref)) {
     store::OpenOptions o;
     o.create = false;
     BG_ASSIGN(auto other, store::open_store(ref, o));
@@ -86,63 +154,115 @@ Result<RunData> resolve_run(const Context& ctx, store::Store& store, const std::
     if (at.ok() || looks_like_commit(ref)) return at;
   }
   return Error{
-      fmt::format("'{}' is not a run, variant, KEY=VALUE label, commit or database file "
+      fmt::format("'{}' is not a run, variant, KEY=VALUE label, commit, database or result file "
                   "(see `benchguard runs`)",
                   ref)};
 }
 
-Result<CompareInputs> resolve_compare_inputs(const Context& ctx, store::Store& store,
-                                             const std::vector<std::string>& refs,
-                                             const std::string& variant_a,
-                                             const std::string& variant_b) {
+Result<CompareInputs> resolve_compare_inputs(const Context& ctx, LazyStore& lazy,
+                                             const CompareRequest& request,
+                                             std::vector<std::string>& warnings) {
   CompareInputs in;
-  if (refs.size() > 2) return Error{"compare takes at most two references"};
+  const auto& refs = request.refs;
+  const std::string& variant_a = request.variant_a;
+  const std::string& variant_b = request.variant_b;
 
   // Variants of one run: no reference, one run, or two variant names of the latest run.
-  auto one_run_variants = [&](RunData run, std::string va,
-                              std::string vb) -> Result<CompareInputs> {
+  auto one_run_variants = [&](RunData run, std::string va, std::string vb,
+                              const std::string& where) -> Result<CompareInputs> {
     const auto names = variant_names(run);
     if (va.empty() && vb.empty()) {
       if (names.size() < 2)
-        return Error{fmt::format("{} has one variant; name two runs, labels or commits to compare",
-                                 short_run(run))};
+        return Error{
+            fmt::format("{} has one variant; name two runs, labels, commits or result "
+                        "files to compare",
+                        where)};
       va = names[0];
       vb = names[1];
     }
     for (const auto& n : {va, vb})
       if (std::find(names.begin(), names.end(), n) == names.end())
-        return Error{fmt::format("{} has no variant '{}'", short_run(run), n)};
+        return Error{fmt::format("{} has no variant '{}'", where, n)};
     in.runs.push_back(std::make_unique<RunData>(std::move(run)));
     const RunData& r = *in.runs.back();
     in.a = side_of(r, va, va);
     in.b = side_of(r, vb, vb);
-    in.description = fmt::format("{} vs {} in {}", va, vb, short_run(r));
+    in.description = fmt::format("{} vs {} in {}", va, vb, where);
     return std::move(in);
   };
 
+  // `FILE... vs FILE...`: several result files a side.
+  const auto vs = std::find(refs.begin(), refs.end(), "vs");
+  if (vs != refs.end()) {
+    const std::vector<std::string> files_a(refs.begin(), vs), files_b(vs + 1, refs.end());
+    if (files_a.empty() || files_b.empty())
+      return Error{"compare FILE... vs FILE...: name at least one result file on each side"};
+    for (const auto* side : {&files_a, &files_b})
+      for (const auto& f : *side)
+        if (!is_result_file(f))
+          return Error{
+              fmt::format("{}: no such result file (on either side of 'vs' only result "
+                          "files of importable formats may stand)",
+                          f)};
+    BG_ASSIGN(RunData ra, import_files(files_a, request.input_format, warnings));
+    BG_ASSIGN(RunData rb, import_files(files_b, request.input_format, warnings));
+    in.runs.push_back(std::make_unique<RunData>(std::move(ra)));
+    in.runs.push_back(std::make_unique<RunData>(std::move(rb)));
+    in.a = side_of(*in.runs[0], variant_a, join_names(files_a));
+    in.b = side_of(*in.runs[1], variant_b, join_names(files_b));
+    in.description = fmt::format("{} vs {}", join_names(files_a), join_names(files_b));
+    return in;
+  }
+  if (refs.size() > 2)
+    return Error{"compare takes at most two references, or result files as FILE... vs FILE..."};
+
+  // A reference: result files are imported, anything else is looked up in the store.
+  auto side_run = [&](const std::string& ref, std::string& where) -> Result<RunData> {
+    if (is_result_file(ref)) {
+      where = ref;
+      return import_files({ref}, request.input_format, warnings);
+    }
+    BG_ASSIGN(store::Store * store, lazy.get());
+    BG_ASSIGN(RunData run, resolve_run(ctx, *store, ref));
+    where = short_run(run);
+    return run;
+  };
+
   if (refs.empty()) {
-    BG_ASSIGN(RunData run, store.load_run("latest"));
-    return one_run_variants(std::move(run), variant_a, variant_b);
+    BG_ASSIGN(store::Store * store, lazy.get());
+    BG_ASSIGN(RunData run, store->load_run("latest"));
+    const std::string where = short_run(run);
+    return one_run_variants(std::move(run), variant_a, variant_b, where);
   }
   if (refs.size() == 1) {
-    BG_ASSIGN(RunData run, resolve_run(ctx, store, refs[0]));
-    return one_run_variants(std::move(run), variant_a, variant_b);
+    std::string where;
+    BG_ASSIGN(RunData run, side_run(refs[0], where));
+    return one_run_variants(std::move(run), variant_a, variant_b, where);
   }
-  if (auto latest = store.load_run("latest"); latest.ok()) {
-    const auto names = variant_names(*latest);
-    auto has = [&](const std::string& n) {
-      return std::find(names.begin(), names.end(), n) != names.end();
-    };
-    if (has(refs[0]) && has(refs[1])) return one_run_variants(std::move(*latest), refs[0], refs[1]);
+  if (!is_result_file(refs[0]) && !is_result_file(refs[1])) {
+    BG_ASSIGN(store::Store * store, lazy.get());
+    if (auto latest = store->load_run("latest"); latest.ok()) {
+      const auto names = variant_names(*latest);
+      auto has = [&](const std::string& n) {
+        return std::find(names.begin(), names.end(), n) != names.end();
+      };
+      if (has(refs[0]) && has(refs[1])) {
+        const std::string where = short_run(*latest);
+        return one_run_variants(std::move(*latest), refs[0], refs[1], where);
+      }
+    }
   }
-  BG_ASSIGN(RunData ra, resolve_run(ctx, store, refs[0]));
-  BG_ASSIGN(RunData rb, resolve_run(ctx, store, refs[1]));
+  std::string where_a, where_b;
+  BG_ASSIGN(RunData ra, side_run(refs[0], where_a));
+  BG_ASSIGN(RunData rb, side_run(refs[1], where_b));
   in.runs.push_back(std::make_unique<RunData>(std::move(ra)));
   in.runs.push_back(std::make_unique<RunData>(std::move(rb)));
   in.a = side_of(*in.runs[0], variant_a, refs[0]);
   in.b = side_of(*in.runs[1], variant_b, refs[1]);
-  in.description = fmt::format("{} ({}) vs {} ({})", refs[0], short_run(*in.runs[0]), refs[1],
-                               short_run(*in.runs[1]));
+  auto named = [](const std::string& ref, const std::string& where) {
+    return ref == where ? ref : fmt::format("{} ({})", ref, where);
+  };
+  in.description = fmt::format("{} vs {}", named(refs[0], where_a), named(refs[1], where_b));
   return in;
 }
 

@@ -1,5 +1,6 @@
 // Which data `compare` puts on its A and B sides: two variants of one run, two runs, the
-// latest runs with two labels or at two git commits, or the latest runs of two database files.
+// latest runs with two labels or at two git commits, the latest runs of two database files,
+// or result files of other harnesses (imported in memory, nothing stored), several per side.
 #pragma once
 
 #include <memory>
@@ -17,15 +18,35 @@ struct CompareInputs {
   std::string description;  // one line: what is compared with what
 };
 
+// The store of --db, opened on first use: comparing result files needs no database.
+class LazyStore {
+ public:
+  explicit LazyStore(const Context& ctx) : ctx_(ctx) {}
+  Result<store::Store*> get();
+
+ private:
+  const Context& ctx_;
+  std::unique_ptr<store::Store> store_;
+};
+
+// True when the file starts with SQLite's header: a database, not a result file.
+bool is_database_file(const std::string& path);
+
 // One run by reference: a run id or uuid (prefix), "latest", KEY=VALUE (the latest run with
 // that label), a git commit or ref (the latest run at it), or a database file (its latest run).
 Result<RunData> resolve_run(const Context& ctx, store::Store& store, const std::string& ref);
 
-// refs: empty, one run, or two references (see `benchguard compare --help`).
-// variant_a/variant_b pick variants by name when a run has several.
-Result<CompareInputs> resolve_compare_inputs(const Context& ctx, store::Store& store,
-                                             const std::vector<std::string>& refs,
-                                             const std::string& variant_a,
-                                             const std::string& variant_b);
+struct CompareRequest {
+  // Empty, one reference, two references, or `FILE... vs FILE...` (several result files a
+  // side; see `benchguard compare --help` and docs/compare.md).
+  std::vector<std::string> refs;
+  std::string variant_a, variant_b;   // pick variants by name when a run has several
+  std::string input_format = "auto";  // how result files are read
+};
+
+// Import warnings go to `warnings`, one line each, naming the file.
+Result<CompareInputs> resolve_compare_inputs(const Context& ctx, LazyStore& store,
+                                             const CompareRequest& request,
+                                             std::vector<std::string>& warnings);
 
 }  // namespace benchguard::cli

@@ -1,0 +1,188 @@
+// `benchguard compare OLD NEW` on result files, as a benchstat user runs it: imported in
+// memory, no database read or written; several files a side; a file against a stored run;
+// which metrics are compared; verdicts at small n.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "support/test_support.hpp"
+
+namespace benchguard {
+namespace {
+
+using testing::run_cli;
+using testing::TempDir;
+using testing::write_file;
+
+// `go test -bench` text: `count` lines of each benchmark (one instance each, as benchstat
+// counts them), ns/op rising by `step` per line from `base`, with B/op and allocs/op.
+std::string go_text(double atoi_ns, double encode_ns, int count, double step = 0.1) {
+  std::string s = "goos: linux\ngoarch: amd64\npkg: example.com/codec\n";
+  for (int i = 0; i < count; ++i)
+    s += "BenchmarkAtoi-8   \t41696568\t" + std::to_string(atoi_ns + step * i) +
+         " ns/op\t       0 B/op\t       0 allocs/op\n";
+  for (int i = 0; i < count; ++i)
+    s += "BenchmarkEncode-8 \t  497512\t" + std::to_string(encode_ns + 10 * step * i) +
+         " ns/op\t    1024 B/op\t       1 allocs/op\n";
+  return s + "PASS\nok  \texample.com/codec\t14.027s\n";
+}
+
+const nlohmann::json* row(const nlohmann::json& report, const std::string& metric,
+                          const std::string& benchmark) {
+  for (const auto& m : report["metrics"])
+    if (m["metric"] == metric)
+      for (const auto& r : m["rows"])
+        if (r["benchmark"] == benchmark) return &r;
+  return nullptr;
+}
+
+std::vector<std::string> metric_names(const nlohmann::json& report) {
+  std::vector<std::string> names;
+  for (const auto& m : report["metrics"]) names.push_back(m["metric"]);
+  return names;
+}
+
+TEST(CliCompareFiles, TwoGoBenchFilesNeedNoDatabase) {
+  TempDir dir;
+  const std::string old_txt = dir.file("old.txt"), new_txt = dir.file("new.txt");
+  write_file(old_txt, go_text(28.0, 2400, 5));
+  write_file(new_txt, go_text(28.0, 2640, 5));  // Encode 10% slower
+  const std::string db = dir.file("never.db");
+  const auto r = run_cli({"compare", old_txt, new_txt, "--db", db});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("BenchmarkEncode-8"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("slower"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("old.txt"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(db)) << "compare of files wrote a database";
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+    EXPECT_TRUE(e.path().extension() == ".txt") << e.path();
+
+  const auto j = run_cli({"compare", old_txt, new_txt, "--db", db, "--format", "json"});
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  const auto report = nlohmann::json::parse(j.out);
+  EXPECT_EQ(report["statistic"], "trimmed mean");
+  const auto* encode = row(report, "wall_time", "BenchmarkEncode-8");
+  ASSERT_NE(encode, nullptr) << j.out;
+  EXPECT_EQ((*encode)["verdict"], "slower");
+  EXPECT_EQ((*encode)["instances_a"], 5);
+  EXPECT_NEAR((*encode)["ratio"].get<double>(), 1.1, 0.01);
+  EXPECT_GT((*encode)["ci"][0].get<double>(), 1.05);
+  EXPECT_LT((*encode)["ci"][1].get<double>(), 1.15);
+  // 5 vs 5 fully separated, no ties: the exact two-sided p is 2 / C(10, 5) = 2 / 252.
+  EXPECT_NEAR((*encode)["p_value"].get<double>(), 2.0 / 252.0, 1e-12);
+  EXPECT_EQ((*encode)["p_value_method"], "exact");
+  const auto* atoi = row(report, "wall_time", "BenchmarkAtoi-8");
+  ASSERT_NE(atoi, nullptr);
+  EXPECT_NEAR((*atoi)["ratio"].get<double>(), 1.0, 1e-9);
+  EXPECT_NE((*atoi)["verdict"], "slower");
+  // The benchmarks' own metrics come too; B/op is the same constant on both sides.
+  const auto* bytes = row(report, "B/op", "BenchmarkEncode-8");
+  ASSERT_NE(bytes, nullptr) << j.out;
+  EXPECT_EQ((*bytes)["verdict"], "unchanged");
+  EXPECT_NE(row(report, "allocs/op", "BenchmarkAtoi-8"), nullptr);
+}
+
+TEST(CliCompareFiles, ThreeAgainstThreeFullySeparatedHasPOneTenth) {
+  TempDir dir;
+  write_file(dir.file("a.txt"), go_text(28.0, 2400, 3));
+  write_file(dir.file("b.txt"), go_text(40.0, 2400, 3));
+  const auto j = run_cli({"compare", dir.file("a.txt"), dir.file("b.txt"), "--db", dir.file("x.db"),
+                          "--format", "json", "--metric", "wall_time"});
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  const auto report = nlohmann::json::parse(j.out);
+  const auto* atoi = row(report, "wall_time", "BenchmarkAtoi-8");
+  ASSERT_NE(atoi, nullptr);
+  EXPECT_NEAR((*atoi)["p_value"].get<double>(), 0.1, 1e-12);
+  EXPECT_EQ((*atoi)["p_value_method"], "exact");
+  EXPECT_EQ(metric_names(report), std::vector<std::string>{"wall_time"});
+}
+
+TEST(CliCompareFiles, OneInstanceASideIsInconclusiveWithAReason) {
+  TempDir dir;
+  write_file(dir.file("a.txt"), go_text(28.0, 2400, 1));
+  write_file(dir.file("b.txt"), go_text(56.0, 4800, 1));
+  const auto r = run_cli({"compare", dir.file("a.txt"), dir.file("b.txt"), "--db", dir.file("x.db"),
+                          "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto report = nlohmann::json::parse(r.out);
+  for (const auto& m : report["metrics"])
+    for (const auto& x : m["rows"]) {
+      EXPECT_EQ(x["verdict"], "inconclusive") << x.dump();
+      ASSERT_FALSE(x["warnings"].empty());
+      EXPECT_NE(x["warnings"][0].get<std::string>().find("1 instance per side"), std::string::npos);
+    }
+  const auto t =
+      run_cli({"compare", dir.file("a.txt"), dir.file("b.txt"), "--db", dir.file("x.db")});
+  EXPECT_NE(t.out.find("rerun with --instances 5"), std::string::npos) << t.out;
+}
+
+TEST(CliCompareFiles, SeveralFilesASidePoolTheirInstances) {
+  TempDir dir;
+  write_file(dir.file("mon.txt"), go_text(28.0, 2400, 3));
+  write_file(dir.file("tue.txt"), go_text(28.2, 2410, 4));
+  write_file(dir.file("new.txt"), go_text(28.1, 2405, 5));
+  const auto r = run_cli({"compare", dir.file("mon.txt"), dir.file("tue.txt"), "vs",
+                          dir.file("new.txt"), "--db", dir.file("x.db"), "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto report = nlohmann::json::parse(r.out);
+  const auto* atoi = row(report, "wall_time", "BenchmarkAtoi-8");
+  ASSERT_NE(atoi, nullptr);
+  EXPECT_EQ((*atoi)["instances_a"], 7);
+  EXPECT_EQ((*atoi)["instances_b"], 5);
+  EXPECT_NE(report["description"].get<std::string>().find("mon.txt + "), std::string::npos);
+
+  // A side with no file, or a name that is no file, is refused in one line.
+  const auto empty = run_cli({"compare", dir.file("mon.txt"), "vs", "--db", dir.file("x.db")});
+  EXPECT_EQ(empty.exit_code, 2);
+  const auto missing = run_cli(
+      {"compare", dir.file("mon.txt"), "vs", dir.file("nope.txt"), "--db", dir.file("x.db")});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("nope.txt"), std::string::npos) << missing.err;
+  EXPECT_EQ(testing::count_lines(missing.err), 1) << missing.err;
+}
+
+TEST(CliCompareFiles, AFileAgainstAStoredRun) {
+  TempDir dir;
+  const std::string db = dir.file("bg.db");
+  write_file(dir.file("old.txt"), go_text(28.0, 2400, 5));
+  write_file(dir.file("new.txt"), go_text(28.0, 2640, 5));
+  ASSERT_EQ(run_cli({"import", dir.file("new.txt"), "--db", db, "--label", "side=new"}).exit_code,
+            0);
+  const auto r =
+      run_cli({"compare", dir.file("old.txt"), "side=new", "--db", db, "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto report = nlohmann::json::parse(r.out);
+  const auto* encode = row(report, "wall_time", "BenchmarkEncode-8");
+  ASSERT_NE(encode, nullptr) << r.out;
+  EXPECT_EQ((*encode)["verdict"], "slower");
+}
+
+TEST(CliCompareFiles, DefaultMetricsAndAll) {
+  // Two stored runs of a command timed from outside: by default wall time and peak memory;
+  // --metric all adds CPU times and the rest.
+  TempDir dir;
+  const std::string db = dir.file("bg.db");
+  for (const char* side : {"side=a", "side=b"})
+    ASSERT_EQ(
+        run_cli({"run", "--instances", "3", "--label", side, "--db", db, "-q", "--", "/bin/true"})
+            .exit_code,
+        0);
+  const auto d = run_cli({"compare", "side=a", "side=b", "--db", db, "--format", "json"});
+  ASSERT_EQ(d.exit_code, 0) << d.err;
+  EXPECT_EQ(metric_names(nlohmann::json::parse(d.out)),
+            (std::vector<std::string>{"wall_time", "max_rss"}));
+  const auto all =
+      run_cli({"compare", "side=a", "side=b", "--db", db, "--format", "json", "--metric", "all"});
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  const auto names = metric_names(nlohmann::json::parse(all.out));
+  EXPECT_GE(names.size(), 6u);
+  for (const char* m : {"wall_time", "cpu_time", "user_time", "sys_time", "max_rss"})
+    EXPECT_NE(std::find(names.begin(), names.end(), m), names.end()) << m;
+}
+
+}  // namespace
+}  // namespace benchguard
