@@ -1,9 +1,8 @@
 #include "stats/verdict.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <string>
 
 #include "stats/descriptive.hpp"
@@ -35,12 +34,12 @@ bool same_constant(const Hierarchical& a, const Hierarchical& b) {
 // What a user can act on when a side has fewer than kMinInstancesForVerdict instances.
 std::string too_few_instances(std::size_t n_a, std::size_t n_b) {
   const std::string counts =
-      n_a == n_b ? fmt::format("{} instance{} per side", n_a, n_a == 1 ? "" : "s")
-                 : fmt::format("{} instance{} of A and {} of B", n_a, n_a == 1 ? "" : "s", n_b);
-  return fmt::format(
-      "{}: a verdict needs at least {} per side to see how instances differ; "
-      "rerun with --instances 5 or more (imported results: more repetitions)",
-      counts, kMinInstancesForVerdict);
+      n_a == n_b ? std::to_string(n_a) + (n_a == 1 ? " instance per side" : " instances per side")
+                 : std::to_string(n_a) + (n_a == 1 ? " instance" : " instances") + " of A and " +
+                       std::to_string(n_b) + " of B";
+  return counts + ": a verdict needs at least " + std::to_string(kMinInstancesForVerdict) +
+         " per side to see how instances differ; rerun with --instances 5 or more (imported "
+         "results: more repetitions)";
 }
 
 }  // namespace
@@ -60,9 +59,10 @@ Comparison compare_with_sample(const Hierarchical& a, const Hierarchical& b,
   const double alpha = 1.0 - options.confidence;
   if (a.instances() >= kMinInstancesForVerdict && b.instances() >= kMinInstancesForVerdict &&
       smallest_exact_p(a.instances(), b.instances()) >= alpha) {
-    c.warnings.push_back(
-        fmt::format("with {} and {} instances the Mann-Whitney U p-value cannot fall below {:g}",
-                    a.instances(), b.instances(), alpha));
+    std::ostringstream floor;
+    floor << "with " << a.instances() << " and " << b.instances()
+          << " instances the Mann-Whitney U p-value cannot fall below " << alpha;
+    c.warnings.push_back(floor.str());
   }
 
   c.p_value_bootstrap = c.p_value_bootstrap_adjusted =
