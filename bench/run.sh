@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Benchmarks of benchguard itself. Prints figures as ratios against baselines measured in
 # the same run, because this machine is shared and noisy.
-#   bench/run.sh [BUILD_DIR] [SECTION...]   sections: overhead duet plan analysis (default: all)
+#   bench/run.sh [BUILD_DIR] [SECTION...]   sections: overhead duet outliers plan analysis
+#                                           (default: all)
 set -euo pipefail
 build=${1:-build}
 shift || true
-sections=${*:-overhead duet plan analysis}
+sections=${*:-overhead duet outliers plan analysis}
 want() { [[ " $sections " == *" $1 "* ]]; }
 bg="$build/benchguard"
 [ -x "$bg" ] || { echo "build first: make build" >&2; exit 2; }
@@ -54,6 +55,12 @@ if want duet && [ -x "$build/bench/duet_noise_bench" ]; then
   echo
   echo "== duet vs sequential under on/off background noise"
   "$build/bench/duet_noise_bench" "$build/examples/spin_bench" "${DUET_REPS:-3}"
+fi
+
+if want outliers && [ -x "$build/bench/outlier_bench" ]; then
+  echo
+  echo "== verdicts with outlier iterations: A/A false alarms and power per statistic"
+  "$build/bench/outlier_bench" "${OUTLIER_TRIALS:-1000}" "${OUTLIER_RESAMPLES:-10000}"
 fi
 
 # The full default `plan` (100 experiments x 1,000 resamples over the 5..25 x 5..25 grid, both
