@@ -18,8 +18,12 @@ struct MannWhitneyResult {
 //  - Exact: the permutation (conditional) null distribution of S given the observed tie
 //    pattern, i.e. over all C(N, n1) equally likely ways to choose which of the N pooled values
 //    are x's, each keeping its mid-rank (rank_sum_null below). Without ties this is the classical
-//    null distribution of U. Two-sided p by the doubling rule of R's coin and exactRankTests:
-//    p = min(1, 2 min(P(S <= s), P(S >= s))).
+//    null distribution of U. Two-sided p by the doubling rule:
+//    p = min(1, 2 min(P(S <= s), P(S >= s))), as R's wilcox.test computes its exact p without
+//    ties. (R's coin and exactRankTests instead add both tails at least as far from E S as s,
+//    P(|S - E S| >= |s - E S|). The two agree whenever the distribution is symmetric, as it
+//    always is without ties; with an asymmetric tie pattern they can differ: for x = {2},
+//    y = {1, 1}, doubling gives 2/3 and the distance rule 1/3.)
 //  - Used whenever the dynamic programme is cheap: N min(n1, n2) (R + 1) <= kMannWhitneyExactWork,
 //    with R the range of possible doubled rank sums (R = 2 n1 n2 without ties, less with ties).
 //    That covers every n1, n2 <= 49 whatever the ties, and unbalanced samples beyond (10 vs 200).

@@ -107,6 +107,17 @@ TEST(StatsMannWhitneyExact, FourVersusFourWithTies) {
   EXPECT_NEAR(enumerate_p(x, y).p, 0.2, 1e-14);
 }
 
+// The two-sided convention is doubling the smaller tail. x = {2}, y = {1, 1}: mid-ranks 1.5,
+// 1.5, 3 and S = 3; P(S >= 3) = 1/3, P(S <= 3) = 1, so p = 2/3. (Adding both tails at least as
+// far from E S = 2, as R's coin and exactRankTests do, would give P(S = 3) = 1/3: with an
+// asymmetric tie pattern the rules differ.)
+TEST(StatsMannWhitneyExact, TwoSidedByDoubling) {
+  const auto r = mann_whitney_u(std::vector<double>{2}, std::vector<double>{1, 1});
+  EXPECT_TRUE(r.exact);
+  EXPECT_DOUBLE_EQ(r.u, 2.0);
+  EXPECT_NEAR(r.p_value, 2.0 / 3.0, 1e-15);
+}
+
 TEST(StatsMannWhitneyExact, AllTiedGivesOne) {
   for (auto [m, n] : {std::pair{1, 1}, {2, 3}, {5, 5}, {30, 40}}) {
     const auto r = mann_whitney_u(std::vector<double>(static_cast<std::size_t>(m), 7.0),
