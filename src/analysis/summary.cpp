@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "stats/descriptive.hpp"
+#include "stats/order_ci.hpp"
 #include "stats/outliers.hpp"
 #include "stats/rng.hpp"
 
@@ -29,7 +31,52 @@ void warn_slow_first(const std::vector<double>& means, double factor, VariantSum
         means[0], med));
 }
 
+// The median interval (docs/statistics.md, "The median interval"). Instances are the
+// independent units. With one iteration each, the values are independent draws from the
+// population whose median `median` estimates, and the order-statistic interval is exact for it
+// at any count, without resampling. With several iterations each there is no such set of units
+// for the pooled median: order statistics of the instance medians would be an interval for the
+// median of the instance medians, a different quantity (when a fifth of the launches ran 1.3x
+// slower, it covered the pooled median in 85% of simulated samples at 10 instances and 70% at
+// 15), so the hierarchical bootstrap of the pooled median is kept.
+void median_interval(const stats::Hierarchical& data, const SummaryOptions& options,
+                     VariantSummary& s) {
+  const std::size_t n = data.instances();
+  if (data.size() != n) {
+    stats::BootstrapOptions bo;
+    bo.resamples = options.resamples;
+    bo.confidence = options.confidence;
+    bo.statistic = stats::Statistic::kMedian;
+    bo.seed = stats::derive_seed(options.seed, 1);
+    s.median_ci = stats::bootstrap(data, bo);
+    s.median_ci_method = MedianCiMethod::kBootstrap;
+    s.median_ci_coverage = std::numeric_limits<double>::quiet_NaN();
+    return;
+  }
+  const auto oi = stats::median_interval(data.values(), options.confidence);
+  s.median_ci = stats::Estimate{};
+  s.median_ci.value = s.median;
+  s.median_ci.ci = oi.ci;
+  s.median_ci_method = MedianCiMethod::kOrderStatistics;
+  s.median_ci_coverage = oi.coverage;
+  if (!oi.reached)
+    s.warnings.push_back(fmt::format(
+        "no interval for the median from {} independent value(s) reaches {:.0f}% confidence: "
+        "[min, max] covers it with probability {:.1f}%",
+        n, 100 * options.confidence, 100 * oi.coverage));
+}
+
 }  // namespace
+
+const char* to_string(MedianCiMethod method) {
+  switch (method) {
+    case MedianCiMethod::kBootstrap:
+      return "bootstrap";
+    case MedianCiMethod::kOrderStatistics:
+      return "order statistics";
+  }
+  return "bootstrap";
+}
 
 VariantSummary summarize_variant(const VariantData& v, const std::string& metric,
                                  const SummaryOptions& options) {
@@ -66,9 +113,7 @@ VariantSummary summarize_variant(const VariantData& v, const std::string& metric
   bo.confidence = options.confidence;
   bo.seed = options.seed;
   s.mean_ci = stats::bootstrap(data, bo);
-  bo.statistic = stats::Statistic::kMedian;
-  bo.seed = stats::derive_seed(options.seed, 1);
-  s.median_ci = stats::bootstrap(data, bo);
+  median_interval(data, options, s);
 
   for (std::size_t i = 0; i < data.instances(); ++i) {
     const auto flags = stats::flag_outliers(data.instance(i));

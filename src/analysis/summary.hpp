@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -23,12 +24,24 @@ struct SummaryOptions {
   double slow_first_factor = 1.10;
 };
 
+// How median_ci was computed (docs/statistics.md, "The median interval").
+enum class MedianCiMethod {
+  kBootstrap,        // hierarchical bootstrap of the pooled median: instances of several iterations
+  kOrderStatistics,  // order statistics of the values: one iteration per instance
+};
+const char* to_string(MedianCiMethod method);  // "bootstrap", "order statistics"
+
 struct VariantSummary {
   MetricSample sample;
   std::size_t iterations = 0;  // measured, after burn-in
   double mean = 0, median = 0, stdev = 0, min = 0, max = 0;
   stats::Estimate mean_ci;  // hierarchical bootstrap
+  // The interval for the median (of the population of iterations, which `median` estimates).
+  // With order statistics the tail and expansion fields do not apply.
   stats::Estimate median_ci;
+  MedianCiMethod median_ci_method = MedianCiMethod::kBootstrap;
+  // Order statistics: the achieved coverage (binomial). Bootstrap: NaN.
+  double median_ci_coverage = std::numeric_limits<double>::quiet_NaN();
   double cv = 0;                                    // over all measured iterations
   double cv_within = 0;                             // pooled within-instance CV
   double cv_instance_mean = 0, cv_instance_sd = 0;  // Hail's per-instance variability

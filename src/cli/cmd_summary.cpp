@@ -43,6 +43,8 @@ nlohmann::json to_json(const analysis::VariantSummary& s) {
       {"mean_ci", {num(s.mean_ci.ci.lower), num(s.mean_ci.ci.upper)}},
       {"median", num(s.median)},
       {"median_ci", {num(s.median_ci.ci.lower), num(s.median_ci.ci.upper)}},
+      {"median_ci_method", analysis::to_string(s.median_ci_method)},
+      {"median_ci_coverage", num(s.median_ci_coverage)},
       {"stdev", num(s.stdev)},
       {"min", num(s.min)},
       {"max", num(s.max)},
