@@ -49,7 +49,7 @@ TEST(StatsMedianInterval, SmallestReachableSample) {
   EXPECT_NEAR(median_rank(2, 0.95).coverage, 0.5, 1e-15);
 }
 
-// The usual table values (Conover 1999, table A3; Hollander & Wolfe): at 95% the interval is
+// The usual table values (Conover 1999; Hollander, Wolfe & Chicken 2014): at 95% the interval is
 // [x_(6), x_(15)] for n = 20, [x_(10), x_(21)] for n = 30, [x_(40), x_(61)] for n = 100.
 TEST(StatsMedianInterval, TableValues) {
   EXPECT_EQ(median_rank(20, 0.95).k, 6u);
