@@ -77,7 +77,8 @@ Result<int> do_summary(Context& ctx, const std::string& ref, const AnalysisFlags
   BG_ASSIGN(const auto opts, f.summary_options());
   std::vector<analysis::VariantSummary> rows;
   for (const auto& v : run.variants) {
-    const auto metrics = f.metrics.empty() ? analysis::metrics_of(v) : f.metrics;
+    const bool all = f.metrics.size() == 1 && f.metrics.front() == "all";
+    const auto metrics = f.metrics.empty() || all ? analysis::metrics_of(v) : f.metrics;
     for (const auto& m : metrics) {
       if (f.metrics.empty() && m != "wall_time" && !ctx.globals.verbose) continue;
       rows.push_back(analysis::summarize_variant(v, m, opts));

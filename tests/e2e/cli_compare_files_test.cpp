@@ -182,6 +182,14 @@ TEST(CliCompareFiles, DefaultMetricsAndAll) {
   EXPECT_GE(names.size(), 6u);
   for (const char* m : {"wall_time", "cpu_time", "user_time", "sys_time", "max_rss"})
     EXPECT_NE(std::find(names.begin(), names.end(), m), names.end()) << m;
+  // summary takes `all` the same way: every metric the variant has.
+  const auto s = run_cli({"summary", "--db", db, "--format", "json", "--metric", "all"});
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  std::vector<std::string> summarized;
+  const auto summary = nlohmann::json::parse(s.out);
+  for (const auto& x : summary["summaries"]) summarized.push_back(x["metric"]);
+  EXPECT_NE(std::find(summarized.begin(), summarized.end(), "cpu_time"), summarized.end()) << s.out;
+  EXPECT_EQ(std::find(summarized.begin(), summarized.end(), "all"), summarized.end());
 }
 
 }  // namespace
