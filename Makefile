@@ -17,11 +17,13 @@ configure: deps
 build: configure
 	@ninja -C $(BUILD) -j $(JOBS)
 
-# Runs the quickstart suite into benchguard.db and shows what was measured.
-demo: build
+# Builds only what the quickstart suite runs, runs it into benchguard.db and shows what was
+# measured.
+demo: configure
+	@ninja -C $(BUILD) -j $(JOBS) benchguard sort_bench
 	$(BUILD)/benchguard run examples/quickstart.yml --db benchguard.db
 	@echo
-	$(BUILD)/benchguard runs --db benchguard.db
+	$(BUILD)/benchguard summary --db benchguard.db
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
