@@ -27,11 +27,24 @@ void append_warmups(const BenchmarkSpec& b, int bi, const std::string& schedule,
     for (int w = b.warmup; w > 0; --w) out.push_back(single(bi, v, -w, schedule));
 }
 
-Step pair(int bi, int instance, const std::string& kind, std::mt19937_64& rng) {
-  const bool b_first = (rng() & 1U) != 0;
+// Bit 0: B starts first; bit 1: the CPU sets are swapped.
+Step pair(int bi, int instance, const std::string& kind, unsigned design) {
   Slot a{bi, 0, instance}, b{bi, 1, instance};
-  if (b_first) return Step{{b, a}, kind};
-  return Step{{a, b}, kind};
+  Step step = (design & 1U) != 0 ? Step{{b, a}, kind} : Step{{a, b}, kind};
+  step.swap_cpus = (design & 2U) != 0;
+  return step;
+}
+
+// n designs: each of the four (start order x CPU sets) combinations n / 4 times, the
+// remainder drawn without repeats, in a random order.
+std::vector<unsigned> balanced_designs(int n, std::mt19937_64& rng) {
+  std::vector<unsigned> extra{0, 1, 2, 3};
+  shuffle(extra, rng);
+  std::vector<unsigned> designs;
+  for (int i = 0; i < n; ++i)
+    designs.push_back(i < n - n % 4 ? static_cast<unsigned>(i % 4) : extra[i % 4]);
+  shuffle(designs, rng);
+  return designs;
 }
 
 // Warmup pairs first, then the measured pairs.
@@ -47,9 +60,19 @@ void append_pairs(const BenchmarkSpec& b, int bi, const std::string& schedule, s
     kinds.assign(b.instances, schedule);
   }
   if (kinds.empty()) return;
-  for (int w = b.warmup; w > 0; --w) out.push_back(pair(bi, -w, kinds.front(), rng));
+  for (int w = b.warmup; w > 0; --w)
+    out.push_back(pair(bi, -w, kinds.front(), static_cast<unsigned>(rng() & 3U)));
+  // Balanced within each kind of pair, so that every kind's estimate is.
+  std::vector<unsigned> designs(kinds.size());
+  for (const char* kind : {"duet", "sync-duet", "sequential"}) {
+    std::vector<size_t> at;
+    for (size_t i = 0; i < kinds.size(); ++i)
+      if (kinds[i] == kind) at.push_back(i);
+    const auto dealt = balanced_designs(static_cast<int>(at.size()), rng);
+    for (size_t k = 0; k < at.size(); ++k) designs[at[k]] = dealt[k];
+  }
   for (int i = 0; i < static_cast<int>(kinds.size()); ++i)
-    out.push_back(pair(bi, i, kinds[i], rng));
+    out.push_back(pair(bi, i, kinds[i], designs[static_cast<size_t>(i)]));
 }
 
 }  // namespace

@@ -24,6 +24,8 @@ struct Step {
   std::vector<Slot> slots;  // 1, or 2 for a pair
   // Recorded with the instances: sequential | alternate | randomized | duet | sync-duet.
   std::string schedule;
+  // A concurrent pair: B takes the first CPU set and A the second, instead of A the first.
+  bool swap_cpus = false;
   bool concurrent() const { return schedule == "duet" || schedule == "sync-duet"; }
   bool synchronized() const { return schedule == "sync-duet"; }
   bool pair() const { return slots.size() == 2; }
@@ -46,8 +48,10 @@ Result<Suite> pair_variants(const Suite& suite, const std::string& schedule);
 // alternate:  benchmark by benchmark, instances of the variants interleaved (ABAB).
 // randomized: every measured instance of the suite shuffled (seeded); warmups stay first
 //             for their benchmark and variant.
-// duet, sync-duet: benchmark by benchmark, `instances` pairs, each started AB or BA at
-//             random (seeded).
+// duet, sync-duet: benchmark by benchmark, `instances` pairs. Which side starts first and
+//             which side gets which CPU set are balanced: the four combinations are dealt
+//             out equally (up to one when the count is not a multiple of four) in a seeded
+//             random order, so neither the CPU nor the start order can favour a side.
 // A benchmark with a mixed plan runs its duet, sync and sequential pairs in a seeded random
 // order, in its place under sequential and alternate, after the shuffled instances under
 // randomized. Paired benchmarks must have exactly two variants (see pair_variants).

@@ -1,6 +1,7 @@
 #include "schedule/runner.hpp"
 
 #include <fmt/format.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -8,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
@@ -175,19 +177,24 @@ Result<std::vector<Measured>> run_together(std::vector<measure::LaunchSpec> spec
     (void)first->wait();
     return second.error();
   }
-  std::optional<Result<measure::LaunchResult>> second_result;
-  std::thread waiter([&] {
-    second_result.emplace(second.value()->wait());
-    barrier.break_barrier();
-  });
-  auto first_result = first->wait();
-  barrier.break_barrier();
-  waiter.join();
-  if (!first_result.ok()) return first_result.error();
-  if (!second_result->ok()) return second_result->error();
+  // Each side is waited for (and its memory sampled) by a thread of its own on that side's
+  // CPUs, so benchguard's own work lands on both sides alike.
+  std::unique_ptr<measure::Child> children[2] = {std::move(first), std::move(second.value())};
+  std::optional<Result<measure::LaunchResult>> waited[2];
+  std::vector<std::thread> waiters;
+  for (int k = 0; k < 2; ++k)
+    waiters.emplace_back([&, k] {
+      if (auto set = measure::to_cpu_set(specs[k].cpus); set.ok() && !specs[k].cpus.empty())
+        (void)pthread_setaffinity_np(pthread_self(), sizeof(cpu_set_t), &set.value());
+      waited[k].emplace(children[k]->wait());
+      barrier.break_barrier();
+    });
+  for (auto& w : waiters) w.join();
   std::vector<Measured> out;
-  out.push_back(collect(first_result.value(), results[0]));
-  out.push_back(collect(second_result->value(), results[1]));
+  for (int k = 0; k < 2; ++k) {
+    if (!waited[k]->ok()) return waited[k]->error();
+    out.push_back(collect(waited[k]->value(), results[k]));
+  }
   return out;
 }
 
@@ -300,7 +307,9 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
       std::vector<std::string> results;
       for (int k = 0; k < slots; ++k) {
         const Slot& slot = step.slots[k];
-        const auto& pin = slot.variant == 0 ? side_cpus.first : side_cpus.second;
+        // A on the first CPU set and B on the second, or swapped (balanced over the pairs).
+        const bool first_set = (slot.variant == 0) != step.swap_cpus;
+        const auto& pin = first_set ? side_cpus.first : side_cpus.second;
         results.push_back(scratch.path() + "/results-" + std::to_string(k) + ".jsonl");
         specs.push_back(spec_for(slot, results.back(), pin));
         pins.push_back(measure::format_cpu_list(pin));

@@ -82,6 +82,7 @@ TEST(CliDuet, PairsRunTogetherOnTheirOwnCpusInBothStartOrders) {
   ASSERT_EQ(a.instances.size(), 12u);
   ASSERT_EQ(b.instances.size(), 12u);
   std::map<std::string, int> orders;
+  std::map<std::string, int> designs;  // start order x the CPU A had
   for (size_t i = 0; i < 12; ++i) {
     const InstanceRecord& x = a.instances[i];
     const InstanceRecord& y = b.instances[i];
@@ -97,14 +98,18 @@ TEST(CliDuet, PairsRunTogetherOnTheirOwnCpusInBothStartOrders) {
     const int64_t first = x.schedule_tag == "AB" ? x.start_ns : y.start_ns;
     const int64_t second = x.schedule_tag == "AB" ? y.start_ns : x.start_ns;
     EXPECT_LE(first, second) << x.schedule_tag;
-    // Pinned apart, and the child saw its pinning.
-    EXPECT_EQ(x.cpus, std::to_string(cpus[0]));
-    EXPECT_EQ(y.cpus, std::to_string(cpus[1]));
-    for (const auto& it : x.iterations)
-      EXPECT_EQ(it.metric("affinity"), static_cast<double>(int64_t{1} << cpus[0]));
-    for (const auto& it : y.iterations)
-      EXPECT_EQ(it.metric("affinity"), static_cast<double>(int64_t{1} << cpus[1]));
+    // Pinned apart, each to one of the two CPUs, and the child saw its pinning.
+    const std::string c0 = std::to_string(cpus[0]), c1 = std::to_string(cpus[1]);
+    EXPECT_TRUE((x.cpus == c0 && y.cpus == c1) || (x.cpus == c1 && y.cpus == c0))
+        << x.cpus << " " << y.cpus;
+    ++designs[x.schedule_tag + " A on " + x.cpus];
+    for (const auto* in : {&x, &y})
+      for (const auto& it : in->iterations)
+        EXPECT_EQ(it.metric("affinity"), static_cast<double>(int64_t{1} << std::stoi(in->cpus)));
   }
+  // Balanced: each (start order, CPU of A) combination in 3 of the 12 pairs.
+  ASSERT_EQ(designs.size(), 4u);
+  for (const auto& [design, n] : designs) EXPECT_EQ(n, 3) << design;
   // Most pairs share most of their time (process start-up on a busy machine can delay one
   // side by milliseconds now and then).
   EXPECT_GT(median_share, 0.5);

@@ -120,6 +120,39 @@ TEST(ScheduleOrder, DuetPairsEveryInstanceInARandomStartOrderReproducedBySeed) {
   EXPECT_NE(letters(*a, s), letters(*other, s));
 }
 
+TEST(ScheduleOrder, DuetBalancesStartOrderAndCpuSetsPerBenchmark) {
+  // 40 pairs: each (start order, CPU sets) combination exactly 10 times; 42 pairs: 10 or 11.
+  for (const int n : {40, 42}) {
+    const Suite s = two_by_two(n, 0);
+    for (const uint64_t seed : {1u, 2u, 3u}) {
+      auto order = make_order(s, "duet", seed);
+      ASSERT_TRUE(order.ok());
+      int counts[2][4] = {};
+      for (const auto& step : *order) {
+        const int design = (step.start_order() == "BA" ? 1 : 0) + (step.swap_cpus ? 2 : 0);
+        ++counts[step.slots[0].benchmark][design];
+      }
+      for (const auto& bench : counts)
+        for (int c : bench) {
+          EXPECT_GE(c, n / 4) << "n " << n << " seed " << seed;
+          EXPECT_LE(c, n / 4 + 1) << "n " << n << " seed " << seed;
+        }
+    }
+  }
+  // The assignment is random: another seed, another sequence of swaps.
+  const Suite s = two_by_two(40, 0);
+  auto swaps = [&](uint64_t seed) {
+    std::string out;
+    const auto order = make_order(s, "duet", seed);
+    EXPECT_TRUE(order.ok());
+    if (order.ok())
+      for (const auto& step : *order) out += step.swap_cpus ? '1' : '0';
+    return out;
+  };
+  EXPECT_EQ(swaps(5), swaps(5));
+  EXPECT_NE(swaps(5), swaps(6));
+}
+
 TEST(ScheduleOrder, SyncDuetPairsAreSynchronized) {
   const Suite s = two_by_two(2, 0);
   auto order = make_order(s, "sync-duet", 1);
