@@ -71,11 +71,38 @@ DuetPairing pair_duet(const VariantData& a, const VariantData& b, const std::str
       run.a.push_back(ua.values[i]);
       run.b.push_back(ub.values[j]);
     }
+    out.b_cpus.push_back(ib->cpus);
+    out.b_started_second.push_back(ib->schedule_tag == "AB");
     out.paired += run.a.size();
     out.unpaired_a += ua.values.size() - run.a.size();
     out.unpaired_b += ub.values.size() - run.b.size();
     out.runs.push_back(std::move(run));
   }
+  return out;
+}
+
+DuetBalance duet_balance(const VariantData& a, const VariantData& b, const std::string& metric,
+                         const BurnInPolicy& policy, double confidence) {
+  DuetBalance out;
+  out.benchmark = a.variant.benchmark;
+  const DuetPairing p = pair_duet(a, b, metric, policy);
+  out.runs = p.runs.size();
+  std::vector<std::string> sets;
+  for (const auto& c : p.b_cpus)
+    if (std::find(sets.begin(), sets.end(), c) == sets.end()) sets.push_back(c);
+  std::sort(sets.begin(), sets.end());
+  if (!sets.empty()) out.cpus_first = sets.front();
+  std::vector<double> cpu_b, cpu_a, second_b, second_a;
+  for (std::size_t k = 0; k < p.runs.size(); ++k) {
+    const double x = stats::run_log_ratio(p.runs[k]);
+    if (sets.size() == 2) (p.b_cpus[k] == sets[1] ? cpu_b : cpu_a).push_back(x);
+    (p.b_started_second[k] ? second_b : second_a).push_back(x);
+  }
+  if (sets.size() == 2) {
+    out.cpus_second = sets[1];
+    out.cpu = stats::side_effect(cpu_b, cpu_a, confidence);
+  }
+  out.start = stats::side_effect(second_b, second_a, confidence);
   return out;
 }
 

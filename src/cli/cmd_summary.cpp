@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "analysis/duet.hpp"
 #include "analysis/summary.hpp"
 #include "cli/analysis_flags.hpp"
 #include "cli/app.hpp"
@@ -71,6 +72,59 @@ nlohmann::json to_json(const analysis::VariantSummary& s) {
   return j;
 }
 
+// Per benchmark run as concurrent A/B pairs: what the CPU sets and the start order did.
+std::vector<analysis::DuetBalance> duet_balances(const RunData& run,
+                                                 const analysis::SummaryOptions& opts) {
+  std::vector<analysis::DuetBalance> out;
+  for (std::size_t i = 0; i < run.variants.size(); ++i)
+    for (std::size_t j = i + 1; j < run.variants.size(); ++j) {
+      const auto& a = run.variants[i];
+      const auto& b = run.variants[j];
+      if (a.variant.benchmark != b.variant.benchmark || !analysis::has_duet_pairs(a, b)) continue;
+      out.push_back(analysis::duet_balance(a, b, "wall_time", opts.burn_in, opts.confidence));
+    }
+  return out;
+}
+
+std::string effect_text(const stats::SideEffect& e) {
+  if (!std::isfinite(e.factor)) return "-";
+  auto pct = [](double f) { return fmt::format("{:+.1f}%", 100 * (f - 1)); };
+  return fmt::format("{} [{} .. {}]", pct(e.factor), pct(e.ci.lower), pct(e.ci.upper));
+}
+
+std::string balance_text(const analysis::DuetBalance& b) {
+  std::string cpu;
+  if (!b.cpus_second.empty())
+    cpu = fmt::format("side on CPUs {} vs {}: {}", b.cpus_second, b.cpus_first, effect_text(b.cpu));
+  else
+    cpu = b.cpus_first.empty() ? "CPU sets not recorded"
+                               : fmt::format(
+                                     "B always on CPUs {}: CPU effect not estimable "
+                                     "(an older run)",
+                                     b.cpus_first);
+  std::string text = fmt::format("{}: {} runs; {}; started second vs first: {}", b.benchmark,
+                                 b.runs, cpu, effect_text(b.start));
+  auto clear = [](const stats::SideEffect& e) { return e.ci.lower > 1.0 || e.ci.upper < 1.0; };
+  if (clear(b.cpu) || clear(b.start))
+    text += " (the machine favours a side: the balanced schedule cancels it, the noise stays)";
+  return text;
+}
+
+nlohmann::json to_json(const analysis::DuetBalance& b) {
+  auto effect = [](const stats::SideEffect& e) {
+    auto num = [](double x) {
+      return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
+    };
+    return nlohmann::json{{"factor", num(e.factor)},
+                          {"ci", {num(e.ci.lower), num(e.ci.upper)}},
+                          {"runs_b_has", e.runs_b_has},
+                          {"runs_a_has", e.runs_a_has}};
+  };
+  return {{"benchmark", b.benchmark},    {"runs", b.runs},
+          {"cpus_first", b.cpus_first},  {"cpus_second", b.cpus_second},
+          {"cpu_effect", effect(b.cpu)}, {"start_order_effect", effect(b.start)}};
+}
+
 Result<int> do_summary(Context& ctx, const std::string& ref, const AnalysisFlags& f) {
   BG_ASSIGN(auto store, ctx.open_store());
   BG_ASSIGN(const RunData run, store->load_run(ref));
@@ -84,9 +138,13 @@ Result<int> do_summary(Context& ctx, const std::string& ref, const AnalysisFlags
       rows.push_back(analysis::summarize_variant(v, m, opts));
     }
   }
+  const auto balances = duet_balances(run, opts);
   if (ctx.globals.format == "json") {
-    nlohmann::json j = {{"run", run.run.uuid}, {"summaries", nlohmann::json::array()}};
+    nlohmann::json j = {{"run", run.run.uuid},
+                        {"summaries", nlohmann::json::array()},
+                        {"duet_balance", nlohmann::json::array()}};
     for (const auto& s : rows) j["summaries"].push_back(to_json(s));
+    for (const auto& b : balances) j["duet_balance"].push_back(to_json(b));
     ctx.out << j.dump(2) << "\n";
     return 0;
   }
@@ -117,6 +175,14 @@ Result<int> do_summary(Context& ctx, const std::string& ref, const AnalysisFlags
                std::to_string(std::max(s.outliers_ratio, s.outliers_z))});
   }
   report::render(t, ctx.globals.format == "jsonl" ? "csv" : ctx.globals.format, ctx.out);
+  if (!machine && !balances.empty()) {
+    const bool md = ctx.globals.format == "md";
+    ctx.out << (md ? "\n**Duet balance**\n\n" : "\nduet balance")
+            << (md ? ""
+                   : " (the schedule balances CPU sets and start order over the pairs, so "
+                     "these cancel in compare):\n");
+    for (const auto& b : balances) ctx.out << (md ? "- " : "  ") << balance_text(b) << "\n";
+  }
   if (!machine) {
     bool first = true;
     for (const auto& s : rows) {

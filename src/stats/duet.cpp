@@ -1,6 +1,8 @@
 #include "stats/duet.hpp"
 
 #include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
+#include <cmath>
 #include <limits>
 
 #include "stats/descriptive.hpp"
@@ -64,6 +66,47 @@ RatioSample duet_ratio_sample(std::span<const DuetRun> runs, int resamples, uint
   // One value per run: the two-level bootstrap reduces to resampling runs.
   s.replicates = hierarchical_replicates(ratios, Statistic::kMean, resamples, seed);
   return s;
+}
+
+double run_log_ratio(const DuetRun& run) {
+  if (run.a.empty()) return std::numeric_limits<double>::quiet_NaN();
+  double sum = 0.0;
+  for (std::size_t k = 0; k < run.a.size(); ++k) sum += run.b[k] / run.a[k];
+  const double ratio = sum / static_cast<double>(run.a.size());
+  return ratio > 0.0 && std::isfinite(ratio) ? std::log(ratio)
+                                             : std::numeric_limits<double>::quiet_NaN();
+}
+
+SideEffect side_effect(std::span<const double> log_ratios_b_has,
+                       std::span<const double> log_ratios_a_has, double confidence) {
+  SideEffect e;
+  auto finite = [](std::span<const double> x) {
+    std::vector<double> out;
+    for (double v : x)
+      if (std::isfinite(v)) out.push_back(v);
+    return out;
+  };
+  const auto with = finite(log_ratios_b_has), without = finite(log_ratios_a_has);
+  e.runs_b_has = with.size();
+  e.runs_a_has = without.size();
+  if (with.size() < 2 || without.size() < 2) return e;
+  const double diff = mean(with) - mean(without);
+  e.factor = std::exp(diff / 2.0);
+  const double vw = variance(with) / static_cast<double>(with.size());
+  const double vo = variance(without) / static_cast<double>(without.size());
+  const double se2 = vw + vo;
+  if (!(se2 > 0.0)) {
+    e.ci = {e.factor, e.factor};
+    return e;
+  }
+  const double dof = se2 * se2 /
+                     (vw * vw / static_cast<double>(with.size() - 1) +
+                      vo * vo / static_cast<double>(without.size() - 1));
+  const double t =
+      boost::math::quantile(boost::math::students_t(dof), 1.0 - (1.0 - confidence) / 2.0);
+  const double half = t * std::sqrt(se2);
+  e.ci = {std::exp((diff - half) / 2.0), std::exp((diff + half) / 2.0)};
+  return e;
 }
 
 }  // namespace benchguard::stats

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <utility>
 #include <vector>
@@ -44,5 +45,23 @@ RatioSample duet_ratio_sample(std::span<const DuetRun> runs, int resamples, uint
 
 // The paired values as two-level data, one instance per run (for means and the U test).
 Hierarchical duet_side(std::span<const DuetRun> runs, bool b_side);
+
+// The log of a run's mean paired ratio B / A (NaN for a run without pairs or a ratio <= 0).
+double run_log_ratio(const DuetRun& run);
+
+// How much a condition of the machine (a CPU set, being started second) slows the side that
+// has it, from runs where B had it and runs where A had it. If the condition slows its side
+// by a factor c and B/A is theta otherwise, B/A is theta c in the first runs and theta / c in
+// the second, so c = exp((mean log ratio with - mean log ratio without) / 2): a factor, 1 for
+// no effect. The interval is Welch's t interval of the difference of mean log ratios, mapped
+// the same way. NaN with fewer than 2 runs in either group.
+struct SideEffect {
+  double factor = std::numeric_limits<double>::quiet_NaN();
+  Interval ci{std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()};
+  std::size_t runs_b_has = 0;  // runs in which B had the condition
+  std::size_t runs_a_has = 0;
+};
+SideEffect side_effect(std::span<const double> log_ratios_b_has,
+                       std::span<const double> log_ratios_a_has, double confidence);
 
 }  // namespace benchguard::stats

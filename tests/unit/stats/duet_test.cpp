@@ -96,6 +96,38 @@ double three_se(double p, int trials) {
   return 3.0 * std::sqrt(p * (1.0 - p) / trials);
 }
 
+TEST(StatsDuet, SideEffectByHand) {
+  // Log ratios {0.1, 0.3} where B had the condition, {-0.1, -0.3} where A had it:
+  // difference of means 0.4, so the factor is exp(0.2). Welch: se^2 = 0.02 / 2 + 0.02 / 2 =
+  // 0.02, dof = 0.02^2 / (0.01^2 / 1 + 0.01^2 / 1) = 2, t(0.975, 2) = 4.302653, half-width
+  // 4.302653 * sqrt(0.02) = 0.608490; the interval exp((0.4 -+ 0.608490) / 2).
+  const std::vector<double> with{0.1, 0.3}, without{-0.1, -0.3};
+  const SideEffect e = side_effect(with, without, 0.95);
+  EXPECT_NEAR(e.factor, std::exp(0.2), 1e-12);
+  EXPECT_NEAR(e.ci.lower, std::exp((0.4 - 0.608490) / 2), 1e-5);
+  EXPECT_NEAR(e.ci.upper, std::exp((0.4 + 0.608490) / 2), 1e-5);
+  EXPECT_EQ(e.runs_b_has, 2u);
+  EXPECT_EQ(e.runs_a_has, 2u);
+  // Too few runs on one side: no estimate.
+  EXPECT_TRUE(std::isnan(side_effect(std::vector<double>{0.1}, without, 0.95).factor));
+  // A run's log ratio is the log of its mean paired ratio.
+  EXPECT_NEAR(run_log_ratio(DuetRun{{1.0, 2.0}, {1.1, 2.4}}), std::log((1.1 + 1.2) / 2), 1e-12);
+}
+
+TEST(StatsDuet, SideEffectRecoversAnInjectedCpuEffect) {
+  // B/A = 1 (A/A) times 1.03 when B is on the slow CPU, / 1.03 when A is; 1% run noise.
+  Rng rng(17, 0);
+  std::vector<double> with, without;
+  for (int k = 0; k < 16; ++k) {
+    with.push_back(std::log(1.03) + rng.normal(0, 0.01));
+    without.push_back(-std::log(1.03) + rng.normal(0, 0.01));
+  }
+  const SideEffect e = side_effect(with, without, 0.95);
+  EXPECT_NEAR(e.factor, 1.03, 0.006);
+  EXPECT_TRUE(e.ci.contains(1.03));
+  EXPECT_GT(e.ci.lower, 1.0);
+}
+
 TEST(StatsSimulation, DuetAAFalsePositiveRateAndCoverageOfAThreePercentSlowdown) {
   constexpr int kTrials = 400;
   int false_alarms = 0, covered = 0;
