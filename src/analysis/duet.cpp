@@ -62,6 +62,7 @@ DuetPairing pair_duet(const VariantData& a, const VariantData& b, const std::str
   if (policy.mode == BurnInPolicy::Mode::kAuto)
     out.burn_in = std::max(extract(a, metric, policy).detected_burn_in,
                            extract(b, metric, policy).detected_burn_in);
+  std::vector<std::string> cells;
   for (const auto& [ia, ib] : instance_pairs(a, b)) {
     if (!ia->ok() || !ib->ok()) continue;
     const Usable ua = usable(*ia, metric, policy, out.burn_in);
@@ -73,6 +74,10 @@ DuetPairing pair_duet(const VariantData& a, const VariantData& b, const std::str
     }
     out.b_cpus.push_back(ib->cpus);
     out.b_started_second.push_back(ib->schedule_tag == "AB");
+    // The design cell: which CPUs B had, and which side started first.
+    const auto cell = std::find(cells.begin(), cells.end(), ib->cpus + "/" + ib->schedule_tag);
+    run.stratum = static_cast<int>(cell - cells.begin());
+    if (cell == cells.end()) cells.push_back(ib->cpus + "/" + ib->schedule_tag);
     out.paired += run.a.size();
     out.unpaired_a += ua.values.size() - run.a.size();
     out.unpaired_b += ub.values.size() - run.b.size();

@@ -4,9 +4,11 @@
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include "stats/descriptive.hpp"
 #include "stats/resample.hpp"
+#include "stats/rng.hpp"
 
 namespace benchguard::stats {
 
@@ -52,19 +54,53 @@ Hierarchical duet_side(std::span<const DuetRun> runs, bool b_side) {
 }
 
 RatioSample duet_ratio_sample(std::span<const DuetRun> runs, int resamples, uint64_t seed) {
-  Hierarchical ratios;
+  // Run ratios are averaged as logs (a geometric mean): a condition that slows the side that
+  // has it by c gives ratios theta c and theta / c, whose geometric mean is theta exactly.
+  Hierarchical logs;
+  std::map<int, std::vector<double>> strata;
   for (const auto& run : runs) {
     if (run.a.empty()) continue;
-    const double r = run_ratio(run);
-    ratios.add_instance(std::span<const double>(&r, 1));
+    const double r = std::log(run_ratio(run));
+    logs.add_instance(std::span<const double>(&r, 1));
+    strata[run.stratum].push_back(r);
   }
   RatioSample s;
-  if (ratios.empty()) return s;
-  s.ratio = mean(ratios.values());
-  s.a = variance_term(ratios);
-  s.b = VarianceTerm{0.0, 0.0, ratios.instances()};
-  // One value per run: the two-level bootstrap reduces to resampling runs.
-  s.replicates = hierarchical_replicates(ratios, Statistic::kMean, resamples, seed);
+  if (logs.empty()) return s;
+  s.ratio = std::exp(mean(logs.values()));
+  const bool stratified =
+      strata.size() > 1 && std::all_of(strata.begin(), strata.end(),
+                                       [](const auto& kv) { return kv.second.size() >= 2; });
+  if (!stratified) {
+    s.a = variance_term(logs);
+    s.b = VarianceTerm{0.0, 0.0, logs.instances()};
+    // One value per run: the two-level bootstrap reduces to resampling runs.
+    s.replicates = hierarchical_replicates(logs, Statistic::kMean, resamples, seed);
+    for (double& r : s.replicates) r = std::exp(r);
+    return s;
+  }
+  // The estimate is sum_h (n_h / N) mean_h; its variance sum_h (n_h / N)^2 s_h^2 / n_h, and
+  // the bootstrap's sum_h (n_h / N)^2 s_h^2 (n_h - 1) / n_h^2.
+  const auto total = static_cast<double>(logs.instances());
+  double variance_sum = 0.0, bootstrap_sum = 0.0;
+  for (const auto& [h, x] : strata) {
+    const auto n = static_cast<double>(x.size());
+    const double w2 = (n / total) * (n / total);
+    variance_sum += w2 * variance(x) / n;
+    bootstrap_sum += w2 * variance(x) * (n - 1.0) / (n * n);
+  }
+  // N - H degrees of freedom: VarianceTerm counts instances - 1.
+  s.a = VarianceTerm{variance_sum, bootstrap_sum, logs.instances() - strata.size() + 1};
+  s.b = VarianceTerm{0.0, 0.0, s.a.instances};
+  s.replicates.resize(static_cast<std::size_t>(std::max(resamples, 0)));
+  for (int b = 0; b < resamples; ++b) {
+    Rng rng(seed, static_cast<uint64_t>(b));
+    double sum = 0.0;
+    for (const auto& [h, x] : strata) {
+      const auto n = static_cast<uint32_t>(x.size());
+      for (uint32_t k = 0; k < n; ++k) sum += x[rng.below(n)];
+    }
+    s.replicates[static_cast<std::size_t>(b)] = std::exp(sum / total);
+  }
   return s;
 }
 

@@ -4,8 +4,8 @@
 // machine did to both; the spread that remains is the benchmark's own.
 //
 // pair_overlapping() pairs the iterations of one concurrent pair of instances; each pair of
-// instances (a "run") gives the mean of its paired ratios B / A; the estimate is the mean
-// over runs, with a bootstrap over runs, the independent units.
+// instances (a "run") gives the mean of its paired ratios B / A; the estimate is their
+// geometric mean over runs, with a bootstrap over runs, the independent units.
 #pragma once
 
 #include <cstddef>
@@ -35,12 +35,22 @@ std::vector<std::pair<std::size_t, std::size_t>> pair_overlapping(std::span<cons
 // The paired iterations of one run: a[k] ran alongside b[k].
 struct DuetRun {
   std::vector<double> a, b;
+  // The cell of the schedule's balanced design the run belongs to (which side had which CPU
+  // set, which side started first); runs of one cell met the same conditions.
+  int stratum = 0;
 };
 
-// The mean over runs of each run's mean paired ratio b[k] / a[k], and `resamples` bootstrap
-// replicates of it over runs (seeded; runs without pairs are left out). Variance term `a`
-// describes the run ratios, for the expanded percentile interval; `b` adds nothing. A zero
-// a[k] makes its ratio +infinity.
+// The geometric mean over runs of each run's mean paired ratio b[k] / a[k], and `resamples`
+// bootstrap replicates of it over runs (seeded; runs without pairs are left out). Variance
+// term `a` describes the log run ratios, for the expanded percentile interval; `b` adds
+// nothing. A zero a[k] makes its ratio +infinity.
+//
+// When the runs fall in several strata with at least 2 runs each, the bootstrap resamples
+// runs within each stratum, keeping its size (a stratified bootstrap; Davison & Hinkley 1997,
+// 3.7), and the variance term is the within-stratum one with N - H degrees of freedom. The
+// schedule fixes how many runs each cell gets, so a condition that slows one side of a
+// cell (a slower CPU) is balanced out of the estimate by design and must not widen its
+// interval either.
 RatioSample duet_ratio_sample(std::span<const DuetRun> runs, int resamples, uint64_t seed);
 
 // The paired values as two-level data, one instance per run (for means and the U test).

@@ -40,19 +40,19 @@ TEST(StatsDuet, EachIterationPairsOnceAndTheSweepSkipsPastShortOnes) {
   EXPECT_TRUE(pair_overlapping({}, d, 0.4).empty());
 }
 
-TEST(StatsDuet, RatioIsTheMeanOverRunsOfEachRunsMeanPairedRatio) {
+TEST(StatsDuet, RatioIsTheGeometricMeanOverRunsOfEachRunsMeanPairedRatio) {
   const std::vector<DuetRun> runs = {
       {{1.0, 2.0}, {1.1, 2.4}},  // ratios 1.1, 1.2 -> 1.15
       {{4.0}, {4.2}},            // 1.05
       {{}, {}},                  // no pairs: left out
   };
   const auto s = duet_ratio_sample(runs, 500, 7);
-  EXPECT_NEAR(s.ratio, (1.15 + 1.05) / 2, 1e-12);
+  EXPECT_NEAR(s.ratio, std::sqrt(1.15 * 1.05), 1e-12);
   ASSERT_EQ(s.replicates.size(), 500u);
   for (double r : s.replicates) {
-    // Each replicate is a mean of two run ratios drawn from {1.15, 1.05}.
-    const bool possible =
-        std::abs(r - 1.15) < 1e-12 || std::abs(r - 1.05) < 1e-12 || std::abs(r - 1.10) < 1e-12;
+    // Each replicate is a geometric mean of two run ratios drawn from {1.15, 1.05}.
+    const bool possible = std::abs(r - 1.15) < 1e-12 || std::abs(r - 1.05) < 1e-12 ||
+                          std::abs(r - std::sqrt(1.15 * 1.05)) < 1e-12;
     EXPECT_TRUE(possible) << r;
   }
   EXPECT_EQ(duet_ratio_sample(runs, 500, 7).replicates, s.replicates);
@@ -82,7 +82,8 @@ std::vector<DuetRun> noisy_duet(Rng& rng, double slowdown, double phase, double 
   return out;
 }
 
-// The run ratio's expectation: s * E[exp(N(0, 2 * 0.01^2))]^2 = s * exp(2 * 0.01^2).
+// The run ratio's expectation: s * E[exp(N(0, 2 * 0.01^2))]^2 = s * exp(2 * 0.01^2) (the
+// geometric mean over runs of the runs' arithmetic means of iteration ratios keeps most of it).
 constexpr double kRatioBias = 1.0002;
 
 VerdictOptions options(uint64_t seed) {
@@ -94,6 +95,33 @@ VerdictOptions options(uint64_t seed) {
 
 double three_se(double p, int trials) {
   return 3.0 * std::sqrt(p * (1.0 - p) / trials);
+}
+
+TEST(StatsDuet, StrataOfTheDesignResampleWithinThemselves) {
+  // Half the runs with B on a CPU 5% slower, half with A on it: ratios near 1.05 and 1 / 1.05.
+  Rng rng(3, 0);
+  std::vector<DuetRun> runs;
+  for (int k = 0; k < 16; ++k) {
+    const double cpu = k % 2 == 0 ? 1.05 : 1 / 1.05;
+    runs.push_back({{1.0}, {cpu * std::exp(0.002 * rng.normal())}, k % 2});
+  }
+  auto pooled = runs;
+  for (auto& r : pooled) r.stratum = 0;
+  const auto strat =
+      ratio_estimate(duet_ratio_sample(runs, 2000, 5), 0.95, CiMethod::kExpandedPercentile);
+  const auto plain =
+      ratio_estimate(duet_ratio_sample(pooled, 2000, 5), 0.95, CiMethod::kExpandedPercentile);
+  // The geometric mean cancels the CPU: both estimates near 1, the same number.
+  EXPECT_NEAR(strat.value, 1.0, 0.002);
+  EXPECT_DOUBLE_EQ(strat.value, plain.value);
+  EXPECT_TRUE(strat.ci.contains(1.0));
+  // Within strata only the 0.2% noise is left: the interval is far narrower.
+  EXPECT_LT(strat.ci.upper - strat.ci.lower, 0.2 * (plain.ci.upper - plain.ci.lower));
+  // A stratum of one run cannot be resampled within itself: back to resampling all runs.
+  auto lone = runs;
+  lone.push_back({{1.0}, {1.0}, 7});
+  const auto fallback = duet_ratio_sample(lone, 200, 5);
+  EXPECT_EQ(fallback.a.instances, 17u);
 }
 
 TEST(StatsDuet, SideEffectByHand) {
