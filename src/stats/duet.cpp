@@ -37,10 +37,14 @@ std::vector<std::pair<std::size_t, std::size_t>> pair_overlapping(std::span<cons
 
 namespace {
 
-double run_ratio(const DuetRun& run) {
+// The mean log of the paired ratios b[k] / a[k]: +infinity when some a[k] is 0, NaN for
+// negative values or a run without pairs.
+double mean_log_ratio(const DuetRun& run) {
+  if (run.a.empty()) return std::numeric_limits<double>::quiet_NaN();
   double sum = 0.0;
   for (std::size_t k = 0; k < run.a.size(); ++k)
-    sum += run.a[k] == 0.0 ? std::numeric_limits<double>::infinity() : run.b[k] / run.a[k];
+    sum +=
+        run.a[k] == 0.0 ? std::numeric_limits<double>::infinity() : std::log(run.b[k] / run.a[k]);
   return sum / static_cast<double>(run.a.size());
 }
 
@@ -60,7 +64,7 @@ RatioSample duet_ratio_sample(std::span<const DuetRun> runs, int resamples, uint
   std::map<int, std::vector<double>> strata;
   for (const auto& run : runs) {
     if (run.a.empty()) continue;
-    const double r = std::log(run_ratio(run));
+    const double r = mean_log_ratio(run);
     logs.add_instance(std::span<const double>(&r, 1));
     strata[run.stratum].push_back(r);
   }
@@ -105,12 +109,8 @@ RatioSample duet_ratio_sample(std::span<const DuetRun> runs, int resamples, uint
 }
 
 double run_log_ratio(const DuetRun& run) {
-  if (run.a.empty()) return std::numeric_limits<double>::quiet_NaN();
-  double sum = 0.0;
-  for (std::size_t k = 0; k < run.a.size(); ++k) sum += run.b[k] / run.a[k];
-  const double ratio = sum / static_cast<double>(run.a.size());
-  return ratio > 0.0 && std::isfinite(ratio) ? std::log(ratio)
-                                             : std::numeric_limits<double>::quiet_NaN();
+  const double x = mean_log_ratio(run);
+  return std::isfinite(x) ? x : std::numeric_limits<double>::quiet_NaN();
 }
 
 SideEffect side_effect(std::span<const double> log_ratios_b_has,
