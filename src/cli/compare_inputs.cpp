@@ -72,7 +72,7 @@ Result<RunData> import_files(const std::vector<std::string>& files, const std::s
   int64_t order_offset = 0;
   for (const auto& file : files) {
     BG_ASSIGN(ingest::Imported imp, ingest::import_file(file, format));
-    for (const auto& w : imp.warnings) warnings.push_back(file + ": " + w);
+    for (const auto& w : imp.warnings) warnings.emplace_back(file).append(": ").append(w);
     if (merged.run.suite.empty()) merged.run = imp.data.run;
     int64_t next_offset = order_offset;
     for (auto& v : imp.data.variants) {

@@ -41,6 +41,7 @@ std::vector<unsigned> balanced_designs(int n, std::mt19937_64& rng) {
   std::vector<unsigned> extra{0, 1, 2, 3};
   shuffle(extra, rng);
   std::vector<unsigned> designs;
+  designs.reserve(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i)
     designs.push_back(i < n - n % 4 ? static_cast<unsigned>(i % 4) : extra[i % 4]);
   shuffle(designs, rng);

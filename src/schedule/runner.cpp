@@ -182,6 +182,7 @@ Result<std::vector<Measured>> run_together(std::vector<measure::LaunchSpec> spec
   std::unique_ptr<measure::Child> children[2] = {std::move(first), std::move(second.value())};
   std::optional<Result<measure::LaunchResult>> waited[2];
   std::vector<std::thread> waiters;
+  waiters.reserve(2);
   for (int k = 0; k < 2; ++k)
     waiters.emplace_back([&, k] {
       if (auto set = measure::to_cpu_set(specs[k].cpus); set.ok() && !specs[k].cpus.empty())
