@@ -76,10 +76,6 @@ Result<RunData> import_files(const std::vector<std::string>& files, const std::s
     if (merged.run.suite.empty()) merged.run = imp.data.run;
     int64_t next_offset = order_offset;
     for (auto& v : imp.data.variants) {
-      for (const auto& m : imp.metrics)
-        if (std::none_of(v.metrics.begin(), v.metrics.end(),
-                         [&](const MetricInfo& x) { return x.name == m.name; }))
-          v.metrics.push_back(m);
       auto same = std::find_if(merged.variants.begin(), merged.variants.end(), [&](const auto& x) {
         return x.variant.benchmark == v.variant.benchmark && x.variant.name == v.variant.name;
       });
@@ -87,6 +83,11 @@ Result<RunData> import_files(const std::vector<std::string>& files, const std::s
         merged.variants.push_back(VariantData{v.variant, {}, v.metrics});
         same = merged.variants.end() - 1;
       }
+      // The units and directions of the file's own metrics, as the store would hold them.
+      for (const auto& m : imp.metrics)
+        if (std::none_of(same->metrics.begin(), same->metrics.end(),
+                         [&](const MetricInfo& x) { return x.name == m.name; }))
+          same->metrics.push_back(m);
       for (auto& inst : v.instances) {
         inst.index = static_cast<int>(same->instances.size());
         inst.order += order_offset;

@@ -20,14 +20,16 @@ using testing::write_file;
 
 // `go test -bench` text: `count` lines of each benchmark (one instance each, as benchstat
 // counts them), ns/op rising by `step` per line from `base`, with B/op and allocs/op.
-std::string go_text(double atoi_ns, double encode_ns, int count, double step = 0.1) {
+std::string go_text(double atoi_ns, double encode_ns, int count, double step = 0.1,
+                    bool rate = false) {
   std::string s = "goos: linux\ngoarch: amd64\npkg: example.com/codec\n";
   for (int i = 0; i < count; ++i)
     s += "BenchmarkAtoi-8   \t41696568\t" + std::to_string(atoi_ns + step * i) +
          " ns/op\t       0 B/op\t       0 allocs/op\n";
   for (int i = 0; i < count; ++i)
-    s += "BenchmarkEncode-8 \t  497512\t" + std::to_string(encode_ns + 10 * step * i) +
-         " ns/op\t    1024 B/op\t       1 allocs/op\n";
+    s += "BenchmarkEncode-8 \t  497512\t" + std::to_string(encode_ns + 10 * step * i) + " ns/op\t" +
+         (rate ? std::to_string(1024e3 / (encode_ns + 10 * step * i)) + " MB/s\t" : "") +
+         "    1024 B/op\t       1 allocs/op\n";
   return s + "PASS\nok  \texample.com/codec\t14.027s\n";
 }
 
@@ -123,8 +125,8 @@ TEST(CliCompareFiles, OneInstanceASideIsInconclusiveWithAReason) {
 TEST(CliCompareFiles, SeveralFilesASidePoolTheirInstances) {
   TempDir dir;
   write_file(dir.file("mon.txt"), go_text(28.0, 2400, 3));
-  write_file(dir.file("tue.txt"), go_text(28.2, 2410, 4));
-  write_file(dir.file("new.txt"), go_text(28.1, 2405, 5));
+  write_file(dir.file("tue.txt"), go_text(28.2, 2410, 4, 0.1, /*rate=*/true));
+  write_file(dir.file("new.txt"), go_text(28.1, 2405, 5, 0.1, /*rate=*/true));
   const auto r = run_cli({"compare", dir.file("mon.txt"), dir.file("tue.txt"), "vs",
                           dir.file("new.txt"), "--db", dir.file("x.db"), "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -134,6 +136,13 @@ TEST(CliCompareFiles, SeveralFilesASidePoolTheirInstances) {
   EXPECT_EQ((*atoi)["instances_a"], 7);
   EXPECT_EQ((*atoi)["instances_b"], 5);
   EXPECT_NE(report["description"].get<std::string>().find("mon.txt + "), std::string::npos);
+  // A metric only the second file of a side reports keeps the direction its file gave it.
+  for (const auto& m : report["metrics"]) {
+    if (m["metric"] == "MB/s") {
+      EXPECT_EQ(m["direction"], "higher");
+    }
+  }
+  EXPECT_NE(row(report, "MB/s", "BenchmarkEncode-8"), nullptr) << r.out;
 
   // A side with no file, or a name that is no file, is refused in one line.
   const auto empty = run_cli({"compare", dir.file("mon.txt"), "vs", "--db", dir.file("x.db")});
