@@ -9,6 +9,7 @@
 #include "stats/descriptive.hpp"
 #include "stats/resample.hpp"
 #include "stats/rng.hpp"
+#include "stats/tests.hpp"
 
 namespace benchguard::stats {
 
@@ -128,19 +129,14 @@ SideEffect side_effect(std::span<const double> log_ratios_b_has,
   if (with.size() < 2 || without.size() < 2) return e;
   const double diff = mean(with) - mean(without);
   e.factor = std::exp(diff / 2.0);
-  const double vw = variance(with) / static_cast<double>(with.size());
-  const double vo = variance(without) / static_cast<double>(without.size());
-  const double se2 = vw + vo;
-  if (!(se2 > 0.0)) {
+  const WelchResult welch = welch_t_test(with, without);
+  if (!(welch.se > 0.0)) {
     e.ci = {e.factor, e.factor};
     return e;
   }
-  const double dof = se2 * se2 /
-                     (vw * vw / static_cast<double>(with.size() - 1) +
-                      vo * vo / static_cast<double>(without.size() - 1));
   const double t =
-      boost::math::quantile(boost::math::students_t(dof), 1.0 - (1.0 - confidence) / 2.0);
-  const double half = t * std::sqrt(se2);
+      boost::math::quantile(boost::math::students_t(welch.dof), 1.0 - (1.0 - confidence) / 2.0);
+  const double half = t * welch.se;
   e.ci = {std::exp((diff - half) / 2.0), std::exp((diff + half) / 2.0)};
   return e;
 }

@@ -171,7 +171,7 @@ WelchResult welch_t_test(std::span<const double> x, std::span<const double> y) {
   if (!(se2 > 0.0)) {
     // Both samples constant: the means either agree exactly or differ with certainty.
     return {diff == 0.0 ? 0.0 : std::copysign(std::numeric_limits<double>::infinity(), diff), kNaN,
-            diff == 0.0 ? 1.0 : 0.0};
+            diff == 0.0 ? 1.0 : 0.0, 0.0};
   }
   const double t = diff / std::sqrt(se2);
   const double dof =
@@ -179,7 +179,7 @@ WelchResult welch_t_test(std::span<const double> x, std::span<const double> y) {
       (vx * vx / static_cast<double>(x.size() - 1) + vy * vy / static_cast<double>(y.size() - 1));
   const boost::math::students_t dist(dof);
   const double p = 2.0 * boost::math::cdf(boost::math::complement(dist, std::fabs(t)));
-  return {t, dof, std::min(1.0, p)};
+  return {t, dof, std::min(1.0, p), std::sqrt(se2)};
 }
 
 std::vector<double> holm_adjust(std::span<const double> p_values) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -55,6 +56,7 @@ struct WelchResult {
   double t;        // (mean x - mean y) / sqrt(s_x^2 / n_x + s_y^2 / n_y)
   double dof;      // Welch-Satterthwaite degrees of freedom
   double p_value;  // two-sided, Student's t with `dof` degrees of freedom
+  double se = std::numeric_limits<double>::quiet_NaN();  // of mean x - mean y
 };
 
 // Welch's unequal-variance t-test. Needs two values per sample (NaN otherwise).

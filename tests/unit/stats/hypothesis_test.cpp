@@ -103,6 +103,8 @@ TEST(StatsWelch, TextbookExample) {
   EXPECT_NEAR(r.t, -2.45535639828601, 1e-10);
   EXPECT_NEAR(r.dof, 24.98852929023142, 1e-9);
   EXPECT_NEAR(r.p_value, 0.021378, 1e-5);
+  // se = (mean a1 - mean a2) / t: means 20.82 and 22.98667.
+  EXPECT_NEAR(r.se, (20.82 - 22.986666666666667) / -2.45535639828601, 1e-10);
   const auto swapped = welch_t_test(a2, a1);
   EXPECT_NEAR(swapped.t, 2.45535639828601, 1e-10);
   EXPECT_NEAR(swapped.p_value, r.p_value, 1e-14);
