@@ -30,4 +30,15 @@ void apply_plan(const Plan& plan, Suite& suite);
 // a warning, since a renamed benchmark silently loses its planned counts.
 std::vector<std::string> unmatched_plan_entries(const Plan& plan, const Suite& suite);
 
+// The variant names of the A/A (null) form of a variant: the same command twice.
+inline std::string null_variant_again(const std::string& variant) {
+  return variant + ".again";
+}
+
+// The A/A form of `suite`: every benchmark keeps one variant (`variant`, or its first when
+// empty) twice, under its own name and null_variant_again(name), so a slower or faster
+// verdict between the two is a false alarm. Schedule, counts and mixed plans are kept. An
+// Error names the benchmark that has no such variant.
+Result<Suite> null_suite(const Suite& suite, const std::string& variant);
+
 }  // namespace benchguard

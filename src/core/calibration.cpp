@@ -1,0 +1,193 @@
+#include "core/calibration.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace benchguard {
+
+namespace {
+
+using nlohmann::json;
+
+std::string field(const std::string& where, const char* key) {
+  return where.empty() ? std::string(key) : where + "." + key;
+}
+
+json number(double x) {
+  return std::isfinite(x) ? json(x) : json(nullptr);
+}
+
+// Reads fields with errors that name the file and the field.
+class Reader {
+ public:
+  explicit Reader(std::string path) : path_(std::move(path)) {}
+
+  Error error(const std::string& where, const std::string& what) const {
+    return Error{path_ + ": " + where + " " + what +
+                 "; write the file with `benchguard calibrate --output`"};
+  }
+
+  Status text(const json& j, const char* key, const std::string& where, std::string& out) const {
+    if (!j.contains(key)) return ok_status();
+    if (!j[key].is_string()) return error(field(where, key), "must be a string");
+    out = j[key].get<std::string>();
+    return ok_status();
+  }
+
+  // null reads as NaN (a threshold that could not be found).
+  Status real(const json& j, const char* key, const std::string& where, double& out) const {
+    if (!j.contains(key)) return ok_status();
+    if (j[key].is_null()) {
+      out = std::nan("");
+      return ok_status();
+    }
+    if (!j[key].is_number()) return error(field(where, key), "must be a number");
+    out = j[key].get<double>();
+    return ok_status();
+  }
+
+  Status count(const json& j, const char* key, const std::string& where, std::size_t& out) const {
+    if (!j.contains(key)) return ok_status();
+    if (!j[key].is_number_unsigned()) return error(field(where, key), "must be a count");
+    out = j[key].get<std::size_t>();
+    return ok_status();
+  }
+
+  Status flag(const json& j, const char* key, const std::string& where, bool& out) const {
+    if (!j.contains(key)) return ok_status();
+    if (!j[key].is_boolean()) return error(field(where, key), "must be true or false");
+    out = j[key].get<bool>();
+    return ok_status();
+  }
+
+ private:
+  std::string path_;
+};
+
+Result<CalibrationEntry> read_entry(const Reader& r, const json& j, const std::string& where) {
+  if (!j.is_object()) return r.error(where, "must be an object");
+  CalibrationEntry e;
+  BG_TRY(r.text(j, "benchmark", where, e.benchmark));
+  BG_TRY(r.text(j, "metric", where, e.metric));
+  if (e.benchmark.empty() || e.metric.empty()) return r.error(where, "needs benchmark and metric");
+  BG_TRY(r.count(j, "comparisons", where, e.comparisons));
+  BG_TRY(r.count(j, "slower", where, e.slower));
+  BG_TRY(r.count(j, "faster", where, e.faster));
+  BG_TRY(r.real(j, "rate", where, e.rate));
+  if (j.contains("rate_ci")) {
+    const json& ci = j["rate_ci"];
+    if (!ci.is_array() || ci.size() != 2 || !ci[0].is_number() || !ci[1].is_number())
+      return r.error(where + ".rate_ci", "must be two numbers");
+    e.rate_lower = ci[0].get<double>();
+    e.rate_upper = ci[1].get<double>();
+  }
+  BG_TRY(r.real(j, "max_change", where, e.max_change));
+  BG_TRY(r.real(j, "threshold", where, e.threshold));
+  if (std::isfinite(e.threshold) && e.threshold < 0)
+    return r.error(where + ".threshold", "must not be negative");
+  BG_TRY(r.real(j, "bound", where, e.bound));
+  BG_TRY(r.flag(j, "reached", where, e.reached));
+  BG_TRY(r.count(j, "instances", where, e.instances));
+  return e;
+}
+
+}  // namespace
+
+const CalibrationEntry* Calibration::find(const std::string& benchmark,
+                                          const std::string& metric) const {
+  for (const auto& e : entries)
+    if (e.benchmark == benchmark && e.metric == metric) return &e;
+  return nullptr;
+}
+
+std::string format_calibration(const Calibration& c) {
+  json entries = json::array();
+  for (const auto& e : c.entries)
+    entries.push_back({{"benchmark", e.benchmark},
+                       {"metric", e.metric},
+                       {"comparisons", e.comparisons},
+                       {"slower", e.slower},
+                       {"faster", e.faster},
+                       {"rate", number(e.rate)},
+                       {"rate_ci", {number(e.rate_lower), number(e.rate_upper)}},
+                       {"max_change", number(e.max_change)},
+                       {"threshold", number(e.threshold)},
+                       {"bound", number(e.bound)},
+                       {"reached", e.reached},
+                       {"instances", e.instances}});
+  const json j = {{"calibration", 1},
+                  {"suite", c.suite},
+                  {"host", c.host},
+                  {"schedule", c.schedule},
+                  {"variant", c.variant},
+                  {"statistic", c.statistic},
+                  {"confidence", number(c.confidence)},
+                  {"threshold", number(c.threshold)},
+                  {"alpha", number(c.alpha)},
+                  {"repetitions", c.repetitions},
+                  {"repetitions_with_alarm", c.repetitions_with_alarm},
+                  {"family_rate_ci", {number(c.family_rate_lower), number(c.family_rate_upper)}},
+                  {"runs", c.runs},
+                  {"entries", entries}};
+  return j.dump(2) + "\n";
+}
+
+Result<Calibration> parse_calibration(const std::string& text, const std::string& path) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    return Error{path + ": not valid JSON (" + e.what() + ")"};
+  }
+  const Reader r(path);
+  if (!j.is_object() || !j.contains("calibration") || !j.contains("entries"))
+    return Error{path +
+                 ": not a calibration file (no 'calibration' and 'entries' keys); write "
+                 "one with `benchguard calibrate SUITE.yml --output FILE`"};
+  if (!j["calibration"].is_number_integer() || j["calibration"].get<int>() != 1)
+    return r.error("calibration", "must be 1 (the only version this benchguard reads)");
+  Calibration c;
+  c.path = path;
+  BG_TRY(r.text(j, "suite", "", c.suite));
+  BG_TRY(r.text(j, "host", "", c.host));
+  BG_TRY(r.text(j, "schedule", "", c.schedule));
+  BG_TRY(r.text(j, "variant", "", c.variant));
+  BG_TRY(r.text(j, "statistic", "", c.statistic));
+  BG_TRY(r.real(j, "confidence", "", c.confidence));
+  BG_TRY(r.real(j, "threshold", "", c.threshold));
+  BG_TRY(r.real(j, "alpha", "", c.alpha));
+  BG_TRY(r.count(j, "repetitions", "", c.repetitions));
+  BG_TRY(r.count(j, "repetitions_with_alarm", "", c.repetitions_with_alarm));
+  if (j.contains("family_rate_ci")) {
+    const json& ci = j["family_rate_ci"];
+    if (!ci.is_array() || ci.size() != 2 || !ci[0].is_number() || !ci[1].is_number())
+      return r.error("family_rate_ci", "must be two numbers");
+    c.family_rate_lower = ci[0].get<double>();
+    c.family_rate_upper = ci[1].get<double>();
+  }
+  if (j.contains("runs")) {
+    if (!j["runs"].is_array()) return r.error("runs", "must be a list");
+    for (const auto& u : j["runs"]) {
+      if (!u.is_string()) return r.error("runs", "must list strings");
+      c.runs.push_back(u.get<std::string>());
+    }
+  }
+  if (!j["entries"].is_array()) return r.error("entries", "must be a list");
+  for (std::size_t k = 0; k < j["entries"].size(); ++k) {
+    BG_ASSIGN(auto e, read_entry(r, j["entries"][k], "entries[" + std::to_string(k) + "]"));
+    c.entries.push_back(std::move(e));
+  }
+  return c;
+}
+
+Result<Calibration> load_calibration(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Error{"cannot read the calibration " + path + ": no such file or not readable"};
+  std::ostringstream s;
+  s << in.rdbuf();
+  return parse_calibration(s.str(), path);
+}
+
+}  // namespace benchguard

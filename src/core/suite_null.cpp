@@ -1,0 +1,30 @@
+// The A/A form of a suite (core/suite.hpp).
+#include "core/suite.hpp"
+
+namespace benchguard {
+
+Result<Suite> null_suite(const Suite& suite, const std::string& variant) {
+  Suite out = suite;
+  for (auto& b : out.benchmarks) {
+    const VariantSpec* chosen = b.variants.empty() ? nullptr : &b.variants.front();
+    if (!variant.empty()) {
+      chosen = nullptr;
+      for (const auto& v : b.variants)
+        if (v.name == variant) chosen = &v;
+    }
+    if (chosen == nullptr) {
+      std::string names;
+      for (const auto& v : b.variants) names += (names.empty() ? "" : ", ") + v.name;
+      const std::string msg =
+          "benchmark '" + b.name + "' has no variant '" + variant + "' (it has: " + names + ")";
+      return suite.path.empty() ? Error{msg} : Error::at(suite.path, b.line, msg);
+    }
+    VariantSpec again = *chosen;
+    again.name = null_variant_again(chosen->name);
+    VariantSpec first = *chosen;
+    b.variants = {std::move(first), std::move(again)};
+  }
+  return out;
+}
+
+}  // namespace benchguard
