@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 
 #include "stats/rng.hpp"
@@ -86,8 +87,11 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
     if (find(a, vb->variant.benchmark) == nullptr)
       report.only_in_b.push_back(vb->variant.benchmark);
 
+  std::size_t uncalibrated = 0;
   for (const auto& metric : metrics) {
     MetricComparison mc;
+    std::vector<double> thresholds;
+    std::vector<std::string> notes;  // per row, about its calibration
     mc.metric = pairs.empty() ? metric_info(metric) : metric_info(*pairs.front().first, metric);
     std::vector<stats::Hierarchical> da, db;
     std::vector<stats::RatioSample> samples;
@@ -123,6 +127,24 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
         sample = stats::ratio_sample(row.a.data, row.b.data, options.verdict.statistic,
                                      options.verdict.resamples, seed);
       }
+      thresholds.push_back(options.verdict.threshold);
+      notes.emplace_back();
+      if (options.calibration != nullptr) {
+        const CalibrationEntry* e = options.calibration->find(row.benchmark, metric);
+        if (e != nullptr && std::isfinite(e->threshold)) {
+          row.calibrated = e;
+          thresholds.back() = std::max(thresholds.back(), e->threshold);
+          const std::size_t n = std::min(row.a.data.instances(), row.b.data.instances());
+          if (e->instances > n)
+            notes.back() = fmt::format(
+                "calibrated with {} instances a side, compared with {}: A/A changes are larger "
+                "with fewer instances, so the calibrated threshold may be too small; calibrate "
+                "with the configuration you compare",
+                e->instances, n);
+        } else {
+          ++uncalibrated;
+        }
+      }
       da.push_back(row.a.data);
       db.push_back(row.b.data);
       samples.push_back(std::move(sample));
@@ -131,10 +153,27 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
     if (mc.rows.empty()) continue;
     auto vo = options.verdict;
     vo.direction = mc.metric.direction;
-    auto set = stats::compare_samples(da, db, samples, vo);
-    for (size_t i = 0; i < mc.rows.size(); ++i) mc.rows[i].result = std::move(set.benchmarks[i]);
+    auto set = stats::compare_samples(da, db, samples, vo, thresholds);
+    for (size_t i = 0; i < mc.rows.size(); ++i) {
+      mc.rows[i].result = std::move(set.benchmarks[i]);
+      if (!notes[i].empty()) mc.rows[i].result.warnings.push_back(notes[i]);
+    }
     if (mc.rows.size() > 1) mc.geomean = set.geomean;
     report.metrics.push_back(std::move(mc));
+  }
+  if (options.calibration != nullptr) {
+    const Calibration& c = *options.calibration;
+    const std::string statistic = stats::to_string(options.verdict.statistic);
+    if (!c.statistic.empty() && c.statistic != statistic)
+      report.warnings.push_back(fmt::format(
+          "{} calibrated the {} but this comparison uses the {}: calibrate with the same "
+          "--statistic",
+          c.path, c.statistic, statistic));
+    if (uncalibrated > 0)
+      report.warnings.push_back(
+          fmt::format("{} has no entry for {} benchmark/metric row(s): their threshold stays at "
+                      "{:.3g}%",
+                      c.path, uncalibrated, 100 * options.verdict.threshold));
   }
   return report;
 }

@@ -9,6 +9,7 @@
 
 #include "analysis/duet.hpp"
 #include "analysis/samples.hpp"
+#include "core/calibration.hpp"
 #include "stats/verdict.hpp"
 
 namespace benchguard::analysis {
@@ -35,6 +36,10 @@ struct CompareOptions {
   // overlapping iterations (stats/duet.hpp) unless this is false.
   bool duet = true;
   double min_overlap = kDefaultMinOverlap;
+  // From `calibrate`: a benchmark and metric it has an entry for gets the larger of
+  // verdict.threshold and the calibrated threshold, so A/A changes of the size measured on
+  // this machine are not called slower or faster.
+  const Calibration* calibration = nullptr;
 };
 
 // How a duet row was formed: runs (concurrent pairs of instances) and iterations paired.
@@ -50,6 +55,8 @@ struct BenchmarkComparison {
   MetricInfo metric;
   MetricSample a, b;  // for a duet row, data holds the paired values, one instance per run
   std::optional<DuetSummary> duet;
+  // The calibration entry that set result.threshold; nullptr when none did.
+  const CalibrationEntry* calibrated = nullptr;
   stats::Comparison result;
 };
 

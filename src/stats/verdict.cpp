@@ -67,6 +67,7 @@ Comparison compare_with_sample(const Hierarchical& a, const Hierarchical& b,
 
   c.p_value_bootstrap = c.p_value_bootstrap_adjusted =
       bootstrap_p_value(sample.replicates, 1.0, c.ratio.expansion);
+  c.threshold = options.threshold;
   c.verdict = classify(c.ratio.value, c.ratio.ci, options.threshold, options.direction);
 
   if (a.instances() < kMinInstancesForVerdict || b.instances() < kMinInstancesForVerdict) {
@@ -154,14 +155,19 @@ ComparisonSet compare_all(std::span<const Hierarchical> a, std::span<const Hiera
 }
 
 ComparisonSet compare_samples(std::span<const Hierarchical> a, std::span<const Hierarchical> b,
-                              std::span<const RatioSample> samples, const VerdictOptions& options) {
+                              std::span<const RatioSample> samples, const VerdictOptions& options,
+                              std::span<const double> thresholds) {
   ComparisonSet set;
-  if (a.size() != b.size() || a.size() != samples.size()) {
+  if (a.size() != b.size() || a.size() != samples.size() ||
+      (!thresholds.empty() && thresholds.size() != a.size())) {
     set.geomean.warnings.push_back("A and B list different numbers of benchmarks");
     return set;
   }
-  for (std::size_t k = 0; k < a.size(); ++k)
-    set.benchmarks.push_back(compare_with_sample(a[k], b[k], samples[k], options));
+  VerdictOptions own = options;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    if (!thresholds.empty()) own.threshold = thresholds[k];
+    set.benchmarks.push_back(compare_with_sample(a[k], b[k], samples[k], own));
+  }
   adjust_family(set.benchmarks, options);
   set.geomean = geomean_estimate(samples, options.confidence, options.interval);
   return set;

@@ -69,6 +69,7 @@ struct Comparison {
   double p_value_adjusted = 0.0;      // Holm across the family; equal to p_value alone
   double p_value_bootstrap = 0.0;     // ratio == 1, dual to the interval
   double p_value_bootstrap_adjusted = 0.0;
+  double threshold = 0.0;  // the one the verdict used
   Verdict verdict = Verdict::kInconclusive;
   std::vector<std::string> warnings;
 };
@@ -100,7 +101,10 @@ ComparisonSet compare_all(std::span<const Hierarchical> a, std::span<const Hiera
                           const VerdictOptions& options);
 
 // The same with the ratio distributions given (all with the same number of replicates).
+// `thresholds`, when not empty, gives benchmark k its own threshold in place of
+// options.threshold (one per benchmark: a calibrated one, say).
 ComparisonSet compare_samples(std::span<const Hierarchical> a, std::span<const Hierarchical> b,
-                              std::span<const RatioSample> samples, const VerdictOptions& options);
+                              std::span<const RatioSample> samples, const VerdictOptions& options,
+                              std::span<const double> thresholds = {});
 
 }  // namespace benchguard::stats

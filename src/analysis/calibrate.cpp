@@ -1,0 +1,104 @@
+#include "analysis/calibrate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <utility>
+
+#include "core/suite.hpp"
+#include "stats/null_calibration.hpp"
+
+namespace benchguard::analysis {
+
+NullSides null_sides(const RunData& run) {
+  NullSides sides{{"A", {}}, {"A again", {}}};
+  for (const auto& v : run.variants) {
+    const std::string twin = null_variant_again(v.variant.name);
+    for (const auto& w : run.variants)
+      if (w.variant.benchmark == v.variant.benchmark && w.variant.name == twin) {
+        sides.a.variants.push_back(&v);
+        sides.b.variants.push_back(&w);
+        break;
+      }
+  }
+  return sides;
+}
+
+Calibration calibrate_runs(std::span<const RunData> runs, const CompareOptions& options) {
+  CompareOptions opts = options;
+  opts.calibration = nullptr;
+  struct Tally {
+    std::vector<double> ratios;
+    std::size_t slower = 0, faster = 0;
+    std::size_t instances = std::numeric_limits<std::size_t>::max();
+  };
+  std::vector<std::pair<std::string, std::string>> order;  // (benchmark, metric) first seen
+  std::map<std::pair<std::string, std::string>, Tally> tallies;
+
+  Calibration c;
+  c.statistic = stats::to_string(opts.verdict.statistic);
+  c.confidence = opts.verdict.confidence;
+  c.threshold = opts.verdict.threshold;
+  c.alpha = 1.0 - opts.verdict.confidence;
+  for (const auto& run : runs) {
+    if (c.suite.empty()) {
+      c.suite = run.run.suite;
+      c.host = run.run.hostname;
+    }
+    c.runs.push_back(run.run.uuid);
+    const NullSides sides = null_sides(run);
+    if (sides.a.variants.empty()) continue;
+    if (c.variant.empty()) c.variant = sides.a.variants.front()->variant.name;
+    const CompareReport report = compare_sides(sides.a, sides.b, opts);
+    ++c.repetitions;
+    if (report.any(stats::Verdict::kSlower) || report.any(stats::Verdict::kFaster))
+      ++c.repetitions_with_alarm;
+    for (const auto& m : report.metrics)
+      for (const auto& row : m.rows) {
+        const auto key = std::make_pair(row.benchmark, m.metric.name);
+        auto [it, added] = tallies.try_emplace(key);
+        if (added) order.push_back(key);
+        Tally& t = it->second;
+        t.ratios.push_back(row.result.ratio.value);
+        if (row.result.verdict == stats::Verdict::kSlower) ++t.slower;
+        if (row.result.verdict == stats::Verdict::kFaster) ++t.faster;
+        t.instances = std::min({t.instances, row.a.data.instances(), row.b.data.instances()});
+      }
+  }
+  const stats::Interval family =
+      stats::binomial_interval(c.repetitions_with_alarm, c.repetitions, c.confidence);
+  c.family_rate_lower = family.lower;
+  c.family_rate_upper = family.upper;
+
+  for (const auto& key : order) {
+    const Tally& t = tallies.at(key);
+    CalibrationEntry e;
+    e.benchmark = key.first;
+    e.metric = key.second;
+    std::size_t finite = 0;
+    e.max_change = 0;
+    for (const double r : t.ratios)
+      if (std::isfinite(r)) {
+        ++finite;
+        e.max_change = std::max(e.max_change, std::abs(r - 1.0));
+      }
+    e.comparisons = finite;
+    e.slower = t.slower;
+    e.faster = t.faster;
+    const std::size_t alarms = t.slower + t.faster;
+    e.rate = finite > 0 ? static_cast<double>(alarms) / static_cast<double>(finite) : std::nan("");
+    const stats::Interval ci = stats::binomial_interval(alarms, finite, c.confidence);
+    e.rate_lower = ci.lower;
+    e.rate_upper = ci.upper;
+    const stats::NullThreshold nt = stats::null_threshold(t.ratios, c.alpha);
+    e.threshold = nt.threshold;
+    e.bound = nt.bound;
+    e.reached = nt.reached;
+    e.instances = t.instances == std::numeric_limits<std::size_t>::max() ? 0 : t.instances;
+    c.entries.push_back(std::move(e));
+  }
+  return c;
+}
+
+}  // namespace benchguard::analysis
