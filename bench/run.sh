@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Benchmarks of benchguard itself. Prints figures as ratios against baselines measured in
 # the same run, because this machine is shared and noisy.
-#   bench/run.sh [BUILD_DIR] [SECTION...]   sections: overhead duet outliers plan analysis
+#   bench/run.sh [BUILD_DIR] [SECTION...]   sections: overhead noise outliers plan analysis
 #                                           (default: all)
 set -euo pipefail
 build=${1:-build}
 shift || true
-sections=${*:-overhead duet outliers plan analysis}
+sections=${*:-overhead noise outliers plan analysis}
 want() { [[ " $sections " == *" $1 "* ]]; }
 bg="$build/benchguard"
 [ -x "$bg" ] || { echo "build first: make build" >&2; exit 2; }
@@ -51,10 +51,14 @@ echo
 echo "(targets: benchguard <= 1.10x floor, and no slower than hyperfine)"
 fi
 
-if want duet && [ -x "$build/bench/duet_noise_bench" ]; then
+# Every schedule under every kind of controlled noise (bench/noise_source.cpp). 3 repetitions
+# take about 3 minutes; the table in docs/schedules.md comes from NOISE_REPS=20.
+if want noise && [ -x "$build/bench/noise_bench" ]; then
   echo
-  echo "== duet vs sequential under on/off background noise"
-  "$build/bench/duet_noise_bench" "$build/examples/spin_bench" "${DUET_REPS:-3}"
+  echo "== schedules under controlled noise: A/A false alarms, power for 3%, interval width"
+  "$build/bench/noise_bench" "$build/examples/spin_bench" "$build/bench/noise_source" \
+    "${NOISE_REPS:-3}" "${NOISE_KINDS:-none,cpu-one,cpu-all-onoff,membw,burst}" \
+    "${NOISE_SCHEDULES:-sequential,alternate,randomized,duet,sync-duet}"
 fi
 
 if want outliers && [ -x "$build/bench/outlier_bench" ]; then

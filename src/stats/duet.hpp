@@ -9,7 +9,7 @@
 // not arithmetic: under load the two sides' iterations are slowed independently (each side's
 // CPU time-sliced with other work), and the arithmetic mean of b / a then exceeds the true
 // ratio by about half the variance of log(b / a): +2% for A/A at the 0.19 log-sd measured by
-// bench/duet_noise_bench.
+// bench/noise_bench (on/off CPU noise).
 #pragma once
 
 #include <cstddef>

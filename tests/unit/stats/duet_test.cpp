@@ -181,8 +181,9 @@ TEST(StatsSimulation, DuetAAFalsePositiveRateAndCoverageOfAThreePercentSlowdown)
 
 TEST(StatsSimulation, DuetAAIsUnbiasedWhenEachSideIsSlowedIndependently) {
   // Under load each side's CPU is time-sliced with other work, so iterations are slowed
-  // independently: per-iteration log ratios with sd 0.19, as bench/duet_noise_bench measured.
-  // The arithmetic mean of b / a would sit at exp(0.19^2 / 2) = 1.018 and call A/A slower.
+  // independently: per-iteration log ratios with sd 0.19, as bench/noise_bench measured under
+  // on/off CPU noise. The arithmetic mean of b / a would sit at exp(0.19^2 / 2) = 1.018 and call
+  // A/A slower.
   constexpr int kTrials = 400;
   int alarms = 0, excluded = 0;
   double log_sum = 0;
