@@ -76,6 +76,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   add(add_import);
   add(add_export);
   add(add_db);
+  add(add_system);
 
   std::vector<std::string> reversed(own.rbegin(), own.rend());  // CLI11 wants them reversed
   try {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "analysis/conditions.hpp"
 #include "cli/analysis_flags.hpp"
 #include "cli/app.hpp"
 #include "cli/compare_inputs.hpp"
@@ -170,7 +171,9 @@ Result<int> do_compare(Context& ctx, const CompareFlags& f) {
   opts.verdict.confidence = f.analysis.confidence;
   opts.verdict.resamples = f.analysis.resamples;
   opts.verdict.seed = f.analysis.seed;
-  const auto report = analysis::compare_sides(inputs.a, inputs.b, opts);
+  auto report = analysis::compare_sides(inputs.a, inputs.b, opts);
+  const auto conditions = analysis::condition_warnings(inputs.conditions_a, inputs.conditions_b);
+  report.warnings.insert(report.warnings.begin(), conditions.begin(), conditions.end());
   if (report.metrics.empty())
     return Error{"nothing to compare: no benchmark has measurements on both sides"};
   if (ctx.globals.format == "json")

@@ -64,15 +64,18 @@ bool is_result_file(const std::string& path) {
 }
 
 // Result files imported in memory and merged into one run: variants of the same benchmark and
-// name from several files pool their instances (renumbered, in file order).
+// name from several files pool their instances (renumbered, in file order). Each file's
+// artifacts go to `artifacts` when given.
 Result<RunData> import_files(const std::vector<std::string>& files, const std::string& format,
-                             std::vector<std::string>& warnings) {
+                             std::vector<std::string>& warnings,
+                             std::vector<KeyValues>* artifacts = nullptr) {
   RunData merged;
   merged.run.status = "imported";
   int64_t order_offset = 0;
   for (const auto& file : files) {
     BG_ASSIGN(ingest::Imported imp, ingest::import_file(file, format));
     for (const auto& w : imp.warnings) warnings.emplace_back(file).append(": ").append(w);
+    if (artifacts != nullptr) artifacts->push_back(imp.data.run.artifacts);
     if (merged.run.suite.empty()) merged.run = imp.data.run;
     int64_t next_offset = order_offset;
     for (auto& v : imp.data.variants) {
@@ -205,8 +208,8 @@ Result<CompareInputs> resolve_compare_inputs(const Context& ctx, LazyStore& lazy
               fmt::format("{}: no such result file (on either side of 'vs' only result "
                           "files of importable formats may stand)",
                           f)};
-    BG_ASSIGN(RunData ra, import_files(files_a, request.input_format, warnings));
-    BG_ASSIGN(RunData rb, import_files(files_b, request.input_format, warnings));
+    BG_ASSIGN(RunData ra, import_files(files_a, request.input_format, warnings, &in.conditions_a));
+    BG_ASSIGN(RunData rb, import_files(files_b, request.input_format, warnings, &in.conditions_b));
     in.runs.push_back(std::make_unique<RunData>(std::move(ra)));
     in.runs.push_back(std::make_unique<RunData>(std::move(rb)));
     in.a = side_of(*in.runs[0], variant_a, join_names(files_a));
@@ -260,6 +263,8 @@ Result<CompareInputs> resolve_compare_inputs(const Context& ctx, LazyStore& lazy
   in.runs.push_back(std::make_unique<RunData>(std::move(rb)));
   in.a = side_of(*in.runs[0], variant_a, refs[0]);
   in.b = side_of(*in.runs[1], variant_b, refs[1]);
+  in.conditions_a = {in.runs[0]->run.artifacts};
+  in.conditions_b = {in.runs[1]->run.artifacts};
   auto named = [](const std::string& ref, const std::string& where) {
     return ref == where ? ref : fmt::format("{} ({})", ref, where);
   };

@@ -16,6 +16,9 @@ struct CompareInputs {
   std::vector<std::unique_ptr<RunData>> runs;  // keeps the sides' data alive
   analysis::Side a, b;
   std::string description;  // one line: what is compared with what
+  // The artifacts of each run or result file of a side (analysis/conditions.hpp); empty when
+  // both sides come from one run.
+  std::vector<KeyValues> conditions_a, conditions_b;
 };
 
 // The store of --db, opened on first use: comparing result files needs no database.

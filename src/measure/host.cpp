@@ -10,6 +10,7 @@
 
 #include "core/version.hpp"
 #include "measure/process.hpp"
+#include "measure/system.hpp"
 
 namespace benchguard::measure {
 namespace {
@@ -19,13 +20,6 @@ std::string read_text(const char* path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-std::string first_line(const char* path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
 }
 
 std::string_view trim(std::string_view s) {
@@ -59,15 +53,6 @@ std::string compiler() {
 #else
   return "unknown";
 #endif
-}
-
-// "on"/"off" from intel_pstate (no_turbo) or the generic cpufreq boost switch.
-std::string turbo() {
-  const std::string no_turbo = first_line("/sys/devices/system/cpu/intel_pstate/no_turbo");
-  if (!no_turbo.empty()) return no_turbo == "0" ? "on" : "off";
-  const std::string boost = first_line("/sys/devices/system/cpu/cpufreq/boost");
-  if (!boost.empty()) return boost == "1" ? "on" : "off";
-  return "";
 }
 
 }  // namespace
@@ -128,8 +113,9 @@ KeyValues host_artifacts() {
   const std::string mem_kib = find_value(read_text("/proc/meminfo"), ':', {"MemTotal"});
   if (const long long kib = std::atoll(mem_kib.c_str()); kib > 0)
     add("mem_total_bytes", std::to_string(kib * 1024));
-  add("cpu_governor", first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"));
-  add("turbo", turbo());
+  // Instantaneous reads only: no sampling at the start of a run.
+  for (auto& [key, value] : system_artifacts(read_system_facts(SystemRoot("/"))))
+    kv.emplace_back(std::move(key), std::move(value));
   double load[3];
   if (getloadavg(load, 3) == 3) {
     const char* keys[3] = {"load_avg_1m", "load_avg_5m", "load_avg_15m"};

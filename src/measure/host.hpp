@@ -15,7 +15,8 @@ struct GitInfo {
   bool dirty = false;
 };
 
-// hostname, kernel, cpu_model, cpu_count, mem_total_bytes, cpu_governor, turbo,
+// hostname, kernel, cpu_model, cpu_count, mem_total_bytes, the facts of `system check`
+// (cpu_governor, turbo, smt, isolated_cpus, aslr, cpu_quota, ...: measure/system.hpp),
 // load_avg_1m/5m/15m, benchguard_version, compiler, ci_url (when a CI system set one), ...
 // Keys whose value cannot be read are left out.
 KeyValues host_artifacts();
