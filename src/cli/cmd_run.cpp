@@ -2,107 +2,25 @@
 #include <fmt/format.h>
 
 #include <csignal>
-#include <filesystem>
 
 #include "cli/app.hpp"
 #include "cli/progress.hpp"
+#include "cli/run_flags.hpp"
 #include "cli/show_table.hpp"
-#include "core/suite.hpp"
-#include "core/units.hpp"
-#include "measure/process.hpp"
 #include "schedule/runner.hpp"
 
 namespace benchguard::cli {
 
 namespace {
 
-struct RunFlags {
-  std::string suite;
-  std::string name;
-  std::string plan;
-  std::string schedule;
-  std::string timeout;
-  std::string cpus;
-  std::vector<std::string> labels;
-  int instances = 0, iterations = 0, burn_in = -1, warmup = -1, max_failures = 0;
-  uint64_t seed = 0;
-  bool seed_set = false;
-  bool shell = false;
-  bool no_counters = false;
-  bool show_output = false;
-};
-
 void on_signal(int) {
   schedule::request_stop();
 }
 
-Result<Suite> suite_from_command(const RunFlags& f, const std::vector<std::string>& cmd) {
-  if (cmd.empty()) return Error{"nothing to run: give a suite file or `-- COMMAND ARGS...`"};
-  Suite s;
-  s.name = "command";
-  BenchmarkSpec b;
-  b.name = f.name.empty() ? std::filesystem::path(cmd[0]).filename().string() : f.name;
-  b.base_name = b.name;
-  b.instances = 10;
-  VariantSpec v;
-  if (f.shell) {
-    std::string script;
-    for (const auto& a : cmd) script += (script.empty() ? "" : " ") + a;
-    v.command = {"/bin/sh", "-c", script};
-  } else {
-    v.command = cmd;
-  }
-  v.cwd = std::filesystem::current_path().string();
-  b.variants.push_back(v);
-  s.benchmarks.push_back(b);
-  return s;
-}
-
-Status apply_flags(const RunFlags& f, Suite& s) {
-  double timeout = -1;
-  if (!f.timeout.empty()) {
-    BG_ASSIGN(timeout, parse_duration(f.timeout));
-  }
-  for (auto& b : s.benchmarks) {
-    if (f.instances > 0) b.instances = f.instances;
-    if (f.iterations > 0) b.iterations = f.iterations;
-    if (f.burn_in >= 0) b.burn_in = f.burn_in;
-    if (f.warmup >= 0) b.warmup = f.warmup;
-    if (f.max_failures > 0) b.max_failures = f.max_failures;
-    if (timeout >= 0) b.timeout_s = timeout;
-  }
-  if (!f.schedule.empty()) s.schedule = f.schedule;
-  return ok_status();
-}
-
 Result<int> do_run(Context& ctx, const RunFlags& f) {
-  Suite suite;
-  if (!f.suite.empty()) {
-    if (!ctx.trailing.empty()) return Error{"give either a suite file or `-- COMMAND`, not both"};
-    BG_ASSIGN(suite, load_suite(f.suite));
-  } else {
-    BG_ASSIGN(suite, suite_from_command(f, ctx.trailing));
-  }
-  if (!f.plan.empty()) {
-    BG_ASSIGN(const Plan plan, load_plan(f.plan));
-    for (const auto& name : unmatched_plan_entries(plan, suite))
-      ctx.err << fmt::format("benchguard: warning: {}: plan entry '{}' matches no benchmark\n",
-                             f.plan, name);
-    apply_plan(plan, suite);
-  }
-  BG_TRY(apply_flags(f, suite));
-
-  schedule::RunOptions opts;
-  opts.schedule = suite.schedule;
-  opts.seed = f.seed;
-  if (!f.seed_set) opts.seed = static_cast<uint64_t>(measure::realtime_ns());
-  if (!f.cpus.empty()) {
-    BG_ASSIGN(opts.cpus, measure::parse_cpu_list(f.cpus));
-  }
-  opts.counters = !f.no_counters;
-  opts.show_output = f.show_output;
-  BG_ASSIGN(opts.labels, parse_labels(f.labels));
-  opts.command_line = "benchguard " + ctx.command_line;
+  BG_ASSIGN(const Suite suite, prepare_suite(ctx, f));
+  BG_ASSIGN(schedule::RunOptions opts, run_options(ctx, f, suite));
+  if (f.null) opts.labels.emplace_back("null", f.null_variant.empty() ? "first" : f.null_variant);
 
   BG_TRY(schedule::preflight(suite));
   BG_ASSIGN(auto store, ctx.open_store(/*create=*/true));
@@ -138,27 +56,13 @@ Action add_run(CLI::App& app, Context& ctx) {
   auto* c = app.add_subcommand("run", "Measure a suite, or one command given after --");
   c->add_option("suite", f->suite, "Suite YAML file");
   c->add_option("--name", f->name, "Benchmark name for `run -- CMD` (default: program name)");
-  c->add_option("--plan", f->plan, "Plan YAML (from `benchguard plan`) overriding counts");
-  c->add_option("--schedule", f->schedule, "sequential | alternate | randomized | duet | sync-duet");
-  c->add_option("--instances", f->instances, "Process launches per benchmark variant")
-      ->check(CLI::PositiveNumber);
-  c->add_option("--iterations", f->iterations, "Measured iterations per instance")
-      ->check(CLI::PositiveNumber);
-  c->add_option("--burn-in", f->burn_in, "Iterations flagged burn-in before the measured ones")
-      ->check(CLI::NonNegativeNumber);
-  c->add_option("--warmup", f->warmup, "Instances run first and not stored")
-      ->check(CLI::NonNegativeNumber);
-  c->add_option("--timeout", f->timeout, "Per instance, e.g. 30s, 500ms, 2m");
-  c->add_option("--max-failures", f->max_failures,
-                "Consecutive failed instances before a benchmark is abandoned")
-      ->check(CLI::PositiveNumber);
-  c->add_option("--cpus", f->cpus, "Pin benchmarks to these CPUs, e.g. 1 or 0,2-3");
-  c->add_option("--label", f->labels, "KEY=VALUE recorded with the run (repeatable)");
-  c->add_option("--seed", f->seed, "Seed of the randomized schedule and of duet start orders")
-      ->each([f](const std::string&) { f->seed_set = true; });
   c->add_flag("--shell", f->shell, "Run the command after -- through /bin/sh -c");
-  c->add_flag("--no-counters", f->no_counters, "Do not read hardware counters");
-  c->add_flag("--show-output", f->show_output, "Let benchmarks write to the terminal");
+  c->add_flag("--null", f->null,
+              "A/A: run each benchmark's variant against itself (see `calibrate`)");
+  c->add_option("--null-variant", f->null_variant,
+                "With --null: the variant to run twice (default: each benchmark's first)")
+      ->needs("--null");
+  add_run_flags(c, *f);
   return [&ctx, f]() { return do_run(ctx, *f); };
 }
 

@@ -13,10 +13,10 @@ Result<Suite> null_suite(const Suite& suite, const std::string& variant) {
         if (v.name == variant) chosen = &v;
     }
     if (chosen == nullptr) {
-      std::string names;
-      for (const auto& v : b.variants) names += (names.empty() ? "" : ", ") + v.name;
-      const std::string msg =
-          "benchmark '" + b.name + "' has no variant '" + variant + "' (it has: " + names + ")";
+      std::string msg = "benchmark '" + b.name + "' has no variant '" + variant + "' (it has: ";
+      for (std::size_t k = 0; k < b.variants.size(); ++k)
+        msg.append(k == 0 ? "" : ", ").append(b.variants[k].name);
+      msg += ")";
       return suite.path.empty() ? Error{msg} : Error::at(suite.path, b.line, msg);
     }
     VariantSpec again = *chosen;

@@ -1,0 +1,46 @@
+// Flags shared by the measuring commands (run, calibrate): what to run, how many times, where,
+// and the suite they give.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cli/app.hpp"
+#include "core/model.hpp"
+#include "schedule/runner.hpp"
+
+namespace benchguard::cli {
+
+struct RunFlags {
+  std::string suite;
+  std::string name;
+  std::string plan;
+  std::string schedule;
+  std::string timeout;
+  std::string cpus;
+  std::vector<std::string> labels;
+  int instances = 0, iterations = 0, burn_in = -1, warmup = -1, max_failures = 0;
+  uint64_t seed = 0;
+  bool seed_set = false;
+  bool shell = false;
+  bool no_counters = false;
+  bool show_output = false;
+  // The A/A form: each benchmark's variant `null_variant` (its first when empty) against itself.
+  bool null = false;
+  std::string null_variant;
+};
+
+// --plan, --schedule, --instances, --iterations, --burn-in, --warmup, --timeout,
+// --max-failures, --cpus, --label, --seed, --no-counters, --show-output.
+void add_run_flags(CLI::App* c, RunFlags& f);
+
+// The suite file (or `-- CMD` from ctx.trailing), with the plan, the count flags and, with
+// f.null, the A/A form applied; warnings (unmatched plan entries) go to ctx.err.
+Result<Suite> prepare_suite(Context& ctx, const RunFlags& f);
+
+// Schedule, seed (from the clock unless --seed), CPUs, counters, labels, command line.
+Result<schedule::RunOptions> run_options(const Context& ctx, const RunFlags& f, const Suite& suite);
+
+}  // namespace benchguard::cli
