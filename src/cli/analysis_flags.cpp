@@ -2,6 +2,13 @@
 
 namespace benchguard::cli {
 
+Result<stats::Statistic> statistic_from_flag(const std::string& flag) {
+  if (flag == "trimmed") return stats::Statistic::kTrimmedMean;
+  if (flag == "median") return stats::Statistic::kMedian;
+  if (flag == "mean") return stats::Statistic::kMean;
+  return Error{"--statistic must be trimmed, median or mean, not '" + flag + "'"};
+}
+
 void AnalysisFlags::add_to(CLI::App* c) {
   c->add_option("--metric", metrics,
                 "Metric(s) to analyse, or all (compare: wall time, peak memory and the "

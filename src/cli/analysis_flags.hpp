@@ -11,6 +11,9 @@
 
 namespace benchguard::cli {
 
+// --statistic trimmed | median | mean.
+Result<stats::Statistic> statistic_from_flag(const std::string& flag);
+
 struct AnalysisFlags {
   std::vector<std::string> metrics;  // empty: wall_time (summary: every metric with -v)
   std::string burn_in = "auto";      // auto | configured | N

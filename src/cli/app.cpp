@@ -73,6 +73,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   add(add_summary);
   add(add_compare);
   add(add_plan);
+  add(add_calibrate);
   add(add_import);
   add(add_export);
   add(add_db);

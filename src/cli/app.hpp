@@ -52,6 +52,7 @@ Action add_summary(CLI::App& app, Context& ctx);
 Action add_compare(CLI::App& app, Context& ctx);
 Action add_plan(CLI::App& app, Context& ctx);
 Action add_import(CLI::App& app, Context& ctx);
+Action add_calibrate(CLI::App& app, Context& ctx);
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 

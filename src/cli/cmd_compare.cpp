@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "analysis/conditions.hpp"
 #include "cli/analysis_flags.hpp"
@@ -24,6 +25,7 @@ struct CompareFlags {
   std::string fail_on;  // slower | faster | change
   std::string simulate;
   std::string min_overlap = "40%";
+  std::string calibration;
   bool no_duet = false;
   AnalysisFlags analysis;
 };
@@ -68,6 +70,8 @@ void print_json(Context& ctx, const analysis::CompareReport& r, const std::strin
                       {"p_value_bootstrap", jnum(c.p_value_bootstrap)},
                       {"p_value_bootstrap_holm", jnum(c.p_value_bootstrap_adjusted)},
                       {"verdict", stats::to_string(c.verdict)},
+                      {"threshold", jnum(c.threshold)},
+                      {"calibrated", row.calibrated != nullptr},
                       {"method", row.duet ? "duet" : "instances"},
                       {"warnings", c.warnings}});
       if (row.duet)
@@ -142,6 +146,13 @@ void print_table(Context& ctx, const analysis::CompareReport& r, const std::stri
             "unpaired",
             row.benchmark, row.duet->runs, row.duet->paired, row.duet->unpaired_a,
             row.duet->unpaired_b));
+      if (row.calibrated != nullptr && row.result.threshold > 0)
+        notes.push_back(fmt::format(
+            "{} {}: threshold {:.3g}% from calibration (A/A: {} of {} false alarms, largest "
+            "change {:.3g}%)",
+            row.benchmark, m.metric.name, 100 * row.result.threshold,
+            row.calibrated->slower + row.calibrated->faster, row.calibrated->comparisons,
+            100 * row.calibrated->max_change));
       for (const auto& w : row.result.warnings) notes.push_back(row.benchmark + ": " + w);
     }
   }
@@ -161,12 +172,15 @@ Result<int> do_compare(Context& ctx, const CompareFlags& f) {
     BG_ASSIGN(opts.simulate_slowdown, parse_fraction(f.simulate, "--simulate-slowdown"));
   }
   opts.duet = !f.no_duet;
+  std::optional<Calibration> calibration;
+  if (!f.calibration.empty()) {
+    BG_ASSIGN(calibration, load_calibration(f.calibration));
+    opts.calibration = &*calibration;
+  }
   BG_ASSIGN(opts.min_overlap, parse_fraction(f.min_overlap, "--min-overlap"));
   if (!(opts.min_overlap > 0 && opts.min_overlap <= 1))
     return Error{"--min-overlap must be above 0 and at most 100%, not '" + f.min_overlap + "'"};
-  opts.verdict.statistic = f.statistic == "mean"     ? stats::Statistic::kMean
-                           : f.statistic == "median" ? stats::Statistic::kMedian
-                                                     : stats::Statistic::kTrimmedMean;
+  BG_ASSIGN(opts.verdict.statistic, statistic_from_flag(f.statistic));
   const std::string statistic = stats::to_string(opts.verdict.statistic);
   opts.verdict.confidence = f.analysis.confidence;
   opts.verdict.resamples = f.analysis.resamples;
@@ -220,6 +234,9 @@ Action add_compare(CLI::App& app, Context& ctx) {
               "iterations");
   c->add_option("--min-overlap", f->min_overlap,
                 "Duet: pair iterations that overlap by at least this much of each (default 40%)");
+  c->add_option("--calibration", f->calibration,
+                "Calibration JSON from `benchguard calibrate`: raise each benchmark's threshold "
+                "to what A/A runs on this machine showed");
   f->analysis.add_to(c);
   return [&ctx, f]() { return do_compare(ctx, *f); };
 }
