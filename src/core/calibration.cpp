@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/json_error.hpp"
+
 namespace benchguard {
 
 namespace {
@@ -138,8 +140,9 @@ Result<Calibration> parse_calibration(const std::string& text, const std::string
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    return Error{path + ": not valid JSON (" + e.what() + ")"};
+  } catch (const json::exception& e) {  // syntax, or a number beyond a double
+    const JsonError why = json_error(e, text);
+    return Error::at(path, why.line, "not valid JSON: " + why.reason);
   }
   const Reader r(path);
   if (!j.is_object() || !j.contains("calibration") || !j.contains("entries"))

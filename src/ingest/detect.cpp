@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/json_error.hpp"
 #include "ingest/importer.hpp"
 #include "ingest/json_field.hpp"
 
@@ -49,12 +50,10 @@ Status check_text(const Source& src) {
 void parse_json(Source& src) {
   try {
     src.json = nlohmann::json::parse(src.text);
-  } catch (const nlohmann::json::parse_error& e) {
-    const auto upto = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, src.text.size());
-    src.json_error_line =
-        1 + static_cast<int>(
-                std::count(src.text.begin(), src.text.begin() + static_cast<long>(upto), '\n'));
-    src.json_error = parse_error_reason(e);
+  } catch (const nlohmann::json::exception& e) {  // syntax, or a number beyond a double
+    const JsonError why = json_error(e, src.text);
+    src.json_error_line = why.line;
+    src.json_error = why.reason;
   }
 }
 

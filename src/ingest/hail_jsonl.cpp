@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "core/json_error.hpp"
 #include "ingest/importer.hpp"
 #include "ingest/json_field.hpp"
 
@@ -103,10 +104,10 @@ Result<Imported> parse(const Source& src) {
     json j;
     try {
       j = json::parse(line.text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // syntax, or a number beyond a double
       return src.error(line.number,
                        (line.terminated ? "malformed JSON: " : "the file ends inside a record: ") +
-                           parse_error_reason(e));
+                           json_error(e, line.text).reason);
     }
     const std::string origin = fmt::format("{}:{}", src.path, line.number);
     BG_TRY(read_record(JsonField(j, "", origin), first, b));

@@ -153,13 +153,6 @@ Result<std::optional<bool>> JsonField::opt_boolean(std::string_view key) const {
   return optional_member<bool>(*this, key, [](const JsonField& f) { return f.boolean(); });
 }
 
-std::string parse_error_reason(const nlohmann::json::parse_error& e) {
-  const std::string what = e.what();
-  const auto column = what.find("column ");
-  const auto colon = what.find(": ", column == std::string::npos ? 0 : column);
-  return colon == std::string::npos ? what : what.substr(colon + 2);
-}
-
 std::string scalar_text(const nlohmann::json& j) {
   if (j.is_null()) return "";
   if (j.is_string()) return j.get<std::string>();

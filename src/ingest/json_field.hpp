@@ -61,10 +61,6 @@ class JsonField {
   const std::string* origin_;
 };
 
-// Why nlohmann refused a text, without its "[json.exception.parse_error.101] parse error at
-// line 3, column 5: " prefix.
-std::string parse_error_reason(const nlohmann::json::parse_error& e);
-
 // A scalar as text (strings as they are, numbers as JSON writes them); other values as
 // compact JSON; "" for null.
 std::string scalar_text(const nlohmann::json& j);

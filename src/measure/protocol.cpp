@@ -8,6 +8,8 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "core/json_error.hpp"
+
 namespace benchguard::measure {
 namespace {
 
@@ -102,6 +104,8 @@ Result<std::vector<IterationRecord>> parse_protocol(std::string_view text,
         const Json again = Json::parse(line);
       } catch (const Json::parse_error& e) {
         reason = "invalid JSON at " + json_reason(e.what());
+      } catch (const Json::exception& e) {  // a number beyond the range of a double
+        reason = "invalid JSON: " + json_error(e, line).reason;
       }
       return Error::at(source, line_no, reason);
     }

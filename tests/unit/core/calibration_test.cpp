@@ -110,7 +110,12 @@ TEST(CalibrationFile, RoundTrips) {
 TEST(CalibrationFile, BadFilesSayWhatIsWrong) {
   auto not_json = parse_calibration("{\"calibration\": 1,", "c.json");
   ASSERT_FALSE(not_json.ok());
-  EXPECT_NE(not_json.error().message.find("c.json: not valid JSON"), std::string::npos);
+  EXPECT_NE(not_json.error().message.find("c.json:1: not valid JSON"), std::string::npos)
+      << not_json.error().message;
+  auto huge = parse_calibration("{\"calibration\": 1,\n\"threshold\": 1e999}", "c.json");
+  ASSERT_FALSE(huge.ok());
+  EXPECT_EQ(huge.error().message,
+            "c.json:2: not valid JSON: number 1e999 is beyond the range of a double");
   auto other = parse_calibration(R"({"metrics": []})", "c.json");
   ASSERT_FALSE(other.ok());
   EXPECT_NE(other.error().message.find("not a calibration file"), std::string::npos);

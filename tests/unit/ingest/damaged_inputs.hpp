@@ -90,6 +90,26 @@ inline std::string wrong_type(const InputFile& f, const std::string& text) {
   return out;
 }
 
+// The wrong-type field (JSON) or the first number of `from` (text) written as 1e999: valid
+// syntax, beyond the range of a double.
+inline std::string huge_number(const InputFile& f, const std::string& text) {
+  if (!f.pointer.empty()) {
+    auto j = nlohmann::json::parse(text);
+    j[nlohmann::json::json_pointer(f.pointer)] = "@huge@";
+    std::string out = j.dump(1);
+    out.replace(out.find("\"@huge@\""), 8, "1e999");
+    return out;
+  }
+  const auto digit = f.from.find_first_of("0123456789");
+  const auto end = f.from.find_first_not_of("0123456789.", digit);
+  std::string huge = f.from;
+  huge.replace(digit, (end == std::string::npos ? huge.size() : end) - digit, "1e999");
+  std::string out = text;
+  const auto at = out.find(f.from);
+  if (at != std::string::npos) out.replace(at, f.from.size(), huge);
+  return out;
+}
+
 inline std::string garbage(const std::string& text) {
   std::string out = text;
   out.insert(text.size() / 3, std::string("\x00\xff\xfe\x01garbage\x7f", 12));

@@ -57,6 +57,19 @@ TEST(IngestDamaged, RequiredFieldOfTheWrongType) {
   }
 }
 
+TEST(IngestDamaged, ANumberBeyondTheRangeOfADouble) {
+  for (const auto& f : all_inputs()) {
+    const auto text = testing::huge_number(f, ::benchguard::testing::read_file(f.path));
+    ASSERT_NE(text.find("1e999"), std::string::npos) << f.path;
+    expect_refused(import_text(f.path, text), f.path, "1e999");
+    expect_refused(import_text(f.path, text, f.format), f.path, "1e999, format named");
+  }
+  auto r = import_text("x.json", "{\"benchmarks\": [\n{\"name\": \"a\", \"real_time\": 1e999}]}");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message,
+            "x.json:2: malformed JSON: number 1e999 is beyond the range of a double");
+}
+
 TEST(IngestDamaged, GarbageBytes) {
   for (const auto& f : all_inputs()) {
     auto r = import_text(f.path, testing::garbage(::benchguard::testing::read_file(f.path)));

@@ -62,6 +62,19 @@ TEST(ProtocolParse, MalformedLineNamesFileAndLine) {
   EXPECT_EQ(r.error().message.find('\n'), std::string::npos);
 }
 
+TEST(ProtocolParse, ANumberBeyondADoubleIsAnErrorNotAnAbort) {
+  for (const char* line :
+       {"{\"iteration\":0,\"start_ns\":1,\"end_ns\":2,\"metrics\":{\"x\":1e999}}\n",
+        "{\"iteration\":0,\"start_ns\":1,\"end_ns\":2,\"metrics\":{\"x\":-1e999}}\n"}) {
+    auto r = parse_protocol(line, "results.jsonl");
+    ASSERT_FALSE(r.ok()) << line;
+    EXPECT_NE(r.error().message.find("results.jsonl:1: invalid JSON: number "), std::string::npos)
+        << r.error().message;
+    EXPECT_NE(r.error().message.find("is beyond the range of a double"), std::string::npos)
+        << r.error().message;
+  }
+}
+
 TEST(ProtocolParse, FieldErrorsAreSpecific) {
   const auto err = [](const std::string& line) {
     auto r = parse_protocol(line + "\n", "f");
