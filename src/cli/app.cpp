@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <exception>
 #include <iostream>
+#include <new>
 
 #include "core/version.hpp"
 
@@ -91,7 +93,16 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 
   for (auto& [sub, action] : commands) {
     if (!sub->parsed()) continue;
-    Result<int> r = action();
+    // The last line of defence: every known failure is an Error where it starts; what still
+    // escapes becomes one line and exit code 2, never std::terminate.
+    Result<int> r = Error{"no result"};
+    try {
+      r = action();
+    } catch (const std::bad_alloc&) {
+      r = Error{"out of memory: an input or a count is larger than this machine can hold"};
+    } catch (const std::exception& e) {
+      r = Error{std::string("internal error: ") + e.what() + " (please report it)"};
+    }
     if (!r.ok()) {
       err << "benchguard: " << r.error().message << "\n";
       return static_cast<int>(r.error().code);

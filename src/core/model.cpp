@@ -56,4 +56,23 @@ bool is_outside_iteration(const InstanceRecord& in, const IterationRecord& it) {
          it.timed_out == in.timed_out && it.failure == in.failure;
 }
 
+Status check_counts(const BenchmarkSpec& b) {
+  const std::pair<const char*, int> instance_counts[] = {
+      {"instances", b.instances},
+      {"warmup", b.warmup},
+      {"duet_repetitions", b.duet_repetitions},
+      {"sync_repetitions", b.sync_repetitions},
+      {"sequential_repetitions", b.sequential_repetitions}};
+  for (const auto& [what, n] : instance_counts)
+    if (n > kMaxInstances)
+      return Error{"benchmark '" + b.name + "': " + what + " " + std::to_string(n) +
+                   " is above the limit of " + std::to_string(kMaxInstances)};
+  for (const auto& [what, n] :
+       {std::pair<const char*, int>{"iterations", b.iterations}, {"burn_in", b.burn_in}})
+    if (n > kMaxIterations)
+      return Error{"benchmark '" + b.name + "': " + what + " " + std::to_string(n) +
+                   " is above the limit of " + std::to_string(kMaxIterations)};
+  return ok_status();
+}
+
 }  // namespace benchguard

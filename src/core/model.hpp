@@ -2,12 +2,15 @@
 // run measured (records). Shared by suite parsing, the runner, the store and reports.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "core/result.hpp"
 
 namespace benchguard {
 
@@ -35,6 +38,17 @@ struct VariantSpec {
   std::string cwd;                   // empty: the suite file's directory
   KeyValues env;                     // set on top of the inherited environment
 };
+
+// Upper limits on counts: a typo must not ask for more than any machine holds, and
+// burn_in + iterations must fit an int. Checked where counts enter: suite and plan files,
+// command-line flags (check_counts, from the runner's preflight).
+inline constexpr int kMaxInstances = 1000000;          // instances, warmup, pair repetitions
+inline constexpr int kMaxIterations = 100000000;       // iterations and burn_in, each
+inline constexpr std::size_t kMaxBenchmarks = 100000;  // in a suite, after parameter expansion
+
+struct BenchmarkSpec;
+// An Error naming the benchmark, the count and its limit when a count is above it.
+Status check_counts(const BenchmarkSpec& b);
 
 struct BenchmarkSpec {
   std::string name;  // unique in the suite; with params: "base/k=v/k2=v2"

@@ -19,7 +19,7 @@ const std::vector<std::string_view> kEntryKeys = {"burn_in", "instances", "itera
 Status read_count(const Reader& r, const Field& f, int min, std::optional<int>& out) {
   if (f.value.IsNull()) return ok_status();
   int v = 0;
-  BG_TRY(r.get_int(f, min, v));
+  BG_TRY(r.get_int(f, min, v, f.key == "instances" ? kMaxInstances : kMaxIterations));
   out = v;
   return ok_status();
 }

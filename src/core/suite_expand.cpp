@@ -1,5 +1,6 @@
 // RawSuite -> Suite: one BenchmarkSpec per member of each params product, every variant with
 // its final argv, env and absolute cwd.
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -129,7 +130,23 @@ Result<Suite> expand_suite(const RawSuite& raw, const Reader& r, const std::stri
     v.name = "default";
     return std::vector<RawVariant>{v};
   }();
+  std::size_t total = 0;
   for (const auto& b : raw.benchmarks) {
+    // The product's size first: a few long value lists multiply past any machine's memory.
+    std::size_t members = 1;
+    std::string sizes;
+    for (const auto& [name, values] : b.params) {
+      members = values.empty() ? 0 : std::min(members * values.size(), kMaxBenchmarks + 1);
+      sizes += (sizes.empty() ? "" : " x ") + std::to_string(values.size());
+    }
+    total += members;
+    if (total > kMaxBenchmarks)
+      return r.error(b.settings.spec.line,
+                     "params of '" + b.settings.spec.base_name + "' make " +
+                         (members > kMaxBenchmarks ? "more than " + std::to_string(kMaxBenchmarks)
+                                                   : std::to_string(members)) +
+                         " benchmarks (" + sizes + "), and a suite may have at most " +
+                         std::to_string(kMaxBenchmarks));
     const auto& variants = b.settings.variants.empty() ? kDefault : b.settings.variants;
     for (const auto& params : product(b.params)) {
       BenchmarkSpec spec = b.settings.spec;

@@ -177,21 +177,21 @@ Result<RawParams> read_params(const Reader& r, const Field& f) {
 Result<bool> read_setting(const Reader& r, const Field& f, RawSettings& s) {
   const std::string& k = f.key;
   if (k == "instances") {
-    BG_TRY(r.get_int(f, 1, s.spec.instances));
+    BG_TRY(r.get_int(f, 1, s.spec.instances, kMaxInstances));
   } else if (k == "iterations") {
-    BG_TRY(r.get_int(f, 1, s.spec.iterations));
+    BG_TRY(r.get_int(f, 1, s.spec.iterations, kMaxIterations));
   } else if (k == "burn_in") {
-    BG_TRY(r.get_int(f, 0, s.spec.burn_in));
+    BG_TRY(r.get_int(f, 0, s.spec.burn_in, kMaxIterations));
   } else if (k == "warmup") {
-    BG_TRY(r.get_int(f, 0, s.spec.warmup));
+    BG_TRY(r.get_int(f, 0, s.spec.warmup, kMaxInstances));
   } else if (k == "max_failures") {
     BG_TRY(r.get_int(f, 1, s.spec.max_failures));
   } else if (k == "duet_repetitions") {
-    BG_TRY(r.get_int(f, 0, s.spec.duet_repetitions));
+    BG_TRY(r.get_int(f, 0, s.spec.duet_repetitions, kMaxInstances));
   } else if (k == "sync_repetitions") {
-    BG_TRY(r.get_int(f, 0, s.spec.sync_repetitions));
+    BG_TRY(r.get_int(f, 0, s.spec.sync_repetitions, kMaxInstances));
   } else if (k == "sequential_repetitions") {
-    BG_TRY(r.get_int(f, 0, s.spec.sequential_repetitions));
+    BG_TRY(r.get_int(f, 0, s.spec.sequential_repetitions, kMaxInstances));
   } else if (k == "timeout") {
     BG_ASSIGN(s.spec.timeout_s, read_timeout(r, f));
   } else if (k == "metrics") {

@@ -219,7 +219,7 @@ Result<Fields> Reader::fields(const YAML::Node& map, const std::vector<std::stri
   return out;
 }
 
-Status Reader::get_int(const Field& f, int min, int& out) const {
+Status Reader::get_int(const Field& f, int min, int& out, int max) const {
   const std::string kind = min == 1   ? "a positive integer"
                            : min == 0 ? "a non-negative integer"
                                       : "an integer >= " + std::to_string(min);
@@ -228,6 +228,9 @@ Status Reader::get_int(const Field& f, int min, int& out) const {
   const std::string& s = f.value.Scalar();
   int v = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec == std::errc::result_out_of_range ||
+      (ec == std::errc() && end == s.data() + s.size() && v > max))
+    return error(f, f.key + " must be at most " + std::to_string(max) + ", got " + s);
   if (ec != std::errc() || end != s.data() + s.size() || v < min) return bad;
   out = v;
   return ok_status();

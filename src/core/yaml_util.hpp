@@ -4,6 +4,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <climits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -67,7 +68,7 @@ class Reader {
   Result<Fields> entries(const YAML::Node& map, const std::string& what, int line) const;
 
   // Each leaves `out` unchanged on error; a null value is an error unless stated otherwise.
-  Status get_int(const Field& f, int min, int& out) const;
+  Status get_int(const Field& f, int min, int& out, int max = INT_MAX) const;
   Status get_bool(const Field& f, bool& out) const;
   Status get_string(const Field& f, std::string& out) const;
   // Accepts null (leaves `out` unset), numbers, .inf and .nan.

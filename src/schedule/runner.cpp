@@ -103,7 +103,15 @@ std::string new_uuid() {
 }
 
 Status preflight(const Suite& suite) {
+  if (suite.benchmarks.size() > kMaxBenchmarks)
+    return Error{fmt::format("the suite has {} benchmarks, above the limit of {}",
+                             suite.benchmarks.size(), kMaxBenchmarks)};
   for (const auto& b : suite.benchmarks) {
+    if (auto counts = check_counts(b); !counts.ok()) {
+      const std::string where =
+          suite.path.empty() ? "" : suite.path + ":" + std::to_string(b.line) + ": ";
+      return Error{where + counts.error().message};
+    }
     for (const auto& v : b.variants) {
       if (v.command.empty()) return Error{"benchmark '" + b.name + "' has an empty command"};
       if (!v.cwd.empty() && !fs::is_directory(v.cwd))

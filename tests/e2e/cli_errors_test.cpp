@@ -62,6 +62,24 @@ TEST(CliErrors, MissingExecutableStoresNothing) {
   expect_one_run(db);
 }
 
+TEST(CliErrors, CountsAboveTheLimitsStoreNothing) {
+  TempDir dir;
+  const std::string db = seeded_db(dir);
+  // Once, 2^31 - 1 instances ran the process out of memory before anything was launched.
+  for (const auto& flags : std::vector<std::vector<std::string>>{
+           {"--instances", "2147483647"},
+           {"--iterations", "2000000000", "--burn-in", "2000000000"}}) {
+    std::vector<std::string> args = {"run", "--db", db};
+    args.insert(args.end(), flags.begin(), flags.end());
+    args.insert(args.end(), {"--", "/bin/true"});
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("is above the limit of"), std::string::npos) << r.err;
+  }
+  expect_one_run(db);
+}
+
 TEST(CliErrors, CorruptDatabaseIsRefusedAndUntouched) {
   TempDir dir;
   const std::string garbage(4096, 'x');

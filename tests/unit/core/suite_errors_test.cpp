@@ -91,7 +91,7 @@ TEST(SuiteErrors, CountsOutOfRange) {
   expect_error(kBenchmarks + "    warmup: -2\n", 4, "warmup must be a non-negative integer");
   expect_error(kBenchmarks + "    max_failures: 0\n", 4, "max_failures must be a positive integer");
   expect_error(kBenchmarks + "    instances: 99999999999\n", 4,
-               "instances must be a positive integer");
+               "instances must be at most 1000000, got 99999999999");
 }
 
 TEST(SuiteErrors, BadTimeout) {
@@ -192,6 +192,47 @@ TEST(SuiteErrors, MergeKeyMustMergeMappings) {
   // Unknown keys arriving through a merge point at the anchor that holds them.
   expect_error("x-d: &d {instance: 3}\nbenchmarks:\n  - <<: *d\n    name: a\n    command: [x]\n", 1,
                "unknown key 'instance'");
+}
+
+}  // namespace
+}  // namespace benchguard
+
+namespace benchguard {
+namespace {
+
+TEST(SuiteLimits, CountsAboveTheirLimitsNameTheLimit) {
+  expect_error("instances: 2147483647\n" + kBenchmarks, 1,
+               "instances must be at most 1000000, got 2147483647");
+  // burn_in + iterations must fit an int: each is limited to 10^8.
+  expect_error("benchmarks:\n  - name: a\n    command: [x]\n    burn_in: 2000000000\n", 4,
+               "burn_in must be at most 100000000, got 2000000000");
+  expect_error("benchmarks:\n  - name: a\n    command: [x]\n    iterations: 2147483647\n", 4,
+               "iterations must be at most 100000000");
+  expect_error("benchmarks:\n  - name: a\n    command: [x]\n    duet_repetitions: 1000001\n", 4,
+               "duet_repetitions must be at most 1000000");
+}
+
+TEST(SuiteLimits, AParameterProductTooLargeIsRefusedBeforeItIsBuilt) {
+  // 10^7 members: refused from the sizes alone, naming them.
+  std::string yaml = "benchmarks:\n  - name: big\n    command: [x]\n    params:\n";
+  for (char p = 'a'; p < 'a' + 7; ++p)
+    yaml += std::string("      ") + p + ": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]\n";
+  expect_error(yaml, 2,
+               "params of 'big' make more than 100000 benchmarks (10 x 10 x 10 x 10 x 10 x 10 "
+               "x 10), and a suite may have at most 100000");
+}
+
+TEST(SuiteLimits, CheckCountsCoversCountsSetAfterParsing) {
+  BenchmarkSpec b;
+  b.name = "x";
+  EXPECT_TRUE(check_counts(b).ok());
+  b.instances = kMaxInstances + 1;
+  auto r = check_counts(b);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "benchmark 'x': instances 1000001 is above the limit of 1000000");
+  b.instances = 1;
+  b.burn_in = kMaxIterations + 1;
+  EXPECT_FALSE(check_counts(b).ok());
 }
 
 }  // namespace
