@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "support/test_support.hpp"
 
@@ -84,6 +85,28 @@ TEST(CliCalibrate, TableNamesTheRateAndWhatMoreRepetitionsWouldGive) {
   EXPECT_NE(r.out.find("variant new against itself"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("repetitions with any false alarm:"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("run at least 19 repetitions"), std::string::npos) << r.out;
+}
+
+TEST(CliCalibrate, APlanSetsTheCountsAndItsSimulatedRateIsShownBesideTheMeasuredOne) {
+  TempDir dir;
+  write_file(dir.file("suite.yml"), suite_text());
+  write_file(dir.file("plan.yml"),
+             "benchmarks:\n  spin: {burn_in: 0, instances: 2, iterations: 1, fpr: 0.04}\n");
+  const auto r =
+      run_cli({"calibrate", dir.file("suite.yml"), "--db", dir.file("c.db"), "--repetitions", "2",
+               "--plan", dir.file("plan.yml"), "--metric", "wall_time"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("plan's simulated rate"), std::string::npos) << r.out;
+  // The row: 2 instances a side (from the plan, not the suite's 3), 4% simulated.
+  bool row = false;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);)
+    if (line.starts_with("spin ")) {
+      row = true;
+      EXPECT_NE(line.find(" 2 "), std::string::npos) << line;
+      EXPECT_TRUE(line.ends_with("4%")) << line;
+    }
+  EXPECT_TRUE(row) << r.out;
 }
 
 TEST(CliCalibrate, BadInputFailsWithOneLine) {
