@@ -61,8 +61,14 @@ TEST(MeasureMemory, TreePeakCoversParentAndChild) {
   auto r = launch(spec);
   ASSERT_TRUE(r.ok()) << r.error().message;
   ASSERT_EQ(r->exit_code, 0);
-  // ru_maxrss is the largest single process; the tree holds both at once.
-  EXPECT_NEAR(static_cast<double>(r->max_rss_bytes) / kMiB, 100, 10);
+  // ru_maxrss is the largest single process; the tree holds both at once. The kernel folds the
+  // address space the child execs from (the launcher's, a large one under ASan) into its
+  // ru_maxrss, so it can be read as the child's own only when the launcher is smaller.
+  const double floor_mib = static_cast<double>(r->rss_floor_bytes) / kMiB;
+  if (floor_mib < 90)
+    EXPECT_NEAR(static_cast<double>(r->max_rss_bytes) / kMiB, 100, 10) << "floor " << floor_mib;
+  else
+    EXPECT_GE(static_cast<double>(r->max_rss_bytes) / kMiB, 90) << "floor " << floor_mib;
   EXPECT_GT(r->mem_samples, 5);
   EXPECT_NEAR(static_cast<double>(r->mem_peak_bytes) / kMiB, 200, 20);
 }
