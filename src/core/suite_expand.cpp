@@ -32,7 +32,7 @@ std::vector<KeyValues> product(const RawParams& params) {
 
 std::string member_name(const std::string& base, const KeyValues& params) {
   std::string name = base;
-  for (const auto& [k, v] : params) name += "/" + k + "=" + v;
+  for (const auto& [k, v] : params) name.append("/").append(k).append("=").append(v);
   return name;
 }
 
