@@ -1,6 +1,7 @@
 // RawSuite -> Suite: one BenchmarkSpec per member of each params product, every variant with
 // its final argv, env and absolute cwd.
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 
@@ -80,8 +81,8 @@ Result<VariantSpec> resolve_variant(const Reader& r, const RawBenchmark& b, cons
   out.name = v.name;
   if (shell) {
     // The script is shell text, so args are appended to it as text too.
-    std::string script = substitute(cmd->items[0], params);
-    for (const auto& a : v.args) script += " " + substitute(a, params);
+    std::string script = substitute(cmd->items[0], params, /*shell_words=*/true);
+    for (const auto& a : v.args) script.append(" ").append(substitute(a, params, true));
     out.command = {"/bin/sh", "-c", std::move(script)};
   } else {
     for (const auto& item : cmd->items) out.command.push_back(substitute(item, params));
@@ -96,7 +97,23 @@ Result<VariantSpec> resolve_variant(const Reader& r, const RawBenchmark& b, cons
 
 }  // namespace
 
-std::string substitute(const std::string& text, const KeyValues& params) {
+std::string shell_word(const std::string& value) {
+  const bool plain = !value.empty() && std::all_of(value.begin(), value.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+           std::string_view("-_./=:,+%@").find(c) != std::string_view::npos;
+  });
+  if (plain) return value;
+  std::string out = "'";
+  for (const char c : value) {
+    if (c == '\'')
+      out += "'\\''";  // close the quote, an escaped quote, reopen
+    else
+      out += c;
+  }
+  return out + "'";
+}
+
+std::string substitute(const std::string& text, const KeyValues& params, bool shell_words) {
   if (params.empty()) return text;
   std::string out;
   out.reserve(text.size());
@@ -109,7 +126,7 @@ std::string substitute(const std::string& text, const KeyValues& params) {
         auto it = std::find_if(params.begin(), params.end(),
                                [&](const auto& p) { return p.first == name; });
         if (it != params.end()) {
-          out += it->second;
+          out += shell_words ? shell_word(it->second) : it->second;
           i = close + 1;
           continue;
         }

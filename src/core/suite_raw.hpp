@@ -64,7 +64,13 @@ Result<RawSuite> read_suite(const YAML::Node& root, const yaml::Reader& reader,
 Result<Suite> expand_suite(const RawSuite& raw, const yaml::Reader& reader,
                            const std::string& base_dir);
 
-// Replaces {name} for every name in `params`; other braces are left as written.
-std::string substitute(const std::string& text, const KeyValues& params);
+// Replaces {name} for every name in `params`; other braces are left as written. With
+// `shell_words`, each value goes in as one shell word: as it is when it holds only letters,
+// digits and -_./=:,+%@, otherwise single-quoted ("it's" -> 'it'\''s'), so a value can never
+// add commands, redirections or words to a `shell: true` script.
+std::string substitute(const std::string& text, const KeyValues& params, bool shell_words = false);
+
+// `value` as one word of /bin/sh (see substitute).
+std::string shell_word(const std::string& value);
 
 }  // namespace benchguard::suite_detail

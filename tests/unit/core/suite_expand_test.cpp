@@ -1,6 +1,7 @@
 // Expansion of a valid suite: variants, params and substitution, shell commands, cwd.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 
 #include "core/suite.hpp"
@@ -148,6 +149,38 @@ TEST(SuiteExpand, ShellStringRunsThroughBinSh) {
   EXPECT_EQ(v[0].command, (Argv{"/bin/sh", "-c", "seq 100 | sort -n > /dev/null"}));
   EXPECT_EQ(v[1].command, (Argv{"/bin/sh", "-c", "seq 100 | sort -n > /dev/null -r"}));
   EXPECT_EQ(v[2].command, (Argv{"/bin/sh", "-c", "seq 3 | awk '{print}'"}));
+}
+
+TEST(SuiteExpand, ShellScriptsTakeParameterValuesAsSingleWords) {
+  // Values that, pasted into the script, would run commands or split into words.
+  const Suite s = parse(
+      "benchmarks:\n"
+      "  - name: p\n"
+      "    shell: true\n"
+      "    command: \"printf %s {v}\"\n"
+      "    params: {v: ['plain-1.5', 'x;echo${IFS}injected', \"it's\", '$(echo injected)', "
+      "'a|b', '']}\n");
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"plain-1.5", "printf %s plain-1.5"},
+      {"x;echo${IFS}injected", "printf %s 'x;echo${IFS}injected'"},
+      {"it's", "printf %s 'it'\\''s'"},
+      {"$(echo injected)", "printf %s '$(echo injected)'"},
+      {"a|b", "printf %s 'a|b'"},
+      {"", "printf %s ''"}};
+  ASSERT_EQ(s.benchmarks.size(), expected.size());
+  for (std::size_t k = 0; k < expected.size(); ++k) {
+    const auto& command = s.benchmarks[k].variants[0].command;
+    ASSERT_EQ(command.size(), 3U);
+    EXPECT_EQ(command[2], expected[k].second);
+    // And /bin/sh reads each back as the one word it was.
+    FILE* sh = popen(command[2].c_str(), "r");
+    ASSERT_NE(sh, nullptr);
+    std::string printed;
+    char buf[256];
+    while (const std::size_t n = std::fread(buf, 1, sizeof buf, sh)) printed.append(buf, n);
+    EXPECT_EQ(pclose(sh), 0);
+    EXPECT_EQ(printed, expected[k].first) << command[2];
+  }
 }
 
 TEST(SuiteExpand, CwdResolvesAgainstTheSuiteDirectory) {
