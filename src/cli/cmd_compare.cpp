@@ -98,8 +98,9 @@ void print_table(Context& ctx, const analysis::CompareReport& r, const std::stri
   const bool md = format == "md";
   const bool machine = format == "csv";
   if (!machine)
-    ctx.out << (md ? "**benchguard compare**: " : "") << description << " (" << statistic
-            << "s)\n\n";
+    ctx.out << (md ? "**benchguard compare**: " : "")
+            << (md ? report::markdown_text(description) : report::terminal_text(description))
+            << " (" << statistic << "s)\n\n";
   const std::string ci_head = fmt::format("{:.0f}% CI", 100 * confidence);
   report::Table t;
   t.header = {"benchmark", "metric", statistic + " A", statistic + " B",
@@ -156,7 +157,8 @@ void print_table(Context& ctx, const analysis::CompareReport& r, const std::stri
       for (const auto& w : row.result.warnings) notes.push_back(row.benchmark + ": " + w);
     }
   }
-  for (const auto& n : notes) ctx.out << (md ? "- " : "  ") << n << "\n";
+  for (const auto& n : notes)
+    ctx.out << (md ? "- " + report::markdown_text(n) : "  " + report::terminal_text(n)) << "\n";
 }
 
 Result<int> do_compare(Context& ctx, const CompareFlags& f) {

@@ -1,6 +1,9 @@
 #include "report/table.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <string_view>
 
 namespace benchguard::report {
 
@@ -28,6 +31,48 @@ void pad(std::ostream& out, const std::string& s, size_t w, bool right) {
 
 }  // namespace
 
+std::string terminal_text(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f)
+      out += "\xEF\xBF\xBD";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string markdown_text(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (const char c : terminal_text(s)) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '|':  // would split the cell
+      case '\\':
+      case '`':  // would open code
+      case '[':  // would open a link or an image
+      case ']':
+        out += '\\';
+        out += c;
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
 void render_text(const Table& t, std::ostream& out) {
   std::vector<size_t> w(t.header.size(), 0);
   for (size_t c = 0; c < t.header.size(); ++c) w[c] = width(t.header[c]);
@@ -37,7 +82,7 @@ void render_text(const Table& t, std::ostream& out) {
     std::string text;
     for (size_t c = 0; c < w.size(); ++c) {
       if (c > 0) out << "  ";
-      const std::string& cell = c < cells.size() ? cells[c] : text;
+      const std::string cell = c < cells.size() ? terminal_text(cells[c]) : text;
       if (c + 1 == w.size() && !right_aligned(t, c))
         out << cell;
       else
@@ -53,11 +98,7 @@ void render_markdown(const Table& t, std::ostream& out) {
   auto line = [&](const std::vector<std::string>& cells) {
     out << "|";
     for (size_t c = 0; c < t.header.size(); ++c) {
-      std::string cell = c < cells.size() ? cells[c] : "";
-      // A pipe inside a cell would split it.
-      std::string escaped;
-      for (char ch : cell) escaped += ch == '|' ? std::string("\\|") : std::string(1, ch);
-      out << " " << escaped << " |";
+      out << " " << (c < cells.size() ? markdown_text(cells[c]) : "") << " |";
     }
     out << "\n";
   };
@@ -69,9 +110,19 @@ void render_markdown(const Table& t, std::ostream& out) {
 }
 
 std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  // A cell a spreadsheet would evaluate (=, +, -, @, tab or CR first) is guarded by a leading
+  // quote, unless it is a plain number such as -1.5.
+  std::string cell = s;
+  if (!cell.empty() && std::string_view("=+-@\t\r").find(cell.front()) != std::string_view::npos) {
+    char* end = nullptr;
+    const double value = std::strtod(cell.c_str(), &end);
+    const bool number = (cell.front() == '-' || cell.front() == '+') &&
+                        end == cell.c_str() + cell.size() && std::isfinite(value);
+    if (!number) cell.insert(0, 1, '\'');
+  }
+  if (cell.find_first_of(",\"\r\n") == std::string::npos) return cell;
   std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  for (char c : cell) q += c == '"' ? std::string("\"\"") : std::string(1, c);
   return q + "\"";
 }
 

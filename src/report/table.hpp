@@ -22,7 +22,18 @@ void render_csv(const Table& t, std::ostream& out);
 // "table" | "md" | "csv"; false for other formats.
 bool render(const Table& t, const std::string& format, std::ostream& out);
 
-// RFC 4180 quoting: only when the field holds a comma, quote or line break.
+// RFC 4180 quoting: only when the field holds a comma, quote or line break. A field a
+// spreadsheet would run as a formula (=, +, -, @, tab or CR first, and not a plain number
+// such as -1.5) gets a leading ' first.
 std::string csv_field(const std::string& s);
+
+// Text for a terminal from data: control characters (escape sequences, newlines) as U+FFFD,
+// so a benchmark name cannot move the cursor, retitle the window or forge a line.
+std::string terminal_text(const std::string& s);
+
+// Text for a Markdown (GitHub) cell or line from data: & < > as entities, | \ ` [ ] escaped
+// with a backslash, control characters (newlines included) as U+FFFD. Names then show as
+// written and can open no HTML, link, image or code span in a pull-request comment.
+std::string markdown_text(const std::string& s);
 
 }  // namespace benchguard::report

@@ -203,3 +203,29 @@ TEST(CliCompareFiles, DefaultMetricsAndAll) {
 
 }  // namespace
 }  // namespace benchguard
+
+namespace benchguard {
+namespace {
+
+// A pull-request comment is rendered HTML: a benchmark name from someone else's result file
+// must show as text, never as markup. (Control bytes in a result file are refused on import.)
+TEST(CliCompareFiles, HostileNamesAreEscapedForMarkdown) {
+  TempDir dir;
+  std::string old_text, new_text;
+  for (int i = 0; i < 5; ++i) {
+    old_text += "Benchmark<img/src=x/onerror=alert(1)>[a](b)`c`-8 \t1000\t" +
+                std::to_string(100 + i) + " ns/op\n";
+    new_text += "Benchmark<img/src=x/onerror=alert(1)>[a](b)`c`-8 \t1000\t" +
+                std::to_string(120 + i) + " ns/op\n";
+  }
+  write_file(dir.file("old.txt"), old_text);
+  write_file(dir.file("new.txt"), new_text);
+  const auto md = run_cli({"compare", dir.file("old.txt"), dir.file("new.txt"), "--format", "md"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_EQ(md.out.find("<img"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("&lt;img/src=x/onerror=alert(1)&gt;\\[a\\](b)\\`c\\`-8"), std::string::npos)
+      << md.out;
+}
+
+}  // namespace
+}  // namespace benchguard
