@@ -31,6 +31,7 @@
 #include "analysis/compare.hpp"
 #include "analysis/duet.hpp"
 #include "schedule/runner.hpp"
+#include "stats/descriptive.hpp"
 #include "stats/null_calibration.hpp"
 #include "store/store.hpp"
 
@@ -153,13 +154,6 @@ struct Cell {
   double wall = 0;
 };
 
-double median(std::vector<double> v) {
-  if (v.empty()) return NAN;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 double mean_pct(const std::vector<double>& factors) {
   double sum = 0;
   for (const double f : factors) sum += std::log(f);
@@ -235,7 +229,7 @@ int main(int argc, char** argv) {
       for (const double l : c.log_ratios) mean_log += l / static_cast<double>(c.log_ratios.size());
       std::printf("%-14s %-11s %-24s %-24s %8.2f%% %+8.2f%% %7.2f\n", noise.c_str(),
                   schedule.c_str(), rate(c.alarms, c.comparisons).c_str(),
-                  rate(c.detected, c.comparisons).c_str(), 100 * median(c.widths),
+                  rate(c.detected, c.comparisons).c_str(), 100 * bg::stats::median(c.widths),
                   100 * (std::exp(mean_log) - 1), c.wall / std::max(1, c.comparisons));
     }
   bool any_duet = false;

@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <map>
+#include <string_view>
+#include <utility>
 
 #include "stats/rng.hpp"
 
@@ -87,6 +90,11 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
     if (find(a, vb->variant.benchmark) == nullptr)
       report.only_in_b.push_back(vb->variant.benchmark);
 
+  // The calibration's entries by (benchmark, metric), looked up once per row.
+  std::map<std::pair<std::string_view, std::string_view>, const CalibrationEntry*> calibrated;
+  if (options.calibration != nullptr)
+    for (const auto& e : options.calibration->entries)
+      calibrated.try_emplace({e.benchmark, e.metric}, &e);
   std::size_t uncalibrated = 0;
   for (const auto& metric : metrics) {
     MetricComparison mc;
@@ -130,7 +138,8 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
       thresholds.push_back(options.verdict.threshold);
       notes.emplace_back();
       if (options.calibration != nullptr) {
-        const CalibrationEntry* e = options.calibration->find(row.benchmark, metric);
+        const auto found = calibrated.find({row.benchmark, metric});
+        const CalibrationEntry* e = found == calibrated.end() ? nullptr : found->second;
         if (e != nullptr && std::isfinite(e->threshold)) {
           row.calibrated = e;
           thresholds.back() = std::max(thresholds.back(), e->threshold);

@@ -15,6 +15,7 @@
 #include "core/suite.hpp"
 #include "core/units.hpp"
 #include "report/table.hpp"
+#include "stats/null_calibration.hpp"
 
 namespace benchguard::cli {
 
@@ -40,15 +41,13 @@ std::string percent(double x) {
   return fmt::format("{:.3g}%", 100 * x);
 }
 
-// The plan's simulated A/A rate for a benchmark (by name, then base name), if it has one.
+// The plan's simulated A/A rate for a benchmark of the suite, if it has one.
 std::optional<double> planned_fpr(const Plan& plan, const Suite& suite,
                                   const std::string& benchmark) {
-  auto entry = plan.benchmarks.find(benchmark);
-  if (entry == plan.benchmarks.end())
-    for (const auto& b : suite.benchmarks)
-      if (b.name == benchmark) entry = plan.benchmarks.find(b.base_name);
-  if (entry == plan.benchmarks.end()) return std::nullopt;
-  return entry->second.fpr;
+  for (const auto& b : suite.benchmarks)
+    if (b.name == benchmark)
+      if (const PlanEntry* e = plan_entry(plan, b)) return e->fpr;
+  return std::nullopt;
 }
 
 void print_table(Context& ctx, const Calibration& c, const Suite& suite, const Plan* plan) {
@@ -92,7 +91,7 @@ void print_table(Context& ctx, const Calibration& c, const Suite& suite, const P
   bool short_of_bound = false;
   for (const auto& e : c.entries) short_of_bound = short_of_bound || !e.reached;
   if (short_of_bound && !c.entries.empty()) {
-    const std::size_t needed = static_cast<std::size_t>(std::ceil(1.0 / c.alpha - 1e-9)) - 1;
+    const std::size_t needed = stats::repetitions_for_bound(c.alpha);
     ctx.out << fmt::format(
         "{}with {} repetitions the calibrated threshold is the largest A/A change, and a further "
         "A/A change exceeds it with probability up to {}, above {}: run at least {} "

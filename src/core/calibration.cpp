@@ -57,6 +57,18 @@ class Reader {
     return ok_status();
   }
 
+  // [lower, upper], as an interval is written.
+  Status interval(const json& j, const char* key, const std::string& where, double& lower,
+                  double& upper) const {
+    if (!j.contains(key)) return ok_status();
+    const json& ci = j[key];
+    if (!ci.is_array() || ci.size() != 2 || !ci[0].is_number() || !ci[1].is_number())
+      return error(field(where, key), "must be two numbers");
+    lower = ci[0].get<double>();
+    upper = ci[1].get<double>();
+    return ok_status();
+  }
+
   Status flag(const json& j, const char* key, const std::string& where, bool& out) const {
     if (!j.contains(key)) return ok_status();
     if (!j[key].is_boolean()) return error(field(where, key), "must be true or false");
@@ -78,13 +90,7 @@ Result<CalibrationEntry> read_entry(const Reader& r, const json& j, const std::s
   BG_TRY(r.count(j, "slower", where, e.slower));
   BG_TRY(r.count(j, "faster", where, e.faster));
   BG_TRY(r.real(j, "rate", where, e.rate));
-  if (j.contains("rate_ci")) {
-    const json& ci = j["rate_ci"];
-    if (!ci.is_array() || ci.size() != 2 || !ci[0].is_number() || !ci[1].is_number())
-      return r.error(where + ".rate_ci", "must be two numbers");
-    e.rate_lower = ci[0].get<double>();
-    e.rate_upper = ci[1].get<double>();
-  }
+  BG_TRY(r.interval(j, "rate_ci", where, e.rate_lower, e.rate_upper));
   BG_TRY(r.real(j, "max_change", where, e.max_change));
   BG_TRY(r.real(j, "threshold", where, e.threshold));
   if (std::isfinite(e.threshold) && e.threshold < 0)
@@ -163,13 +169,7 @@ Result<Calibration> parse_calibration(const std::string& text, const std::string
   BG_TRY(r.real(j, "alpha", "", c.alpha));
   BG_TRY(r.count(j, "repetitions", "", c.repetitions));
   BG_TRY(r.count(j, "repetitions_with_alarm", "", c.repetitions_with_alarm));
-  if (j.contains("family_rate_ci")) {
-    const json& ci = j["family_rate_ci"];
-    if (!ci.is_array() || ci.size() != 2 || !ci[0].is_number() || !ci[1].is_number())
-      return r.error("family_rate_ci", "must be two numbers");
-    c.family_rate_lower = ci[0].get<double>();
-    c.family_rate_upper = ci[1].get<double>();
-  }
+  BG_TRY(r.interval(j, "family_rate_ci", "", c.family_rate_lower, c.family_rate_upper));
   if (j.contains("runs")) {
     if (!j["runs"].is_array()) return r.error("runs", "must be a list");
     for (const auto& u : j["runs"]) {

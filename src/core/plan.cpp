@@ -124,15 +124,19 @@ std::string format_plan(const Plan& plan, const std::vector<std::string>& commen
   return text + out.c_str() + "\n";
 }
 
+const PlanEntry* plan_entry(const Plan& plan, const BenchmarkSpec& benchmark) {
+  auto it = plan.benchmarks.find(benchmark.name);
+  if (it == plan.benchmarks.end()) it = plan.benchmarks.find(benchmark.base_name);
+  return it == plan.benchmarks.end() ? nullptr : &it->second;
+}
+
 void apply_plan(const Plan& plan, Suite& suite) {
   for (auto& b : suite.benchmarks) {
-    auto it = plan.benchmarks.find(b.name);
-    if (it == plan.benchmarks.end()) it = plan.benchmarks.find(b.base_name);
-    if (it == plan.benchmarks.end()) continue;
-    const PlanEntry& e = it->second;
-    if (e.burn_in) b.burn_in = *e.burn_in;
-    if (e.instances) b.instances = *e.instances;
-    if (e.iterations) b.iterations = *e.iterations;
+    const PlanEntry* e = plan_entry(plan, b);
+    if (e == nullptr) continue;
+    if (e->burn_in) b.burn_in = *e->burn_in;
+    if (e->instances) b.instances = *e->instances;
+    if (e->iterations) b.iterations = *e->iterations;
   }
 }
 

@@ -23,8 +23,11 @@ Result<Plan> parse_plan(const std::string& text, const std::string& path);
 // go on top.
 std::string format_plan(const Plan& plan, const std::vector<std::string>& comment = {});
 
-// Applies plan counts to matching benchmarks (by name, then base name). Benchmarks the plan
-// does not mention keep their counts.
+// The plan's entry for a benchmark: by its name, then by its base name; nullptr when none.
+const PlanEntry* plan_entry(const Plan& plan, const BenchmarkSpec& benchmark);
+
+// Applies plan counts to matching benchmarks (plan_entry). Benchmarks the plan does not
+// mention keep their counts.
 void apply_plan(const Plan& plan, Suite& suite);
 // Plan entries that name neither a benchmark nor a base name of `suite`, sorted; worth
 // a warning, since a renamed benchmark silently loses its planned counts.

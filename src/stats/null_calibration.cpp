@@ -25,15 +25,25 @@ Interval binomial_interval(std::size_t successes, std::size_t trials, double con
   return {lower, upper};
 }
 
+namespace {
+
+// Keeps 0.05 * 20 at 1 and 1 / 0.05 at 20 despite rounding.
+constexpr double kEps = 1e-9;
+
+}  // namespace
+
+std::size_t repetitions_for_bound(double alpha) {
+  // The smallest n with floor(alpha (n + 1)) >= 1.
+  return static_cast<std::size_t>(std::ceil(1.0 / alpha - kEps)) - 1;
+}
+
 NullThreshold null_threshold(std::span<const double> ratios, double alpha) {
   NullThreshold out;
   std::vector<double> changes;
   changes.reserve(ratios.size());
   for (const double r : ratios)
     if (std::isfinite(r)) changes.push_back(std::abs(r - 1.0));
-  // The smallest n with floor(alpha (n + 1)) >= 1; the tolerance keeps 0.05 * 20 at 1.
-  constexpr double kEps = 1e-9;
-  out.repetitions_needed = static_cast<std::size_t>(std::ceil(1.0 / alpha - kEps)) - 1;
+  out.repetitions_needed = repetitions_for_bound(alpha);
   const std::size_t n = changes.size();
   if (n == 0) {
     out.threshold = std::nan("");

@@ -41,4 +41,8 @@ struct NullThreshold {
 // The threshold above from A/A ratios B / A (non-finite ones are left out). alpha in (0, 1).
 NullThreshold null_threshold(std::span<const double> ratios, double alpha);
 
+// The fewest repetitions whose largest A/A change bounds a further one at alpha:
+// ceil(1 / alpha) - 1 (19 at 5%).
+std::size_t repetitions_for_bound(double alpha);
+
 }  // namespace benchguard::stats

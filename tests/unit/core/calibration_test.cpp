@@ -134,6 +134,19 @@ TEST(CalibrationFile, BadFilesSayWhatIsWrong) {
       "c.json");
   ASSERT_FALSE(negative.ok());
   EXPECT_NE(negative.error().message.find("must not be negative"), std::string::npos);
+  auto interval = parse_calibration(
+      R"({"calibration": 1, "entries": [{"benchmark": "x", "metric": "m", "rate_ci": [0.1]}]})",
+      "c.json");
+  ASSERT_FALSE(interval.ok());
+  EXPECT_NE(interval.error().message.find("c.json: entries[0].rate_ci must be two numbers"),
+            std::string::npos)
+      << interval.error().message;
+  auto family =
+      parse_calibration(R"({"calibration": 1, "entries": [], "family_rate_ci": "x"})", "c.json");
+  ASSERT_FALSE(family.ok());
+  EXPECT_NE(family.error().message.find("c.json: family_rate_ci must be two numbers"),
+            std::string::npos)
+      << family.error().message;
   auto missing = load_calibration("/nonexistent/cal.json");
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.error().message.find("cannot read the calibration /nonexistent/cal.json"),
