@@ -7,6 +7,7 @@
 #include <iostream>
 #include <new>
 
+#include "core/names.hpp"
 #include "core/version.hpp"
 
 namespace benchguard::cli {
@@ -29,7 +30,11 @@ Result<KeyValues> parse_labels(const std::vector<std::string>& labels) {
   for (const auto& l : labels) {
     const auto eq = l.find('=');
     if (eq == std::string::npos || eq == 0) return Error{"--label '" + l + "' must be KEY=VALUE"};
-    kv.emplace_back(l.substr(0, eq), l.substr(eq + 1));
+    std::string key = l.substr(0, eq);
+    std::string value = l.substr(eq + 1);
+    BG_TRY(check_name("--label", key));
+    if (!value.empty()) BG_TRY(check_name("--label " + key + " value", value));
+    kv.emplace_back(std::move(key), std::move(value));
   }
   return kv;
 }
@@ -87,7 +92,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   } catch (const CLI::Success& e) {  // --help, --version
     return app.exit(e, out, err);
   } catch (const CLI::ParseError& e) {
-    err << "benchguard: " << e.what() << " (see benchguard --help)\n";
+    err << "benchguard: " << escape_text(e.what()) << " (see benchguard --help)\n";
     return static_cast<int>(ExitCode::kInput);
   }
 
@@ -104,7 +109,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       r = Error{std::string("internal error: ") + e.what() + " (please report it)"};
     }
     if (!r.ok()) {
-      err << "benchguard: " << r.error().message << "\n";
+      err << "benchguard: " << escape_text(r.error().message) << "\n";
       return static_cast<int>(r.error().code);
     }
     return r.value();

@@ -10,6 +10,8 @@
 #include "cli/analysis_flags.hpp"
 #include "cli/app.hpp"
 #include "cli/compare_inputs.hpp"
+#include "core/json_error.hpp"
+#include "core/names.hpp"
 #include "core/units.hpp"
 #include "ingest/ingest.hpp"
 #include "report/table.hpp"
@@ -89,7 +91,7 @@ void print_json(Context& ctx, const analysis::CompareReport& r, const std::strin
           {{"ratio", jnum(m.geomean.value)},
            {"ci", {jnum(m.geomean.ci.lower), jnum(m.geomean.ci.upper)}}}}});
   }
-  ctx.out << j.dump(2) << "\n";
+  ctx.out << json_text(j, 2) << "\n";
 }
 
 void print_table(Context& ctx, const analysis::CompareReport& r, const std::string& description,
@@ -165,7 +167,8 @@ Result<int> do_compare(Context& ctx, const CompareFlags& f) {
   LazyStore store(ctx);
   std::vector<std::string> import_warnings;
   BG_ASSIGN(auto inputs, resolve_compare_inputs(ctx, store, f.request, import_warnings));
-  for (const auto& w : import_warnings) ctx.err << "benchguard: warning: " << w << "\n";
+  for (const auto& w : import_warnings)
+    ctx.err << "benchguard: warning: " << escape_text(w) << "\n";
   analysis::CompareOptions opts;
   if (!f.analysis.metrics.empty()) opts.metrics = f.analysis.metrics;
   BG_ASSIGN(opts.burn_in, f.analysis.burn_in_policy());

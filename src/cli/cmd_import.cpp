@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "cli/app.hpp"
+#include "core/names.hpp"
 #include "ingest/ingest.hpp"
 #include "schedule/runner.hpp"
 
@@ -31,7 +32,7 @@ Result<int> do_import(Context& ctx, const ImportFlags& f) {
   for (const auto& file : f.files) {
     BG_ASSIGN(ingest::Imported imp, ingest::import_file(file, f.format));
     for (const auto& w : imp.warnings)
-      ctx.err << fmt::format("benchguard: warning: {}: {}\n", file, w);
+      ctx.err << fmt::format("benchguard: warning: {}: {}\n", escape_text(file), escape_text(w));
     imp.data.run.uuid = schedule::new_uuid();
     imp.data.run.command_line = "benchguard " + ctx.command_line;
     imp.data.run.labels.insert(imp.data.run.labels.end(), labels.begin(), labels.end());

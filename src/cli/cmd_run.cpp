@@ -7,6 +7,7 @@
 #include "cli/progress.hpp"
 #include "cli/run_flags.hpp"
 #include "cli/show_table.hpp"
+#include "core/names.hpp"
 #include "schedule/runner.hpp"
 
 namespace benchguard::cli {
@@ -38,10 +39,10 @@ Result<int> do_run(Context& ctx, const RunFlags& f) {
   for (const auto& b : outcome->benchmarks) {
     if (b.abandoned)
       ctx.err << fmt::format("benchguard: {}: abandoned after {} failed instances in a row: {}\n",
-                             b.name, b.instances_failed, b.last_failure);
+                             b.name, b.instances_failed, escape_text(b.last_failure));
     else if (b.instances_failed > 0)
       ctx.err << fmt::format("benchguard: {}: {} instance(s) failed; last: {}\n", b.name,
-                             b.instances_failed, b.last_failure);
+                             b.instances_failed, escape_text(b.last_failure));
   }
   ctx.err << fmt::format("benchguard: stored run {} ({}) in {}\n", outcome->uuid.substr(0, 8),
                          outcome->status, ctx.globals.db);

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/app.hpp"
+#include "core/json_error.hpp"
 #include "core/units.hpp"
 #include "report/table.hpp"
 
@@ -34,7 +35,7 @@ Action add_runs(CLI::App& app, Context& ctx) {
                      {"instances", r.instances},
                      {"labels", labels}});
       }
-      ctx.out << j.dump(2) << "\n";
+      ctx.out << json_text(j, 2) << "\n";
       return 0;
     }
     report::Table t;

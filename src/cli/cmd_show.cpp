@@ -5,6 +5,7 @@
 
 #include "cli/app.hpp"
 #include "cli/show_table.hpp"
+#include "core/json_error.hpp"
 #include "core/units.hpp"
 #include "report/run_summary.hpp"
 #include "report/table.hpp"
@@ -49,7 +50,7 @@ void print_run(Context& ctx, const RunData& run) {
   const auto rows = report::summarize_run(run);
   const std::string& format = ctx.globals.format;
   if (format == "json") {
-    ctx.out << summary_json(run, rows).dump(2) << "\n";
+    ctx.out << json_text(summary_json(run, rows), 2) << "\n";
     return;
   }
   const bool machine = format == "csv";

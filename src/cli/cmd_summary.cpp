@@ -9,6 +9,7 @@
 #include "analysis/summary.hpp"
 #include "cli/analysis_flags.hpp"
 #include "cli/app.hpp"
+#include "core/json_error.hpp"
 #include "core/units.hpp"
 #include "report/table.hpp"
 
@@ -145,7 +146,7 @@ Result<int> do_summary(Context& ctx, const std::string& ref, const AnalysisFlags
                         {"duet_balance", nlohmann::json::array()}};
     for (const auto& s : rows) j["summaries"].push_back(to_json(s));
     for (const auto& b : balances) j["duet_balance"].push_back(to_json(b));
-    ctx.out << j.dump(2) << "\n";
+    ctx.out << json_text(j, 2) << "\n";
     return 0;
   }
   const bool machine = ctx.globals.format == "csv";
@@ -189,8 +190,12 @@ Result<int> do_summary(Context& ctx, const std::string& ref, const AnalysisFlags
       for (const auto& w : s.warnings) {
         if (first) ctx.out << (ctx.globals.format == "md" ? "\n**Warnings**\n\n" : "\nwarnings:\n");
         first = false;
-        ctx.out << fmt::format("{} {} {}: {}\n", ctx.globals.format == "md" ? "-" : " ",
-                               s.sample.benchmark, s.sample.variant, w);
+        const bool md = ctx.globals.format == "md";
+        const auto text = [&](const std::string& t) {
+          return md ? report::markdown_text(t) : report::terminal_text(t);
+        };
+        ctx.out << fmt::format("{} {} {}: {}\n", md ? "-" : " ", text(s.sample.benchmark),
+                               text(s.sample.variant), text(w));
       }
     }
   }

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/app.hpp"
+#include "core/json_error.hpp"
 #include "measure/system.hpp"
 #include "report/table.hpp"
 
@@ -48,7 +49,7 @@ Result<int> check(Context& ctx, const SystemFlags& f) {
                         {"why", x.why},
                         {"fix", x.fix}});
     const nlohmann::json j = {{"checks", checks}, {"warnings", warnings}};
-    ctx.out << j.dump(2) << "\n";
+    ctx.out << json_text(j, 2) << "\n";
     return code;
   }
 
@@ -102,9 +103,10 @@ Result<int> tune(Context& ctx, const SystemFlags& f) {
   const bool md = format == "md";
   if (writes.empty()) {
     if (json)
-      ctx.out
-          << nlohmann::json({{"dry_run", f.dry_run}, {"writes", nlohmann::json::array()}}).dump(2)
-          << "\n";
+      ctx.out << json_text(
+                     nlohmann::json({{"dry_run", f.dry_run}, {"writes", nlohmann::json::array()}}),
+                     2)
+              << "\n";
     else
       ctx.out << "nothing to tune: the CPU governor, turbo, ASLR and perf_event_paranoid are as "
                  "benchmarks want them or cannot be read (see benchguard system check)\n";
@@ -168,7 +170,7 @@ Result<int> tune(Context& ctx, const SystemFlags& f) {
       if (errors[i] > 0) j["error"] = std::strerror(errors[i]);
       list.push_back(std::move(j));
     }
-    ctx.out << nlohmann::json({{"dry_run", f.dry_run}, {"writes", list}}).dump(2) << "\n";
+    ctx.out << json_text(nlohmann::json({{"dry_run", f.dry_run}, {"writes", list}}), 2) << "\n";
   }
 
   int failed = 0;

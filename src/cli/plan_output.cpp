@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "core/json_error.hpp"
 #include "core/units.hpp"
 #include "report/table.hpp"
 
@@ -119,7 +120,7 @@ void print_json(Context& ctx, const RunData& run, std::span<const BenchmarkPlan>
                         {"seed", o.mds.seed}}},
                       {"benchmarks", nlohmann::json::array()}};
   for (const auto& p : plans) j["benchmarks"].push_back(plan_json(p, o));
-  ctx.out << j.dump(2) << "\n";
+  ctx.out << json_text(j, 2) << "\n";
 }
 
 // With -v: the grid of the recommendation's selection and decision, one row per configuration.

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "core/names.hpp"
 #include "core/suite.hpp"
 #include "core/units.hpp"
 #include "measure/affinity.hpp"
@@ -19,6 +20,8 @@ Result<Suite> suite_from_command(const RunFlags& f, const std::vector<std::strin
   s.name = "command";
   BenchmarkSpec b;
   b.name = f.name.empty() ? std::filesystem::path(cmd[0]).filename().string() : f.name;
+  if (auto st = check_name("benchmark name", b.name); !st.ok())
+    return Error{st.error().message + (f.name.empty() ? "; name it with --name" : "")};
   b.base_name = b.name;
   b.instances = 10;
   VariantSpec v;

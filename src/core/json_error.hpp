@@ -17,4 +17,12 @@ struct JsonError {
 
 JsonError json_error(const nlohmann::json::exception& e, std::string_view text);
 
+// JSON text of `j` (indent -1: one line) that never throws: a string that is not UTF-8 (a
+// name stored before names were checked) has its bad bytes replaced by U+FFFD, where
+// nlohmann's dump() would throw.
+template <class Json>
+std::string json_text(const Json& j, int indent = -1) {
+  return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
 }  // namespace benchguard

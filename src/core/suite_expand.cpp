@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 
+#include "core/names.hpp"
 #include "core/suite_raw.hpp"
 
 namespace benchguard::suite_detail {
@@ -169,6 +170,8 @@ Result<Suite> expand_suite(const RawSuite& raw, const Reader& r, const std::stri
       BenchmarkSpec spec = b.settings.spec;
       spec.params = params;
       spec.name = member_name(spec.base_name, params);
+      if (auto st = check_name("benchmark name", spec.name); !st.ok())
+        return r.error(spec.line, st.error().message);
       if (auto [it, fresh] = first_line.emplace(spec.name, spec.line); !fresh)
         return r.error(spec.line, "duplicate benchmark name '" + spec.name + "' (first at line " +
                                       std::to_string(it->second) + ")");

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/names.hpp"
 #include "core/suite_raw.hpp"
 #include "core/units.hpp"
 
@@ -46,9 +47,10 @@ bool valid_param_name(const std::string& s) {
                      [](unsigned char c) { return std::isalnum(c) || c == '_'; });
 }
 
-// A name users type on the command line: non-empty, no whitespace.
-Status check_name(const Reader& r, int line, const std::string& what, const std::string& name) {
-  if (name.empty()) return r.error(line, what + " is empty");
+// A name users type on the command line: a valid name (core/names.hpp), no whitespace.
+Status check_typed_name(const Reader& r, int line, const std::string& what,
+                        const std::string& name) {
+  if (auto st = check_name(what, name); !st.ok()) return r.error(line, st.error().message);
   if (has_space(name)) return r.error(line, what + " '" + name + "' contains whitespace");
   return ok_status();
 }
@@ -124,7 +126,7 @@ Result<std::vector<RawVariant>> read_variants(const Reader& r, const Field& f) {
     RawVariant v;
     v.name = e.key;
     v.line = e.line;
-    BG_TRY(check_name(r, e.line, "variant name", v.name));
+    BG_TRY(check_typed_name(r, e.line, "variant name", v.name));
     if (e.value.IsNull()) {  // "A:" alone: the benchmark as it is
       out.push_back(std::move(v));
       continue;
@@ -163,6 +165,8 @@ Result<RawParams> read_params(const Reader& r, const Field& f) {
     std::vector<std::string> values;
     for (const auto& item : e.value) {
       BG_ASSIGN(std::string v, r.element(item, "param '" + e.key + "'", e.line));
+      if (auto st = check_name("param '" + e.key + "' value", v); !v.empty() && !st.ok())
+        return r.error(std::max(yaml::line_of(item), e.line), st.error().message);
       if (std::find(values.begin(), values.end(), v) != values.end())
         return r.error(std::max(yaml::line_of(item), e.line),
                        "param '" + e.key + "' lists '" + v + "' twice");
@@ -226,7 +230,7 @@ Result<RawBenchmark> read_benchmark(const Reader& r, const YAML::Node& node, int
     if (done) continue;
     if (f.key == "name") {
       BG_TRY(r.get_string(f, b.settings.spec.name));
-      BG_TRY(check_name(r, f.line, "name", b.settings.spec.name));
+      BG_TRY(check_typed_name(r, f.line, "name", b.settings.spec.name));
     } else if (f.key == "command") {
       BG_ASSIGN(b.command, read_command(r, f));
     } else if (f.key == "params") {

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "core/json_error.hpp"
 #include "core/units.hpp"
 #include "core/version.hpp"
 #include "report/export.hpp"
@@ -94,7 +95,7 @@ void export_json(const std::vector<RunData>& runs, std::ostream& out) {
     j["variants"] = std::move(vars);
     all.push_back(std::move(j));
   }
-  out << json({{"benchguard_version", kVersion}, {"runs", std::move(all)}}).dump(2) << "\n";
+  out << json_text(json({{"benchguard_version", kVersion}, {"runs", std::move(all)}}), 2) << "\n";
 }
 
 // Hail's instance record: {path, name, version, start, end, iterations: [{time, is_burn_in,
@@ -125,7 +126,7 @@ void export_jsonl(const std::vector<RunData>& runs, std::ostream& out) {
                   {"instance", inst.index},
                   {"run", r.run.uuid},
                   {"failure", inst.failure.empty() ? json(nullptr) : json(inst.failure)}};
-        out << j.dump() << "\n";
+        out << json_text(j) << "\n";
       }
     }
   }

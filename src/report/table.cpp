@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "core/names.hpp"
+
 namespace benchguard::report {
 
 namespace {
@@ -34,12 +36,13 @@ void pad(std::ostream& out, const std::string& s, size_t w, bool right) {
 std::string terminal_text(const std::string& s) {
   std::string out;
   out.reserve(s.size());
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f)
-      out += "\xEF\xBF\xBD";
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t at = i;
+    const auto cp = next_code_point(s, i);
+    if (!cp || is_control(*cp) || is_bidi_control(*cp))
+      out += "\xEF\xBF\xBD";  // U+FFFD
     else
-      out += c;
+      out.append(s, at, i - at);
   }
   return out;
 }
@@ -111,8 +114,20 @@ void render_markdown(const Table& t, std::ostream& out) {
 
 std::string csv_field(const std::string& s) {
   // A cell a spreadsheet would evaluate (=, +, -, @, tab or CR first) is guarded by a leading
-  // quote, unless it is a plain number such as -1.5.
-  std::string cell = s;
+  // quote, unless it is a plain number such as -1.5. Line breaks and tabs stay (quoted); other
+  // control characters and bytes that are not UTF-8 become U+FFFD, as on a terminal.
+  std::string cell;
+  cell.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t at = i;
+    const auto cp = next_code_point(s, i);
+    const bool kept = cp && (*cp == U'\t' || *cp == U'\r' || *cp == U'\n' ||
+                             !(is_control(*cp) || is_bidi_control(*cp)));
+    if (kept)
+      cell.append(s, at, i - at);
+    else
+      cell += "\xEF\xBF\xBD";
+  }
   if (!cell.empty() && std::string_view("=+-@\t\r").find(cell.front()) != std::string_view::npos) {
     char* end = nullptr;
     const double value = std::strtod(cell.c_str(), &end);

@@ -27,8 +27,9 @@ bool render(const Table& t, const std::string& format, std::ostream& out);
 // such as -1.5) gets a leading ' first.
 std::string csv_field(const std::string& s);
 
-// Text for a terminal from data: control characters (escape sequences, newlines) as U+FFFD,
-// so a benchmark name cannot move the cursor, retitle the window or forge a line.
+// Text for a terminal from data: control characters (escape sequences, newlines, C1),
+// bidirectional controls and bytes that are not UTF-8 as U+FFFD, so a benchmark name cannot
+// move the cursor, retitle the window, forge a line or reorder what is read.
 std::string terminal_text(const std::string& s);
 
 // Text for a Markdown (GitHub) cell or line from data: & < > as entities, | \ ` [ ] escaped

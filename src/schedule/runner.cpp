@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "benchguard/barrier.hpp"
+#include "core/json_error.hpp"
 #include "measure/affinity.hpp"
 #include "measure/host.hpp"
 #include "measure/process.hpp"
@@ -66,7 +67,7 @@ std::string config_json(const BenchmarkSpec& b, const VariantSpec& v, const std:
     j["sequential_repetitions"] = b.sequential_repetitions;
   }
   j["cwd"] = v.cwd;
-  return j.dump();
+  return json_text(j);
 }
 
 std::string resolve_in(const std::string& program, const std::string& cwd) {

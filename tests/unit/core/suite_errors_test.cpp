@@ -148,6 +148,20 @@ TEST(SuiteErrors, Names) {
   expect_error(kBenchmarks + "    variants: {}\n", 4, "variants is empty");
 }
 
+TEST(SuiteErrors, NamesAreTextWithoutControlCharacters) {
+  expect_error("benchmarks:\n  - name: \"a\\e[31m\"\n    command: [x]\n", 2,
+               "name \"a\\x1b[31m\" contains the control character U+001B at offset 1");
+  expect_error(kBenchmarks + "    variants:\n      \"v\\u202e\": {}\n", 5,
+               "variant name \"v\\u{202e}\" contains the bidirectional control U+202E");
+  // A parameter value becomes part of the benchmark's name: a newline would forge a row in
+  // a Markdown table.
+  expect_error(kBenchmarks + "    params:\n      n: [\"1\", \"2\\n| forged |\"]\n", 5,
+               "param 'n' value \"2\\x0a| forged |\" contains the control character U+000A");
+  // Expanded names are held to the name length limit.
+  expect_error(kBenchmarks + "    params:\n      n: [\"" + std::string(4095, 'x') + "\"]\n", 2,
+               "benchmark name \"a/n=xxx");
+}
+
 TEST(SuiteErrors, DuplicateNamesAfterExpansion) {
   expect_error(kBenchmarks + "  - name: a\n    command: [y]\n", 4,
                "duplicate benchmark name 'a' (first at line 2)");
