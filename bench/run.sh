@@ -91,7 +91,7 @@ if want plan && [ -x "$build/bench/plan_dataset" ]; then
 fi
 
 if want analysis; then
-  for b in store_bench bootstrap_bench steady_state_bench; do
+  for b in store_bench import_names_bench bootstrap_bench steady_state_bench; do
     if [ -x "$build/bench/$b" ]; then
       echo
       echo "== $b"

@@ -1,11 +1,10 @@
 #include "core/calibration.hpp"
 
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "core/json_error.hpp"
+#include "core/yaml_util.hpp"
 
 namespace benchguard {
 
@@ -139,7 +138,7 @@ std::string format_calibration(const Calibration& c) {
                   {"family_rate_ci", {number(c.family_rate_lower), number(c.family_rate_upper)}},
                   {"runs", c.runs},
                   {"entries", entries}};
-  return j.dump(2) + "\n";
+  return json_text(j, 2) + "\n";
 }
 
 Result<Calibration> parse_calibration(const std::string& text, const std::string& path) {
@@ -186,11 +185,8 @@ Result<Calibration> parse_calibration(const std::string& text, const std::string
 }
 
 Result<Calibration> load_calibration(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Error{"cannot read the calibration " + path + ": no such file or not readable"};
-  std::ostringstream s;
-  s << in.rdbuf();
-  return parse_calibration(s.str(), path);
+  BG_ASSIGN(std::string text, yaml::read_text_file(path));
+  return parse_calibration(text, path);
 }
 
 }  // namespace benchguard

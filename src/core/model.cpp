@@ -1,5 +1,9 @@
 #include "core/model.hpp"
 
+#include <fmt/format.h>
+
+#include <cmath>
+
 namespace benchguard {
 
 const std::vector<MetricInfo>& builtin_metrics() {
@@ -72,6 +76,53 @@ Status check_counts(const BenchmarkSpec& b) {
     if (n > kMaxIterations)
       return Error{"benchmark '" + b.name + "': " + what + " " + std::to_string(n) +
                    " is above the limit of " + std::to_string(kMaxIterations)};
+  return ok_status();
+}
+
+bool never_negative(const std::string& metric, const std::string& unit) {
+  if (find_builtin_metric(metric) != nullptr) return true;
+  return unit == "s" || unit == "B" || unit.ends_with("/s");
+}
+
+std::string metric_value_problem(const std::string& metric, const std::string& unit, double v) {
+  if (!std::isfinite(v)) return fmt::format("metric {} is not a finite number ({})", metric, v);
+  if (v < 0 && never_negative(metric, unit))
+    return fmt::format("metric {} is negative ({:g}{}{})", metric, v, unit.empty() ? "" : " ",
+                       unit);
+  return "";
+}
+
+Status check_values(const RunData& data, const std::vector<MetricInfo>& declared) {
+  const RunRecord& run = data.run;
+  if (run.finished_at != 0 && run.finished_at < run.started_at)
+    return Error{"the run ends before it starts"};
+  const auto unit_of = [&](const std::string& metric) -> std::string {
+    if (const MetricInfo* m = find_builtin_metric(metric)) return m->unit;
+    for (const auto& m : declared)
+      if (m.name == metric) return m.unit;
+    return "";
+  };
+  for (const auto& v : data.variants) {
+    for (const auto& inst : v.instances) {
+      const auto where = [&](const std::string& what) {
+        return Error{fmt::format("benchmark '{}' variant '{}' instance {}: {}", v.variant.benchmark,
+                                 v.variant.name, inst.index + 1, what)};
+      };
+      // An end of 0 is an end the source did not record.
+      if (inst.end_ns != 0 && inst.end_ns < inst.start_ns) return where("ends before it starts");
+      if (!(inst.user_s >= 0) || !(inst.sys_s >= 0)) return where("CPU time is negative");
+      if (inst.max_rss_bytes < 0 || inst.mem_peak_bytes < 0 || !(inst.mem_avg_bytes >= 0))
+        return where("memory is negative");
+      for (const auto& it : inst.iterations) {
+        if (it.end_ns != 0 && it.end_ns < it.start_ns)
+          return where(fmt::format("iteration {} ends before it starts", it.index + 1));
+        for (const auto& [metric, value] : it.metrics) {
+          std::string why = metric_value_problem(metric, unit_of(metric), value);
+          if (!why.empty()) return where(fmt::format("iteration {}: {}", it.index + 1, why));
+        }
+      }
+    }
+  }
   return ok_status();
 }
 

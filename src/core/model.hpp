@@ -196,4 +196,19 @@ struct RunData {
   std::vector<VariantData> variants;
 };
 
+// Whether a metric's values can be below zero: times, sizes and rates (units "s", "B",
+// ".../s") and every built-in metric cannot; a metric of unknown unit can.
+bool never_negative(const std::string& metric, const std::string& unit);
+
+// A value a metric cannot take: not a finite number, or below zero where never_negative.
+// "" when the value is fine.
+std::string metric_value_problem(const std::string& metric, const std::string& unit, double v);
+
+// Measured values that cannot be: a metric value metric_value_problem rejects, CPU times or
+// memory below zero, an end before its start (instance, iteration or run; an end of 0 is
+// one not recorded). The first one
+// found, naming benchmark, variant, instance and iteration. `declared` holds the units of
+// metrics that are not built in.
+Status check_values(const RunData& data, const std::vector<MetricInfo>& declared = {});
+
 }  // namespace benchguard

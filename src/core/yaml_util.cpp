@@ -1,5 +1,7 @@
 #include "core/yaml_util.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -102,7 +104,7 @@ std::string describe(const YAML::Node& node) {
   return "'" + text + "'";
 }
 
-Result<std::string> read_text_file(const std::string& path) {
+Result<std::string> read_text_file(const std::string& path, size_t limit) {
   struct Close {
     void operator()(std::FILE* f) const { std::fclose(f); }
   };
@@ -111,7 +113,14 @@ Result<std::string> read_text_file(const std::string& path) {
   std::string text;
   char buf[1 << 16];
   size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, f.get())) > 0) text.append(buf, n);
+  while ((n = std::fread(buf, 1, sizeof buf, f.get())) > 0) {
+    text.append(buf, n);
+    if (text.size() > limit)
+      return Error{
+          fmt::format("cannot read {}: larger than the limit of {} MiB for this kind of "
+                      "file",
+                      path, limit >> 20)};
+  }
   // Reading a directory opens fine on Linux and fails here with EISDIR.
   if (std::ferror(f.get())) return Error{"cannot read " + path + ": " + std::strerror(errno)};
   return text;

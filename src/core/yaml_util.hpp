@@ -22,8 +22,12 @@ int line_of(const YAML::Node& node);
 // "nothing".
 std::string describe(const YAML::Node& node);
 
-// The whole file, or "cannot read PATH: <reason>".
-Result<std::string> read_text_file(const std::string& path);
+// Suites, plans and calibrations are written by hand or by benchguard: 64 MiB is far beyond
+// any of them, and keeps a wrong path (/dev/zero, a log) from filling memory.
+inline constexpr size_t kMaxTextFileBytes = size_t{64} << 20;
+
+// The whole file, or "cannot read PATH: <reason>" (also when it is above `limit` bytes).
+Result<std::string> read_text_file(const std::string& path, size_t limit = kMaxTextFileBytes);
 
 // The closest of `candidates` to `word` when it looks like a typo of it, else "".
 std::string closest_match(std::string_view word, const std::vector<std::string_view>& candidates);

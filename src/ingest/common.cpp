@@ -1,5 +1,7 @@
 // Helpers shared by the importers: the run builder and conversions of numbers, time units
 // and timestamps.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -9,14 +11,33 @@
 
 namespace benchguard::ingest {
 
-VariantData& RunBuilder::variant(const std::string& benchmark, const std::string& name) {
-  for (auto& v : data_.variants)
-    if (v.variant.benchmark == benchmark && v.variant.name == name) return v;
+VariantData& RunBuilder::append(const std::string& benchmark, const std::string& name) {
+  index_.emplace(key(benchmark, name), data_.variants.size());
   VariantData v;
   v.variant.benchmark = benchmark;
   v.variant.name = name;
   data_.variants.push_back(std::move(v));
   return data_.variants.back();
+}
+
+VariantData& RunBuilder::variant(const std::string& benchmark, const std::string& name) {
+  if (auto it = index_.find(key(benchmark, name)); it != index_.end())
+    return data_.variants[it->second];
+  return append(benchmark, name);
+}
+
+VariantData& RunBuilder::distinct_variant(const std::string& benchmark,
+                                          std::vector<std::string>& warnings,
+                                          const std::string& name) {
+  if (!index_.contains(key(benchmark, name))) return append(benchmark, name);
+  std::string renamed;
+  for (int k = 2;; ++k) {
+    renamed = fmt::format("{} #{}", benchmark, k);
+    if (!index_.contains(key(renamed, name))) break;
+  }
+  warnings.push_back(
+      fmt::format("'{}' appears again: kept apart as '{}', not merged", benchmark, renamed));
+  return append(renamed, name);
 }
 
 InstanceRecord& RunBuilder::add_instance(VariantData& v) {

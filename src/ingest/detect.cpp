@@ -4,11 +4,13 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <unordered_set>
 
 #include "core/json_error.hpp"
+#include "core/names.hpp"
 #include "ingest/importer.hpp"
 #include "ingest/json_field.hpp"
 
@@ -20,29 +22,21 @@ namespace {
 // LF, or bytes that are not UTF-8), as an Error naming its line; garbage in a file is
 // reported here, whatever the format.
 Status check_text(const Source& src) {
-  const auto& t = src.text;
+  const std::string_view t = src.text;
   int line = 1;
   size_t line_start = 0;
-  for (size_t i = 0; i < t.size(); ++i) {
-    const auto c = static_cast<unsigned char>(t[i]);
-    if (c == '\n') {
+  for (size_t i = 0; i < t.size();) {
+    const size_t at = i;
+    const auto cp = next_code_point(t, i);
+    if (cp == U'\n') {
       ++line;
-      line_start = i + 1;
+      line_start = i;
       continue;
     }
-    size_t extra = 0;
-    bool bad = (c < 0x20 && c != '\t' && c != '\r') || c == 0x7f;
-    if (c >= 0x80) {
-      extra = (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 : (c & 0xf8) == 0xf0 ? 3 : 0;
-      bad = extra == 0 || c == 0xc0 || c == 0xc1 || c > 0xf4;
-      for (size_t k = 1; !bad && k <= extra; ++k)
-        bad = i + k >= t.size() || (static_cast<unsigned char>(t[i + k]) & 0xc0) != 0x80;
-    }
-    if (bad)
+    if (!cp || (is_control(*cp) && *cp != U'\t' && *cp != U'\r'))
       return src.error(line, fmt::format("byte 0x{:02x} at column {} is not text (binary or "
                                          "damaged file)",
-                                         c, i - line_start + 1));
-    i += extra;
+                                         static_cast<unsigned char>(t[at]), at - line_start + 1));
   }
   return ok_status();
 }
@@ -89,10 +83,8 @@ void finish(Imported& imp, const std::string& path, int64_t fallback_time) {
 }  // namespace
 
 int Imported::benchmarks() const {
-  std::vector<std::string> names;
-  for (const auto& v : data.variants)
-    if (std::find(names.begin(), names.end(), v.variant.benchmark) == names.end())
-      names.push_back(v.variant.benchmark);
+  std::unordered_set<std::string_view> names;
+  for (const auto& v : data.variants) names.insert(v.variant.benchmark);
   return static_cast<int>(names.size());
 }
 
@@ -163,6 +155,13 @@ Result<Imported> import_text(const std::string& path, std::string text, const st
     std::string why = imp.warnings.empty() ? "it holds no measurements" : imp.warnings.front();
     return src.error(0, fmt::format("nothing to import as {}: {}", imp.format, why));
   }
+  // Whatever the format: names that can be shown anywhere, values that can be.
+  for (const auto& m : imp.metrics)
+    if (auto st = check_name("metric name", m.name); !st.ok())
+      return src.error(0, st.error().message);
+  if (auto st = check_run_names(imp.data); !st.ok()) return src.error(0, st.error().message);
+  if (auto st = check_values(imp.data, imp.metrics); !st.ok())
+    return src.error(0, st.error().message);
   finish(imp, path, fallback_time);
   return imp;
 }
@@ -170,16 +169,37 @@ Result<Imported> import_text(const std::string& path, std::string text, const st
 Result<Imported> import_file(const std::string& path, const std::string& format) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return Error{path + ": is a directory"};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{path + ": cannot read the file"};
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return Error{path + ": cannot read the file"};
+  const auto too_large = [&] {
+    return Error{fmt::format("{}: larger than the import limit of {} MiB; split the file", path,
+                             kMaxImportBytes >> 20)};
+  };
   struct stat st {};
   int64_t mtime = 0;
-  if (stat(path.c_str(), &st) == 0)
+  if (stat(path.c_str(), &st) == 0) {
+    if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > kMaxImportBytes)
+      return too_large();
     mtime = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-  return import_text(path, ss.str(), format, mtime);
+  }
+  // Read in blocks up to the limit: a device or a pipe (/dev/zero) has no size to trust.
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path + ": cannot read the file"};
+  std::string text;
+  if (S_ISREG(st.st_mode)) text.reserve(static_cast<size_t>(st.st_size));
+  char block[1 << 16];
+  while (in.read(block, sizeof block) || in.gcount() > 0) {
+    const auto n = static_cast<size_t>(in.gcount());
+    text.append(block, n);
+    if (std::memchr(block, '\0', n) != nullptr) {  // binary: say where now, not after 1 GiB
+      Source src;
+      src.path = path;
+      src.text = std::move(text);
+      BG_TRY(check_text(src));
+      text = std::move(src.text);
+    }
+    if (text.size() > kMaxImportBytes) return too_large();
+  }
+  if (in.bad()) return Error{path + ": cannot read the file"};
+  return import_text(path, std::move(text), format, mtime);
 }
 
 }  // namespace benchguard::ingest

@@ -31,7 +31,7 @@ Result<std::optional<std::vector<JsonField>>> per_run(const JsonField& result, c
   return std::optional<std::vector<JsonField>>(std::move(values));
 }
 
-Status read_result(const JsonField& result, RunBuilder& b) {
+Status read_result(const JsonField& result, RunBuilder& b, std::vector<std::string>& warnings) {
   BG_ASSIGN(std::string command, result.string("command"));
   KeyValues params;
   if (auto p = result.find("parameters")) {
@@ -44,11 +44,9 @@ Status read_result(const JsonField& result, RunBuilder& b) {
   BG_ASSIGN(auto system, per_run(result, "system", times.size()));
   BG_ASSIGN(auto memory, per_run(result, "memory_usage_byte", times.size()));
 
-  VariantData& v = b.variant(command);
-  if (v.instances.empty()) {
-    v.variant.command = {command};
-    v.variant.params = params;
-  }
+  VariantData& v = b.distinct_variant(command, warnings);
+  v.variant.command = {command};
+  v.variant.params = params;
   for (size_t i = 0; i < times.size(); ++i) {
     BG_ASSIGN(double t, times[i].number());
     InstanceRecord& inst = add_single(b, v, {{"wall_time", t}});
@@ -76,8 +74,8 @@ Result<Imported> parse(const Source& src) {
   BG_ASSIGN(JsonField results_field, root.get("results"));
   BG_ASSIGN(auto results, results_field.elements());
   RunBuilder b;
-  for (const auto& result : results) BG_TRY(read_result(result, b));
   Imported out;
+  for (const auto& result : results) BG_TRY(read_result(result, b, out.warnings));
   out.data = std::move(b.data());
   return out;
 }

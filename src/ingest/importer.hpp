@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "ingest/ingest.hpp"
@@ -50,12 +51,25 @@ extern const Importer kGoBench;
 // variant and their position in the file as `order`.
 class RunBuilder {
  public:
+  // The variant, new or seen before: for formats where several entries of one name are its
+  // instances (repetitions, -count, one record per launch).
   VariantData& variant(const std::string& benchmark, const std::string& name = "default");
+  // Always a new variant, for formats where an entry is a whole benchmark: a second entry of
+  // a name seen before is kept apart as "NAME #2" (then #3, ...) with a warning in
+  // `warnings`, never merged into the first.
+  VariantData& distinct_variant(const std::string& benchmark, std::vector<std::string>& warnings,
+                                const std::string& name = "default");
   InstanceRecord& add_instance(VariantData& v);
   RunData& data() { return data_; }
 
  private:
+  VariantData& append(const std::string& benchmark, const std::string& name);
+  static std::string key(const std::string& benchmark, const std::string& name) {
+    return benchmark + '\0' + name;
+  }
+
   RunData data_;
+  std::unordered_map<std::string, size_t> index_;  // key(benchmark, name) -> variant
   int64_t next_order_ = 0;
 };
 

@@ -4,6 +4,7 @@
 // afterwards in one transaction, so a bad file stores nothing.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ struct Imported {
   int instances() const;
   int iterations() const;
 };
+
+// The largest file import reads (1 GiB); a larger one, or an endless device, is refused.
+inline constexpr size_t kMaxImportBytes = size_t{1} << 30;
 
 // The formats, in the order auto-detection tries them.
 std::vector<std::string> format_names();

@@ -95,7 +95,7 @@ Status read_entry(const JsonField& entry, const std::string& name, RunBuilder& b
   BG_ASSIGN(JsonField raw, primary.get(histogram ? "rawDataHistogram" : "rawData"));
   BG_ASSIGN(auto forks, raw.elements());
 
-  VariantData& v = b.variant(name);
+  VariantData& v = b.distinct_variant(name, warnings);
   BG_ASSIGN(v.variant.params, params_of(entry));
   json config = json::object();
   for (const char* key :

@@ -26,7 +26,8 @@ struct Skipped {
   int without_data = 0;  // benchmarks with summary statistics only
 };
 
-Status read_benchmark(const JsonField& bench, RunBuilder& b, Skipped& skipped) {
+Status read_benchmark(const JsonField& bench, RunBuilder& b, Skipped& skipped,
+                      std::vector<std::string>& warnings) {
   BG_ASSIGN(auto fullname, bench.opt_string("fullname"));
   std::string name = fullname.value_or("");
   if (!fullname) {
@@ -40,7 +41,7 @@ Status read_benchmark(const JsonField& bench, RunBuilder& b, Skipped& skipped) {
     return ok_status();
   }
   BG_ASSIGN(auto samples, data->elements());
-  VariantData& v = b.variant(name);
+  VariantData& v = b.distinct_variant(name, warnings);
   if (auto p = bench.find("params")) {
     BG_ASSIGN(v.variant.params, p->key_values());
   }
@@ -95,9 +96,9 @@ Result<Imported> parse(const Source& src) {
   BG_ASSIGN(JsonField rows_field, root.get("benchmarks"));
   BG_ASSIGN(auto rows, rows_field.elements());
   Skipped skipped;
-  for (const auto& row : rows) BG_TRY(read_benchmark(row, b, skipped));
-
   Imported out;
+  for (const auto& row : rows) BG_TRY(read_benchmark(row, b, skipped, out.warnings));
+
   if (skipped.without_data > 0)
     out.warnings.push_back(
         fmt::format("{} benchmark(s) have no stats.data samples, only summary statistics; left out",

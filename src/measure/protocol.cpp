@@ -1,6 +1,7 @@
 #include "measure/protocol.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -9,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_error.hpp"
+#include "core/names.hpp"
 
 namespace benchguard::measure {
 namespace {
@@ -57,8 +59,13 @@ Status read_record(const Json& j, int position, IterationRecord& rec) {
     } else if (key == "metrics") {
       if (!v.is_object()) return Error{"'metrics' must be an object of numbers"};
       for (const auto& [name, value] : v.items()) {
+        BG_TRY(check_name("metric name", name));
         if (!value.is_number()) return Error{"metric '" + name + "' must be a number"};
-        rec.metrics.emplace_back(name, value.get<double>());
+        const auto x = value.get<double>();
+        const MetricInfo* known = find_builtin_metric(name);
+        std::string why = metric_value_problem(name, known != nullptr ? known->unit : "", x);
+        if (!why.empty()) return Error{why};
+        rec.metrics.emplace_back(name, x);
       }
     } else {
       // Rejected rather than skipped: a misspelt "burn_in" would silently change results.
@@ -134,6 +141,11 @@ Result<std::vector<IterationRecord>> read_protocol_file(const std::string& path)
       return Error{"cannot read '" + path + "': " + std::strerror(err)};
     }
     text.append(buf, static_cast<size_t>(n));
+    if (text.size() > kMaxProtocolBytes) {
+      close(fd);
+      return Error{fmt::format("{}: larger than the limit of {} MiB for iteration records", path,
+                               kMaxProtocolBytes >> 20)};
+    }
   }
   close(fd);
   return parse_protocol(text, path);

@@ -5,6 +5,7 @@
 // (end_ns - start_ns) * 1e-9 when absent. Optional: "timed_out", "failure" (string).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,9 @@
 #include "core/result.hpp"
 
 namespace benchguard::measure {
+
+// The largest results file one instance may write (1 GiB, some ten million iterations).
+inline constexpr size_t kMaxProtocolBytes = size_t{1} << 30;
 
 // Parses protocol text; `source` names it in errors ("file:line: ...").
 Result<std::vector<IterationRecord>> parse_protocol(std::string_view text,

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace benchguard {
 namespace {
 
@@ -17,6 +19,56 @@ TEST(Model, IterationMetricLookup) {
   it.metrics = {{"wall_time", 0.5}, {"cycles", 10}};
   EXPECT_DOUBLE_EQ(*it.metric("cycles"), 10);
   EXPECT_FALSE(it.metric("instructions").has_value());
+}
+
+RunData one_iteration(const std::string& metric, double value) {
+  RunData d;
+  VariantData v;
+  v.variant.benchmark = "b";
+  v.variant.name = "default";
+  InstanceRecord inst;
+  IterationRecord it;
+  it.metrics.emplace_back(metric, value);
+  inst.iterations.push_back(it);
+  v.instances.push_back(inst);
+  d.variants.push_back(v);
+  return d;
+}
+
+TEST(Model, CheckValuesRefusesWhatCannotBeMeasured) {
+  EXPECT_TRUE(check_values(one_iteration("wall_time", 0.5)).ok());
+  EXPECT_TRUE(check_values(one_iteration("wall_time", 0.0)).ok());
+
+  const auto negative = check_values(one_iteration("wall_time", -1.5));
+  ASSERT_FALSE(negative.ok());
+  EXPECT_EQ(negative.error().message,
+            "benchmark 'b' variant 'default' instance 1: iteration 1: metric wall_time is "
+            "negative (-1.5 s)");
+  EXPECT_FALSE(check_values(one_iteration("max_rss", -1)).ok());
+  EXPECT_FALSE(check_values(one_iteration("wall_time", std::nan(""))).ok());
+  EXPECT_FALSE(check_values(one_iteration("score", HUGE_VAL)).ok());
+
+  // A metric of unknown unit may go below zero; a declared time, size or rate may not.
+  EXPECT_TRUE(check_values(one_iteration("delta", -3)).ok());
+  EXPECT_FALSE(check_values(one_iteration("alloc", -3), {{"alloc", "B"}}).ok());
+  EXPECT_FALSE(check_values(one_iteration("MB/s", -3), {{"MB/s", "MB/s"}}).ok());
+
+  RunData backwards = one_iteration("wall_time", 1);
+  backwards.variants[0].instances[0].start_ns = 10;
+  backwards.variants[0].instances[0].end_ns = 5;
+  EXPECT_FALSE(check_values(backwards).ok());
+  RunData iteration_backwards = one_iteration("wall_time", 1);
+  iteration_backwards.variants[0].instances[0].iterations[0].start_ns = 10;
+  EXPECT_TRUE(check_values(iteration_backwards).ok());  // an end of 0 was not recorded
+  iteration_backwards.variants[0].instances[0].iterations[0].end_ns = 9;
+  EXPECT_FALSE(check_values(iteration_backwards).ok());
+  RunData cpu = one_iteration("wall_time", 1);
+  cpu.variants[0].instances[0].user_s = -0.1;
+  EXPECT_FALSE(check_values(cpu).ok());
+  RunData run = one_iteration("wall_time", 1);
+  run.run.started_at = 100;
+  run.run.finished_at = 50;
+  EXPECT_FALSE(check_values(run).ok());
 }
 
 }  // namespace

@@ -97,6 +97,21 @@ TEST(ProtocolParse, FieldErrorsAreSpecific) {
             0u);
 }
 
+TEST(ProtocolParse, MetricNamesAndValuesAreChecked) {
+  const auto err = [](const std::string& line) {
+    auto r = parse_protocol(line + "\n", "f");
+    return r.ok() ? std::string("ok") : r.error().message;
+  };
+  EXPECT_EQ(err(R"({"metrics":{"wall_time":1,"bytes\u001b[2J":3}})"),
+            "f:1: metric name \"bytes\\x1b[2J\" contains the control character U+001B at "
+            "offset 5");
+  EXPECT_EQ(err(R"({"metrics":{"wall_time":-0.5}})"), "f:1: metric wall_time is negative (-0.5 s)");
+  EXPECT_EQ(err(R"({"metrics":{"wall_time":1,"max_rss":-1}})"),
+            "f:1: metric max_rss is negative (-1 B)");
+  EXPECT_EQ(err(R"({"metrics":{"wall_time":1,"score_delta":-1}})"), "ok");  // unknown unit
+  EXPECT_EQ(err(R"({"metrics":{"wall_time":1,"":2}})"), "f:1: metric name is empty");
+}
+
 TEST(ProtocolParse, TruncatedFinalLineIsDropped) {
   auto r = parse_protocol(
       "{\"iteration\":0,\"start_ns\":1,\"end_ns\":2}\n{\"iteration\":1,\"start_ns\":3,\"en", "f");
