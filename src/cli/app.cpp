@@ -18,6 +18,13 @@ Result<std::unique_ptr<store::Store>> Context::open_store(bool create) const {
   return store::open_store(globals.db, opts);
 }
 
+Result<std::unique_ptr<store::Store>> Context::open_store_read_only() const {
+  store::OpenOptions opts;
+  opts.create = false;
+  opts.read_only = true;
+  return store::open_store(globals.db, opts);
+}
+
 bool Context::interactive() const {
   const char* ci = std::getenv("CI");
   if (ci != nullptr && *ci != '\0' && std::string(ci) != "false" && std::string(ci) != "0")

@@ -29,8 +29,11 @@ struct Context {
   std::vector<std::string> trailing;  // arguments after `--` (run -- CMD ...)
   std::string command_line;
 
-  // Opens the store named by --db, or an Error naming the path and what to do.
+  // Opens the store named by --db for writing, or an Error naming the path and what to do.
   Result<std::unique_ptr<store::Store>> open_store(bool create = false) const;
+  // Opens it read-only (store::OpenOptions::read_only): commands that only read it work on
+  // a read-only file or directory, and write nothing.
+  Result<std::unique_ptr<store::Store>> open_store_read_only() const;
   // Progress bars only on a terminal and never in CI.
   bool interactive() const;
 };

@@ -1,5 +1,7 @@
-// benchguard db status | migrate | merge OTHER... | prune --benchmark NAME [--before DATE]
+// benchguard db status | check | migrate | merge OTHER... | prune --benchmark NAME [--before DATE]
 #include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
 
 #include "cli/app.hpp"
 #include "core/units.hpp"
@@ -15,10 +17,9 @@ struct DbFlags {
 };
 
 Result<int> status(Context& ctx) {
-  store::OpenOptions o;
-  o.create = false;
-  o.migrate = false;
-  BG_ASSIGN(auto s, store::open_store(ctx.globals.db, o));
+  // Read-only, and the file as it is: no temporary copy of an older schema.
+  BG_ASSIGN(auto s, store::open_store(ctx.globals.db,
+                                      {.create = false, .migrate = false, .read_only = true}));
   BG_ASSIGN(const auto st, s->schema_status());
   ctx.out << fmt::format("{}: schema version {} (latest {})\n", ctx.globals.db, st.current,
                          st.latest);
@@ -27,6 +28,71 @@ Result<int> status(Context& ctx) {
   for (const auto& [v, name] : st.pending)
     ctx.out << fmt::format("  pending  {:04d} {}\n", v, name);
   return 0;
+}
+
+// A problem line quotes what the database holds, damaged bytes included: control characters
+// and bytes that are not UTF-8 are shown as \xHH, so that each problem stays one line.
+std::string printable(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    size_t n = c < 0x80             ? 1
+               : (c & 0xe0) == 0xc0 ? 2
+               : (c & 0xf0) == 0xe0 ? 3
+               : (c & 0xf8) == 0xf0 ? 4
+                                    : 0;
+    bool valid = n > 0 && i + n <= s.size() && !(c < 0x20 || c == 0x7f) && !(n == 2 && c < 0xc2);
+    for (size_t k = 1; valid && k < n; ++k)
+      valid = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
+    if (valid) {
+      out.append(s, i, n);
+      i += n;
+    } else {
+      out += fmt::format("\\x{:02x}", c);
+      ++i;
+    }
+  }
+  return out;
+}
+
+// Exit 0 when clean, 1 when problems were found, 2 (an Error) when the file cannot be read.
+Result<int> check(Context& ctx) {
+  BG_ASSIGN(const store::CheckReport r, store::check_store(ctx.globals.db));
+  constexpr size_t kShown = 1000;
+  if (ctx.globals.format == "json") {
+    nlohmann::json problems = nlohmann::json::array();
+    for (const auto& p : r.problems)
+      problems.push_back({{"source", p.source}, {"problem", p.text}});
+    const nlohmann::json j = {{"database", ctx.globals.db},
+                              {"ok", r.problems.empty()},
+                              {"schema_version", r.schema_version},
+                              {"runs", r.runs},
+                              {"variants", r.variants},
+                              {"instances", r.instances},
+                              {"checksums_verified", r.checksums_verified},
+                              {"checksums_absent", r.checksums_absent},
+                              {"problems", problems},
+                              {"notes", r.notes}};
+    ctx.out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    return r.problems.empty() ? 0 : 1;
+  }
+  for (size_t i = 0; i < r.problems.size() && i < kShown; ++i)
+    ctx.out << printable(r.problems[i].text) << "\n";
+  if (r.problems.size() > kShown)
+    ctx.out << fmt::format("... and {} more\n", r.problems.size() - kShown);
+  if (!ctx.globals.quiet)
+    for (const auto& note : r.notes) ctx.out << "note: " << printable(note) << "\n";
+  const std::string counted =
+      fmt::format("{} run(s), {} variant(s), {} instance(s); {} checksum(s) verified", r.runs,
+                  r.variants, r.instances, r.checksums_verified);
+  if (r.problems.empty()) {
+    ctx.out << fmt::format("{}: ok: integrity, foreign keys, invariants and checksums ({})\n",
+                           ctx.globals.db, counted);
+    return 0;
+  }
+  ctx.out << fmt::format("{}: {} problem(s) found ({})\n", ctx.globals.db, r.problems.size(),
+                         counted);
+  return 1;
 }
 
 Result<int> migrate(Context& ctx) {
@@ -65,21 +131,25 @@ Result<int> prune(Context& ctx, const DbFlags& f) {
 
 Action add_db(CLI::App& app, Context& ctx) {
   auto f = std::make_shared<DbFlags>();
-  auto* db = app.add_subcommand("db", "Schema versions, merging databases, pruning old data");
+  auto* db =
+      app.add_subcommand("db", "Schema versions, checking, merging databases, pruning old data");
   db->require_subcommand(1);
   auto* st = db->add_subcommand("status", "Schema version and migrations of the database");
+  auto* ck = db->add_subcommand(
+      "check", "Integrity, foreign keys, invariants and checksums (exit 1 on problems)");
   auto* mi = db->add_subcommand("migrate", "Apply pending migrations");
   auto* me = db->add_subcommand("merge", "Append the runs of other databases (idempotent)");
   me->add_option("others", f->others, "Databases to merge from")->required();
   auto* pr = db->add_subcommand("prune", "Delete a benchmark's data, optionally only older data");
   pr->add_option("--benchmark", f->benchmark, "Benchmark name")->required();
   pr->add_option("--before", f->before, "Only runs started before this date (UTC)");
-  return [&ctx, f, st, mi, me, pr]() -> Result<int> {
+  return [&ctx, f, st, ck, mi, me, pr]() -> Result<int> {
     if (st->parsed()) return status(ctx);
+    if (ck->parsed()) return check(ctx);
     if (mi->parsed()) return migrate(ctx);
     if (me->parsed()) return merge(ctx, *f);
     if (pr->parsed()) return prune(ctx, *f);
-    return Error{"db needs a subcommand: status, migrate, merge or prune"};
+    return Error{"db needs a subcommand: status, check, migrate, merge or prune"};
   };
 }
 

@@ -15,7 +15,7 @@ Action add_runs(CLI::App& app, Context& ctx) {
   auto limit = std::make_shared<int>(20);
   c->add_option("-n,--limit", *limit, "How many (0: all)")->check(CLI::NonNegativeNumber);
   return [&ctx, limit]() -> Result<int> {
-    BG_ASSIGN(auto store, ctx.open_store());
+    BG_ASSIGN(auto store, ctx.open_store_read_only());
     BG_ASSIGN(auto runs, store->list_runs());
     if (*limit > 0 && static_cast<int>(runs.size()) > *limit) runs.resize(*limit);
     if (ctx.globals.format == "json") {

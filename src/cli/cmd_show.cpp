@@ -87,7 +87,7 @@ Action add_show(CLI::App& app, Context& ctx) {
   auto* c = app.add_subcommand("show", "Per benchmark and variant of a run: counts, time, memory");
   c->add_option("run", *ref, "Run id, uuid (prefix) or 'latest'");
   return [&ctx, ref]() -> Result<int> {
-    BG_ASSIGN(auto store, ctx.open_store());
+    BG_ASSIGN(auto store, ctx.open_store_read_only());
     BG_ASSIGN(const RunData run, store->load_run(*ref));
     print_run(ctx, run);
     return 0;

@@ -122,7 +122,7 @@ bool is_database_file(const std::string& path) {
 
 Result<store::Store*> LazyStore::get() {
   if (!store_) {
-    BG_ASSIGN(store_, ctx_.open_store());
+    BG_ASSIGN(store_, ctx_.open_store_read_only());
   }
   return store_.get();
 }
@@ -131,9 +131,7 @@ Result<RunData> resolve_run(const Context& ctx, store::Store& store, const std::
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::is_regular_file(ref, ec) && is_database_file(ref)) {
-    store::OpenOptions o;
-    o.create = false;
-    BG_ASSIGN(auto other, store::open_store(ref, o));
+    BG_ASSIGN(auto other, store::open_store(ref, {.create = false, .read_only = true}));
     return other->load_run("latest");
   }
   if (const auto eq = ref.find('='); eq != std::string::npos) {

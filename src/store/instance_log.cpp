@@ -329,6 +329,13 @@ Status InstanceLog::append(int64_t variant_id, const InstanceRecord& instance) {
   while (done < record.size()) {
     const ssize_t n = ::write(file_.fd(), record.data() + done, record.size() - done);
     if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == ENOSPC || errno == EFBIG || errno == EDQUOT)) {
+      const std::string why = errno_text();
+      const auto pending = path().rfind(".pending-");
+      const std::string db = pending == std::string::npos ? path() : path().substr(0, pending);
+      return Error{db + ": disk full: cannot append to its instance log " + path() + " (" + why +
+                   "); free space on its file system (or raise the file size limit) and try again"};
+    }
     if (n < 0) return Error{"cannot write " + path() + ": " + errno_text()};
     done += static_cast<size_t>(n);
   }

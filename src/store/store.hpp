@@ -1,7 +1,8 @@
 // The Store keeps every measurement. One interface, one implementation per backend
 // (sqlite/ now; postgres/ later). Writes are transactional: add_instance() commits an
 // instance with all its iterations and metric values at once, so a killed run loses at
-// most the instance in flight.
+// most the instance in flight. A run whose writer is gone before it finished reads as
+// `interrupted` (writer.hpp).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,8 @@ struct RunSummary {
   std::string uuid;
   int64_t started_at = 0;
   int64_t finished_at = 0;
+  // As stored, except `interrupted` (and finished_at its last instance's end) for a run
+  // still `running` whose writer is gone.
   std::string status;
   std::string suite;
   std::string hostname;
@@ -75,6 +78,7 @@ class Store {
   virtual Status flush() = 0;
   static constexpr int64_t kBatchAgeNs = 200'000'000;
   static constexpr size_t kBatchSize = 1000;
+  // Begun runs not finished when the store closes are marked `interrupted`.
   virtual Status finish_run(int64_t run_id, int64_t finished_at, const std::string& status) = 0;
   // Whole runs at once (importers): each run with its labels, artifacts, variants, instances,
   // iterations and metric values, all in one transaction, so a failure stores nothing.
@@ -96,12 +100,41 @@ class Store {
 };
 
 struct OpenOptions {
-  bool create = true;   // create the file if missing
-  bool migrate = true;  // apply pending migrations on open, and replay instance logs
+  bool create = true;  // create the file if missing (not with read_only)
+  // Read-write: apply pending migrations on open, commit what killed writers left in their
+  // instance logs and mark their runs `interrupted`. Read-only: read a database older than
+  // the readers understand, or one with such logs, through a migrated temporary copy (the
+  // database itself stays untouched).
+  bool migrate = true;
+  // Open with SQLITE_OPEN_READONLY: nothing is written or created beside the file (no
+  // migration, no replay, no -wal or -shm file), so reading works on a read-only file, in a
+  // read-only directory or as another user. Writers then fail.
+  bool read_only = false;
 };
 
 // Opens a store by location: a file path (SQLite). Errors name the path and what to do.
 Result<std::unique_ptr<Store>> open_store(const std::string& location,
                                           const OpenOptions& options = {});
+
+// What `benchguard db check` found.
+struct CheckProblem {
+  std::string source;  // integrity | foreign_key | schema | invariant | checksum | read
+  std::string text;    // "instances row 17: ends before it starts"
+};
+struct CheckReport {
+  std::vector<CheckProblem> problems;
+  std::vector<std::string> notes;  // not problems: a killed writer's log, runs without checksums
+  int schema_version = 0;
+  int64_t runs = 0;
+  int64_t variants = 0;
+  int64_t instances = 0;
+  int64_t checksums_verified = 0;  // rows whose checksum matched
+  int64_t checksums_absent = 0;    // rows written before checksums were kept
+};
+
+// Checks a database without writing to it (opened read-only): SQLite's integrity check and
+// foreign keys, the store's invariants (counts, times, references, statuses) and the row
+// checksums. An Error when the file cannot be read as a benchguard database at all.
+Result<CheckReport> check_store(const std::string& location);
 
 }  // namespace benchguard::store

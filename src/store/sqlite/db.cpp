@@ -1,8 +1,13 @@
 #include "store/sqlite/db.hpp"
 
 #include <sqlite3.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 namespace benchguard::store::sqlite {
 
@@ -85,9 +90,10 @@ void Db::StmtDeleter::operator()(sqlite3_stmt* s) const {
   sqlite3_finalize(s);
 }
 
-Result<std::unique_ptr<Db>> Db::open(const std::string& path, int flags) {
+Result<std::unique_ptr<Db>> Db::open(const std::string& path, int flags, const std::string& uri) {
   sqlite3* handle = nullptr;
-  const int rc = sqlite3_open_v2(path.c_str(), &handle, flags, nullptr);
+  if (!uri.empty()) flags |= SQLITE_OPEN_URI;
+  const int rc = sqlite3_open_v2(uri.empty() ? path.c_str() : uri.c_str(), &handle, flags, nullptr);
   if (rc != SQLITE_OK) {
     std::string message = handle ? sqlite3_errmsg(handle) : sqlite3_errstr(rc);
     // "unable to open database file" alone does not say why; the OS error does.
@@ -103,6 +109,7 @@ Result<std::unique_ptr<Db>> Db::open(const std::string& path, int flags) {
 Db::~Db() {
   cache_.clear();  // statements must be finalized before the connection closes
   sqlite3_close_v2(db_);
+  if (held_fd_ >= 0) ::close(held_fd_);
 }
 
 Status Db::exec(const std::string& sql) {
@@ -150,11 +157,47 @@ int Db::last_error_code() const {
   return sqlite3_errcode(db_) & 0xff;
 }
 
+std::string Db::out_of_space(int code) const {
+  const int extended = sqlite3_extended_errcode(db_);
+  if (code == SQLITE_FULL) return "no space left";
+  if (code != SQLITE_IOERR) return "";
+  // A failed write: SQLite reports a write cut short by a full disk or by the file size limit
+  // (RLIMIT_FSIZE, EFBIG) as a plain I/O error, and errno is gone by now. Look at both.
+  if (const int err = sqlite3_system_errno(db_); err == ENOSPC || err == EFBIG || err == EDQUOT)
+    return std::strerror(err);
+  if (extended != SQLITE_IOERR_WRITE && extended != SQLITE_IOERR_TRUNCATE &&
+      extended != SQLITE_IOERR_SHMSIZE && extended != SQLITE_IOERR)
+    return "";
+  struct rlimit limit {};
+  if (::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+    return "file size limit of " + std::to_string(limit.rlim_cur) + " bytes reached";
+  namespace fs = std::filesystem;
+  fs::path dir = fs::path(path_).parent_path();
+  if (dir.empty()) dir = ".";
+  struct statvfs vfs {};
+  if (::statvfs(dir.c_str(), &vfs) == 0) {
+    // root may use the blocks reserved for it
+    const uint64_t blocks = ::geteuid() == 0 ? vfs.f_bfree : vfs.f_bavail;
+    const uint64_t free_bytes = blocks * vfs.f_frsize;
+    if (free_bytes < (1U << 20)) return std::to_string(free_bytes) + " bytes free";
+  }
+  return "";
+}
+
 Error Db::error(std::string_view context) const {
   // Said once here, as any first read of such a file fails this way.
   if (last_error_code() == SQLITE_NOTADB)
     return Error{path_ + ": not a SQLite database (or an encrypted one); refusing to touch it"};
   std::string message = path_ + ": ";
+  const int code = last_error_code();
+  if (const std::string why = out_of_space(code); !why.empty()) {
+    disk_full_ = true;
+    message += "disk full: ";
+    if (!context.empty()) message.append(context).append(": ");
+    message += sqlite3_errmsg(db_);
+    return Error{message + " (" + why +
+                 "); free space on its file system (or raise the file size limit) and try again"};
+  }
   if (!context.empty()) message.append(context).append(": ");
   message += sqlite3_errmsg(db_);
   // In WAL mode even reading may need to create PATH-wal and PATH-shm beside the file.

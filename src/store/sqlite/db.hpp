@@ -95,8 +95,11 @@ class Stmt {
 
 class Db {
  public:
-  // flags: SQLITE_OPEN_* bits. Errors say "PATH: what went wrong".
-  static Result<std::unique_ptr<Db>> open(const std::string& path, int flags);
+  // flags: SQLITE_OPEN_* bits. Errors say "PATH: what went wrong". With `uri` given, SQLite
+  // opens that URI ("file:...?immutable=1", with SQLITE_OPEN_URI) and messages still name
+  // `path`.
+  static Result<std::unique_ptr<Db>> open(const std::string& path, int flags,
+                                          const std::string& uri = "");
   ~Db();
   Db(const Db&) = delete;
   Db& operator=(const Db&) = delete;
@@ -115,13 +118,27 @@ class Db {
   // SQLITE_* (primary) code of the last failure, e.g. SQLITE_NOTADB.
   int last_error_code() const;
   const std::string& path() const { return path_; }
+  // The name messages give the database, when the connection reads a copy of it.
+  void set_path(std::string path) { path_ = std::move(path); }
   sqlite3* handle() { return db_; }
+  // Keeps `fd` open (a lock on the file) until the connection has closed.
+  void hold_fd(int fd) { held_fd_ = fd; }
 
-  // "PATH: context: sqlite's message" for the connection's last failure.
+  // "PATH: context: sqlite's message" for the connection's last failure. A full disk (or a
+  // file size limit reached) says "PATH: disk full: ..." and what to do.
   Error error(std::string_view context) const;
+  // Whether a failure reported by error() since the last call was a full disk.
+  bool take_disk_full() {
+    const bool full = disk_full_;
+    disk_full_ = false;
+    return full;
+  }
 
  private:
   Db(std::string path, sqlite3* db) : path_(std::move(path)), db_(db) {}
+  // Why the last failure (primary code `code`) looks like a full disk or a reached file size
+  // limit; "" when it does not.
+  std::string out_of_space(int code) const;
 
   struct StmtDeleter {
     void operator()(sqlite3_stmt* s) const;
@@ -137,6 +154,8 @@ class Db {
 
   std::string path_;
   sqlite3* db_;
+  int held_fd_ = -1;
+  mutable bool disk_full_ = false;
   // Node-based, so the in_use flags handed to Stmt stay put as the cache grows.
   std::unordered_map<std::string, Cached, StringHash, std::equal_to<>> cache_;
 };

@@ -22,6 +22,9 @@ struct Migration {
 Result<std::vector<Migration>> embedded_migrations();
 // N, the newest version this binary knows (0 if the embedded set is malformed).
 int latest_schema_version();
+// The oldest version the readers understand: later migrations add only what reading does not
+// need (0005 run writers, 0006 checksums), so a database at 4 is read without migrating it.
+inline constexpr int kOldestReadableVersion = 4;
 
 // What a file holds, learned without writing to it.
 enum class SchemaKind {

@@ -1,10 +1,16 @@
 #include "store/sqlite/open.hpp"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <stdlib.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <system_error>
+#include <thread>
 
 #include "store/sqlite/migrate.hpp"
 
@@ -61,6 +67,56 @@ Status configure_read_write(Db& db, const OpenOptions& options) {
   return ok_status();
 }
 
+// Whether anything of the database lives outside its file: commits in PATH-wal not yet
+// checkpointed, or a rollback journal. An empty -wal holds nothing.
+bool holds_pending_changes(const std::string& path) {
+  std::error_code ec;
+  const auto wal = fs::file_size(path + "-wal", ec);
+  if (!ec && wal > 0) return true;
+  return fs::exists(path + "-journal", ec);
+}
+
+// "file:///abs/path?immutable=1", with the characters a URI gives a meaning escaped.
+std::string immutable_uri(const std::string& path) {
+  std::error_code ec;
+  std::string abs = fs::absolute(path, ec).string();
+  if (ec) abs = path;
+  std::string uri = "file://";
+  for (const char c : abs) {
+    if (c == '%' || c == '?' || c == '#') {
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      uri += '%';
+      uri += kHex[(static_cast<unsigned char>(c) >> 4) & 0xf];
+      uri += kHex[static_cast<unsigned char>(c) & 0xf];
+    } else {
+      uri += c;
+    }
+  }
+  return uri + "?immutable=1";
+}
+
+// A read lock on the bytes SQLite's unix VFS locks for SHARED (an open-file-description lock,
+// so it conflicts with SQLite's locks even in this process and goes when fd is closed). Waits
+// out a writer's exclusive lock as busy_timeout would. Where such locks are not supported,
+// goes on without.
+bool lock_shared(int fd) {
+  constexpr off_t kSharedFirst = 0x40000000 + 2;  // PENDING_BYTE + 2
+  constexpr off_t kSharedSize = 510;
+  struct flock lock {};
+  lock.l_type = F_RDLCK;
+  lock.l_whence = SEEK_SET;
+  lock.l_start = kSharedFirst;
+  lock.l_len = kSharedSize;
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+  while (true) {
+    if (::fcntl(fd, F_OFD_SETLK, &lock) == 0) return true;
+    if (errno != EAGAIN && errno != EACCES && errno != EINTR) return true;
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Db>> open_read_write(const std::string& path, const OpenOptions& options) {
@@ -79,13 +135,54 @@ Result<std::unique_ptr<Db>> open_read_write(const std::string& path, const OpenO
   return db;
 }
 
-Result<std::unique_ptr<Db>> open_for_reading(const std::string& path) {
+Result<std::unique_ptr<Db>> open_read_only(const std::string& path) {
   BG_TRY(check_location(path, /*create=*/false));
-  const int access =
-      ::access(path.c_str(), W_OK) == 0 ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY;
-  BG_ASSIGN(std::unique_ptr<Db> db, Db::open(path, access | SQLITE_OPEN_NOMUTEX));
-  sqlite3_busy_timeout(db->handle(), kBusyTimeoutMs);
-  BG_TRY(check_schema(*db));
+  if (::access(path.c_str(), R_OK) != 0)
+    return Error{path + ": cannot read the database: " + std::strerror(errno) +
+                 "; check the permissions of the file"};
+  std::unique_ptr<Db> db;
+  if (!holds_pending_changes(path)) {
+    // The file alone is the database. Only a writer's checkpoint could change it under us:
+    // hold what SQLite takes as a shared lock, so that no writer gets the exclusive lock it
+    // checkpoints under when it closes, then look again in case one wrote meanwhile.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+      return Error{path + ": cannot read the database: " + std::strerror(errno) +
+                   "; check the permissions of the file"};
+    if (!lock_shared(fd)) {
+      ::close(fd);
+      return Error{path +
+                   ": the database is busy (a writer is merging its changes into it); "
+                   "try again"};
+    }
+    if (holds_pending_changes(path)) {
+      ::close(fd);
+    } else {
+      auto opened = Db::open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, immutable_uri(path));
+      if (!opened.ok()) {
+        ::close(fd);
+        return opened.error();
+      }
+      db = std::move(opened).value();
+      db->hold_fd(fd);
+    }
+  }
+  const bool through_wal = !db;
+  if (through_wal) {
+    BG_ASSIGN(db, Db::open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX));
+    sqlite3_busy_timeout(db->handle(), kBusyTimeoutMs);
+  }
+  auto probe = check_schema(*db);
+  if (!probe.ok()) {
+    const int code = db->last_error_code();
+    if (through_wal && (code == SQLITE_CANTOPEN || code == SQLITE_READONLY))
+      return Error{path + ": cannot read the database: " + path +
+                   "-wal holds changes not merged into it yet, and reading them needs a " + path +
+                   "-shm file that cannot be created here; open it once with write access "
+                   "(benchguard db migrate --db " +
+                   path + ") or copy the database with its -wal file to a writable directory"};
+    return probe.error();
+  }
   return db;
 }
 
@@ -103,6 +200,21 @@ Status copy_database(Db& source, const std::string& dest) {
 void remove_database_files(const std::string& path) {
   std::error_code ec;
   for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(path + suffix, ec);
+}
+
+Result<TempDatabase> TempDatabase::create(const std::string& purpose) {
+  std::error_code ec;
+  std::string path = (fs::temp_directory_path(ec) / ("benchguard-" + purpose + "-XXXXXX")).string();
+  const int fd = mkstemp(path.data());
+  if (fd < 0)
+    return Error{path + ": cannot create a temporary database: " + std::strerror(errno) +
+                 "; set TMPDIR to a writable directory"};
+  ::close(fd);
+  return TempDatabase(std::move(path));
+}
+
+TempDatabase::~TempDatabase() {
+  if (!path_.empty()) remove_database_files(path_);
 }
 
 }  // namespace benchguard::store::sqlite

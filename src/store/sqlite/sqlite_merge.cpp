@@ -1,8 +1,5 @@
 // merge_from: appends the runs of another benchguard database, skipping runs whose uuid is
 // already here. The other file is only read; an older one is migrated in a temporary copy.
-#include <stdlib.h>
-#include <unistd.h>
-
 #include <filesystem>
 #include <optional>
 
@@ -11,61 +8,36 @@
 #include "store/sqlite/sqlite_store.hpp"
 
 namespace benchguard::store::sqlite {
-namespace {
-
-namespace fs = std::filesystem;
-
-// A temporary database file, removed with its -wal and -shm companions.
-class TempDatabase {
- public:
-  static Result<TempDatabase> create() {
-    std::error_code ec;
-    std::string path = (fs::temp_directory_path(ec) / "benchguard-merge-XXXXXX").string();
-    const int fd = mkstemp(path.data());
-    if (fd < 0) return Error{path + ": cannot create a temporary copy for merging"};
-    close(fd);
-    return TempDatabase(std::move(path));
-  }
-  TempDatabase(TempDatabase&& other) noexcept : path_(std::move(other.path_)) {
-    other.path_.clear();
-  }
-  TempDatabase(const TempDatabase&) = delete;
-  TempDatabase& operator=(const TempDatabase&) = delete;
-  TempDatabase& operator=(TempDatabase&&) = delete;
-  ~TempDatabase() {
-    if (!path_.empty()) remove_database_files(path_);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  explicit TempDatabase(std::string path) : path_(std::move(path)) {}
-  std::string path_;
-};
-
-}  // namespace
-
 Result<MergeCounts> SqliteStore::merge_from(const std::string& other_path) {
+  BG_TRY(require_writable());
   BG_TRY(require_latest());
   BG_TRY(flush());
   std::error_code ec;
-  if (fs::equivalent(other_path, db_->path(), ec))
+  if (std::filesystem::equivalent(other_path, db_->path(), ec))
     return error("cannot merge a database into itself");
 
   // Declared before the store that uses it, so the file outlives the connection.
   std::optional<TempDatabase> temp;
-  BG_ASSIGN(std::unique_ptr<Db> other, open_for_reading(other_path));
+  BG_ASSIGN(std::unique_ptr<Db> other, open_read_only(other_path));
   BG_ASSIGN(SchemaProbe probe, probe_schema(*other));
+  // OTHER's instance logs, and so its writers' locks, are beside the file itself.
+  std::error_code canonical_ec;
+  std::string location = std::filesystem::weakly_canonical(other_path, canonical_ec).string();
+  if (canonical_ec || location.empty()) location = other_path;
   // Instances a killed writer of OTHER logged but never committed: locked while we read them.
-  BG_ASSIGN(std::vector<OrphanLog> logs, orphan_logs(other_path));
+  BG_ASSIGN(std::vector<OrphanLog> logs, orphan_logs(location));
   if (probe.version < latest_schema_version() || !logs.empty()) {
     // OTHER stays as it is: an older schema is migrated, and logs replayed, in a copy.
-    BG_ASSIGN(TempDatabase copy, TempDatabase::create());
+    BG_ASSIGN(TempDatabase copy, TempDatabase::create("merge"));
     temp.emplace(std::move(copy));
     BG_TRY(copy_database(*other, temp->path()));
     other.reset();
     BG_ASSIGN(other, open_read_write(temp->path(), OpenOptions{.create = false, .migrate = true}));
+    other->set_path(other_path);
   }
-  SqliteStore source(std::move(other), latest_schema_version());
+  // Runs of OTHER whose writer is gone arrive `interrupted`.
+  SqliteStore source(std::move(other), latest_schema_version(), location, /*read_only=*/false);
+  source.set_held_logs(logs);
   BG_TRY(source.replay(logs, /*remove=*/false));
   BG_ASSIGN(Transaction snapshot, Transaction::begin_read(*source.db_));
   BG_ASSIGN(auto metrics, source.read_metrics());
@@ -98,8 +70,8 @@ Result<MergeCounts> SqliteStore::merge_from(const std::string& other_path) {
     return txn.commit();
   }();
   if (!merged.ok()) {
-    metric_ids_.clear();  // ids created in the rolled-back transaction are gone
-    return merged.error();
+    clear_caches();  // ids created in the rolled-back transaction are gone
+    return disk_full_error(merged.error(), "nothing was merged");
   }
   return counts;
 }

@@ -14,6 +14,7 @@ const std::string kSelected = " WHERE v.benchmark_id = ?1 AND (?2 = 0 OR r.start
 }  // namespace
 
 Result<PruneCounts> SqliteStore::prune(const PruneFilter& filter) {
+  BG_TRY(require_writable());
   BG_TRY(require_latest());
   BG_TRY(flush());
   BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
@@ -57,6 +58,7 @@ Result<PruneCounts> SqliteStore::prune(const PruneFilter& filter) {
     BG_ASSIGN(Stmt stmt, db_->prepare("DELETE FROM variants WHERE id IN (SELECT v.id" + kVariants +
                                       kSelected + ")"));
     BG_TRY(stmt.bind_all(benchmark, filter.before).run());
+    variant_keys_.clear();  // their ids may be given to new variants
   }
   for (int64_t run : runs) {
     BG_ASSIGN(Stmt stmt, db_->prepare("DELETE FROM runs WHERE id = ?1 AND NOT EXISTS "

@@ -29,7 +29,7 @@ Result<KeyValues> read_key_values(Db& db, std::string_view sql, int64_t run_id) 
 }  // namespace
 
 Result<std::vector<RunSummary>> SqliteStore::list_runs() {
-  BG_TRY(require_latest());
+  BG_TRY(require_readable());
   BG_ASSIGN(Transaction snapshot, Transaction::begin_read(*db_));
   std::vector<RunSummary> runs;
   std::unordered_map<int64_t, size_t> position;
@@ -69,6 +69,7 @@ Result<std::vector<RunSummary>> SqliteStore::list_runs() {
     if (auto it = position.find(labels.int64(0)); it != position.end())
       runs[it->second].labels.emplace_back(labels.text(1), labels.text(2));
   }
+  BG_TRY(apply_effective_status(runs));
   BG_TRY(snapshot.commit());
   return runs;
 }
@@ -115,7 +116,7 @@ Result<int64_t> SqliteStore::resolve_ref(const std::string& ref) {
 }
 
 Result<RunData> SqliteStore::load_run(const std::string& ref) {
-  BG_TRY(require_latest());
+  BG_TRY(require_readable());
   BG_ASSIGN(Transaction snapshot, Transaction::begin_read(*db_));
   BG_ASSIGN(int64_t run_id, resolve_ref(ref));
   BG_ASSIGN(RunData data, read_run(run_id));
@@ -123,16 +124,14 @@ Result<RunData> SqliteStore::load_run(const std::string& ref) {
   return data;
 }
 
-Result<RunData> SqliteStore::read_run(int64_t run_id) {
-  RunData data;
-  data.id = run_id;
+Result<RunRecord> SqliteStore::read_run_record(int64_t run_id) {
+  RunRecord r;
   {
     BG_ASSIGN(Stmt stmt, db_->prepare("SELECT uuid, started_at, finished_at, status, suite, "
                                       "suite_path, hostname, git_commit, git_branch, git_dirty, "
                                       "command_line FROM runs WHERE id = ?"));
     BG_ASSIGN(bool row, stmt.bind(1, run_id).step());
     if (!row) return error("no run with id " + std::to_string(run_id));
-    RunRecord& r = data.run;
     r.uuid = stmt.text(0);
     r.started_at = stmt.int64(1);
     r.finished_at = stmt.int64(2);
@@ -145,12 +144,20 @@ Result<RunData> SqliteStore::read_run(int64_t run_id) {
     r.git_dirty = stmt.int64(9) != 0;
     r.command_line = stmt.text(10);
   }
-  BG_ASSIGN(data.run.labels,
+  BG_ASSIGN(r.labels,
             read_key_values(*db_, "SELECT key, value FROM run_labels WHERE run_id = ? ORDER BY id",
                             run_id));
-  BG_ASSIGN(data.run.artifacts,
+  BG_ASSIGN(r.artifacts,
             read_key_values(*db_, "SELECT key, value FROM artifacts WHERE run_id = ? ORDER BY id",
                             run_id));
+  return r;
+}
+
+Result<RunData> SqliteStore::read_run(int64_t run_id) {
+  RunData data;
+  data.id = run_id;
+  BG_ASSIGN(data.run, read_run_record(run_id));
+  BG_TRY(apply_effective_status(data.run, run_id));
   BG_ASSIGN(std::vector<int64_t> variant_ids, read_variants(run_id, data));
   BG_TRY(read_instances(run_id, variant_ids, data));
   return data;

@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "store/checksum.hpp"
 #include "store/sqlite/json_columns.hpp"
 #include "store/sqlite/migrate.hpp"
 
@@ -14,6 +15,9 @@ const char* direction_text(Direction d) {
   return d == Direction::kHigherIsBetter ? "higher" : "lower";
 }
 
+constexpr const char* kDiskFullRun =
+    "the run keeps the instances stored before and is marked interrupted";
+
 // A failure string is NULL when empty, so that "WHERE failure IS NULL" finds successes.
 std::optional<std::string> null_if_empty(const std::string& s) {
   if (s.empty()) return std::nullopt;
@@ -22,12 +26,36 @@ std::optional<std::string> null_if_empty(const std::string& s) {
 
 }  // namespace
 
+SqliteStore::SqliteStore(std::unique_ptr<Db> db, int schema_version, std::string location,
+                         bool read_only)
+    : db_(std::move(db)),
+      schema_version_(schema_version),
+      location_(location.empty() ? db_->path() : std::move(location)),
+      read_only_(read_only) {}
+
 Status SqliteStore::require_latest() const {
   const int latest = latest_schema_version();
   if (schema_version_ == latest) return ok_status();
   return error("database schema version " + std::to_string(schema_version_) +
                " is older than this benchguard (" + std::to_string(latest) +
                "); run `benchguard db migrate`");
+}
+
+Status SqliteStore::require_readable() const {
+  if (schema_version_ >= kOldestReadableVersion) return ok_status();
+  return error("database schema version " + std::to_string(schema_version_) +
+               " is older than this benchguard reads (" + std::to_string(kOldestReadableVersion) +
+               "); run `benchguard db migrate --db " + db_->path() + "`");
+}
+
+Status SqliteStore::require_writable() const {
+  if (!read_only_) return ok_status();
+  return error("opened read-only; this command cannot write to the database");
+}
+
+Error SqliteStore::disk_full_error(const Error& e, const std::string& what) {
+  if (!db_->take_disk_full()) return e;
+  return Error{e.message + "; " + what};
 }
 
 Result<SchemaStatus> SqliteStore::schema_status() {
@@ -41,15 +69,16 @@ Result<int64_t> SqliteStore::insert_run(const RunRecord& run) {
   BG_ASSIGN(Stmt exists, db_->prepare("SELECT 1 FROM runs WHERE uuid = ?"));
   BG_ASSIGN(bool taken, exists.bind(1, run.uuid).step());
   if (taken) return error("a run with uuid " + run.uuid + " is already stored");
+  RunRecord stored = run;
+  if (stored.status.empty()) stored.status = "running";
   BG_ASSIGN(Stmt insert,
             db_->prepare("INSERT INTO runs(uuid, started_at, finished_at, status, suite, "
                          "suite_path, hostname, git_commit, git_branch, git_dirty, "
-                         "command_line) VALUES(?,?,?,?,?,?,?,?,?,?,?)"));
+                         "command_line, checksum) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)"));
   BG_TRY(insert
-             .bind_all(run.uuid, run.started_at, run.finished_at,
-                       run.status.empty() ? std::string("running") : run.status, run.suite,
+             .bind_all(run.uuid, run.started_at, run.finished_at, stored.status, run.suite,
                        run.suite_path, run.hostname, run.git_commit, run.git_branch, run.git_dirty,
-                       run.command_line)
+                       run.command_line, run_checksum(stored))
              .run());
   const int64_t run_id = db_->last_insert_rowid();
   BG_ASSIGN(Stmt label, db_->prepare("INSERT INTO run_labels(run_id, key, value) VALUES(?,?,?)"));
@@ -71,9 +100,13 @@ Result<int64_t> SqliteStore::benchmark_id(const std::string& name) {
 }
 
 Status SqliteStore::insert_metric(const MetricInfo& metric) {
-  BG_ASSIGN(Stmt insert,
-            db_->prepare("INSERT OR IGNORE INTO metrics(name, unit, direction) VALUES(?,?,?)"));
-  return insert.bind_all(metric.name, metric.unit, direction_text(metric.direction)).run();
+  BG_ASSIGN(Stmt insert, db_->prepare("INSERT OR IGNORE INTO metrics(name, unit, direction, "
+                                      "checksum) VALUES(?,?,?,?)"));
+  const std::string direction = direction_text(metric.direction);
+  return insert
+      .bind_all(metric.name, metric.unit, direction,
+                metric_checksum(metric.name, metric.unit, direction))
+      .run();
 }
 
 Result<int64_t> SqliteStore::metric_id(const std::string& name) {
@@ -95,29 +128,57 @@ Result<int64_t> SqliteStore::insert_variant(int64_t run_id, const VariantRecord&
   if (taken)
     return error("run " + std::to_string(run_id) + " already has variant '" + variant.name +
                  "' of benchmark '" + variant.benchmark + "'");
+  VariantColumns columns{"",
+                         variant.benchmark,
+                         variant.name,
+                         command_to_json(variant.command),
+                         key_values_to_json(variant.params),
+                         key_values_to_json(variant.env),
+                         variant.config_json};
+  {
+    BG_ASSIGN(Stmt uuid, db_->prepare("SELECT uuid FROM runs WHERE id = ?"));
+    BG_ASSIGN(bool found, uuid.bind(1, run_id).step());
+    if (!found) return error("no run with id " + std::to_string(run_id));
+    columns.run_uuid = uuid.text(0);
+  }
   BG_ASSIGN(Stmt insert, db_->prepare("INSERT INTO variants(run_id, benchmark_id, name, command, "
-                                      "params, env, config_json) VALUES(?,?,?,?,?,?,?)"));
+                                      "params, env, config_json, checksum) "
+                                      "VALUES(?,?,?,?,?,?,?,?)"));
   BG_TRY(insert
-             .bind_all(run_id, bench, variant.name, command_to_json(variant.command),
-                       key_values_to_json(variant.params), key_values_to_json(variant.env),
-                       variant.config_json)
+             .bind_all(run_id, bench, columns.name, columns.command, columns.params, columns.env,
+                       columns.config_json, variant_checksum(columns))
              .run());
-  return db_->last_insert_rowid();
+  const int64_t id = db_->last_insert_rowid();
+  variant_keys_[id] = variant_key(columns.run_uuid, variant.benchmark, variant.name);
+  return id;
+}
+
+Result<std::string> SqliteStore::variant_key_of(int64_t variant_id) {
+  if (auto it = variant_keys_.find(variant_id); it != variant_keys_.end()) return it->second;
+  BG_ASSIGN(Stmt stmt, db_->prepare("SELECT r.uuid, b.name, v.name FROM variants v JOIN runs r ON "
+                                    "r.id = v.run_id JOIN benchmarks b ON b.id = v.benchmark_id "
+                                    "WHERE v.id = ?"));
+  BG_ASSIGN(bool found, stmt.bind(1, variant_id).step());
+  if (!found) return error("no variant with id " + std::to_string(variant_id));
+  std::string key = variant_key(stmt.text(0), stmt.text(1), stmt.text(2));
+  variant_keys_.emplace(variant_id, key);
+  return key;
 }
 
 Status SqliteStore::insert_instance(int64_t variant_id, const InstanceRecord& in) {
+  BG_ASSIGN(const std::string key, variant_key_of(variant_id));
   BG_ASSIGN(Stmt instance,
             db_->prepare("INSERT INTO instances(variant_id, idx, schedule_order, start_ns, end_ns, "
                          "started_at, exit_code, signal, timed_out, failure, user_s, sys_s, "
                          "max_rss_bytes, mem_peak_bytes, mem_avg_bytes, mem_samples, instructions, "
-                         "cycles, cpus, schedule_tag, schedule, timed_outside) "
-                         "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+                         "cycles, cpus, schedule_tag, schedule, timed_outside, checksum) "
+                         "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
   BG_TRY(instance
              .bind_all(variant_id, in.index, in.order, in.start_ns, in.end_ns, in.started_at,
                        in.exit_code, in.signal, in.timed_out, null_if_empty(in.failure), in.user_s,
                        in.sys_s, in.max_rss_bytes, in.mem_peak_bytes, in.mem_avg_bytes,
                        in.mem_samples, in.instructions, in.cycles, in.cpus, in.schedule_tag,
-                       in.schedule, in.timed_outside)
+                       in.schedule, in.timed_outside, instance_checksum(key, in))
              .run());
   const int64_t instance_id = db_->last_insert_rowid();
 
@@ -164,15 +225,28 @@ Result<int64_t> SqliteStore::insert_run_data(const RunData& data) {
 // ---------------------------------------------------------------- public writers
 
 Result<int64_t> SqliteStore::begin_run(const RunRecord& run) {
+  BG_TRY(require_writable());
   BG_TRY(require_latest());
   BG_TRY(flush());
+  // The instance log's lock tells readers that this writer lives (writer.hpp). Where no log
+  // can be made, the process id and start time alone tell it.
+  if (!log_.has_value()) {
+    if (auto log = InstanceLog::create(location_); log.ok()) log_.emplace(std::move(log.value()));
+  }
+  WriterIdentity writer = this_writer();
+  const std::string prefix = location_ + ".pending-";
+  if (log_.has_value() && log_->path().starts_with(prefix))
+    writer.lock = log_->path().substr(prefix.size());
   BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
   BG_ASSIGN(int64_t run_id, insert_run(run));
+  BG_TRY(insert_writer(run_id, run.uuid, writer));
   BG_TRY(txn.commit());
+  own_runs_.push_back(run_id);
   return run_id;
 }
 
 Result<int64_t> SqliteStore::add_variant(int64_t run_id, const VariantRecord& variant) {
+  BG_TRY(require_writable());
   BG_TRY(require_latest());
   BG_TRY(flush());
   BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
@@ -185,6 +259,7 @@ Result<int64_t> SqliteStore::add_variant(int64_t run_id, const VariantRecord& va
 }
 
 Status SqliteStore::add_instance(int64_t variant_id, const InstanceRecord& instance) {
+  BG_TRY(require_writable());
   BG_TRY(require_latest());
   BG_TRY(flush());  // instances are stored in the order they were given
   auto written = [&]() -> Status {
@@ -198,12 +273,16 @@ Status SqliteStore::add_instance(int64_t variant_id, const InstanceRecord& insta
     }
     return txn.commit();
   }();
-  if (!written.ok()) metric_ids_.clear();  // a metric created in the rollback is gone
+  if (!written.ok()) {
+    clear_caches();  // a metric created in the rollback is gone
+    return disk_full_error(written.error(), kDiskFullRun);
+  }
   return written;
 }
 
 Result<std::vector<int64_t>> SqliteStore::add_runs(const std::vector<RunData>& runs,
                                                    const std::vector<MetricInfo>& metrics) {
+  BG_TRY(require_writable());
   BG_TRY(require_latest());
   BG_TRY(flush());
   std::vector<int64_t> ids;
@@ -217,19 +296,19 @@ Result<std::vector<int64_t>> SqliteStore::add_runs(const std::vector<RunData>& r
     return txn.commit();
   }();
   if (!written.ok()) {
-    metric_ids_.clear();  // ids created in the rolled-back transaction are gone
-    return written.error();
+    clear_caches();  // ids created in the rolled-back transaction are gone
+    return disk_full_error(written.error(), "nothing was imported");
   }
   return ids;
 }
 
 Status SqliteStore::finish_run(int64_t run_id, int64_t finished_at, const std::string& status) {
+  BG_TRY(require_writable());
   BG_TRY(require_latest());
   BG_TRY(flush());
-  BG_ASSIGN(Stmt update, db_->prepare("UPDATE runs SET finished_at = ?, status = ? WHERE id = ?"));
-  BG_TRY(update.bind_all(finished_at, status, run_id).run());
-  if (db_->changes() == 0) return error("no run with id " + std::to_string(run_id));
-  return ok_status();
+  BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
+  BG_TRY(update_run_end(run_id, finished_at, status));
+  return txn.commit();
 }
 
 // ---------------------------------------------------------------- batched instances
@@ -245,19 +324,46 @@ int64_t steady_ns() {
 }  // namespace
 
 SqliteStore::~SqliteStore() {
+  if (read_only_) return;
   // A log whose instances could not be committed stays for the next open to replay.
-  if (flush().ok() && log_.has_value()) log_->remove();
+  const bool flushed = flush().ok();
+  // Runs begun here and never finished (an error ended the writer): their writer is going.
+  // Where this fails too (a full disk), readers judge them by the log's lock.
+  for (int64_t run_id : own_runs_) {
+    auto marked = [&]() -> Status {
+      auto running = [&]() -> Result<bool> {
+        BG_ASSIGN(Stmt still,
+                  db_->prepare("SELECT 1 FROM runs WHERE id = ? AND status = 'running'"));
+        return still.bind(1, run_id).step();
+      };
+      BG_ASSIGN(bool unfinished, running());
+      if (!unfinished) return ok_status();  // the usual case: no write lock taken
+      BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
+      BG_ASSIGN(unfinished, running());
+      if (!unfinished) return ok_status();
+      BG_ASSIGN(int64_t end, last_instance_end(run_id));
+      BG_TRY(update_run_end(run_id, end, "interrupted"));
+      return txn.commit();
+    }();
+    (void)marked;
+  }
+  if (flushed && log_.has_value()) log_->remove();
 }
 
 Status SqliteStore::add_instance_batched(int64_t variant_id, const InstanceRecord& instance) {
+  BG_TRY(require_writable());
   BG_TRY(require_latest());
   if (!log_.has_value()) {
-    auto log = InstanceLog::create(db_->path());
+    auto log = InstanceLog::create(location_);
     // Where no log can be made, each instance gets its own transaction.
     if (!log.ok()) return add_instance(variant_id, instance);
     log_.emplace(std::move(log.value()));
   }
-  BG_TRY(log_->append(variant_id, instance));
+  if (auto appended = log_->append(variant_id, instance); !appended.ok())
+    return Error{appended.error().message +
+                 (appended.error().message.find(": disk full:") != std::string::npos
+                      ? std::string("; ") + kDiskFullRun
+                      : std::string())};
   const int64_t now = steady_ns();
   if (pending_.empty()) pending_since_ns_ = now;
   pending_.emplace_back(variant_id, instance);
@@ -274,16 +380,11 @@ Status SqliteStore::flush() {
     return txn.commit();
   }();
   if (!written.ok()) {
-    metric_ids_.clear();  // a metric created in the rollback is gone
-    return written;
+    clear_caches();  // a metric created in the rollback is gone
+    return disk_full_error(written.error(), kDiskFullRun);
   }
   pending_.clear();
   return log_->clear();
-}
-
-Result<int64_t> SqliteStore::replay_instance_logs() {
-  BG_ASSIGN(std::vector<OrphanLog> orphans, orphan_logs(db_->path()));
-  return replay(orphans, /*remove=*/true);
 }
 
 Result<int64_t> SqliteStore::replay(std::vector<OrphanLog>& logs, bool remove) {
@@ -303,7 +404,7 @@ Result<int64_t> SqliteStore::replay(std::vector<OrphanLog>& logs, bool remove) {
         BG_ASSIGN(bool present, stored.bind_all(variant_id, instance.index, instance.order).step());
         if (present) continue;
         if (auto s = insert_instance(variant_id, instance); !s.ok()) {
-          metric_ids_.clear();
+          clear_caches();
           return Error{s.error().message + " (replaying " + log.path() + ")"};
         }
         ++added;

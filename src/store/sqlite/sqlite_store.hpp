@@ -12,17 +12,23 @@
 
 #include "store/instance_log.hpp"
 #include "store/sqlite/db.hpp"
+#include "store/sqlite/open.hpp"
 #include "store/store.hpp"
+#include "store/writer.hpp"
 
 namespace benchguard::store::sqlite {
 
 class SqliteStore final : public Store {
  public:
-  explicit SqliteStore(std::unique_ptr<Db> db, int schema_version)
-      : db_(std::move(db)), schema_version_(schema_version) {}
+  // `location`: where the database lives, beside which its instance logs are (default: the
+  // connection's path; differs when the connection reads a temporary copy). A read-only store
+  // refuses every write.
+  SqliteStore(std::unique_ptr<Db> db, int schema_version, std::string location = "",
+              bool read_only = false);
   SqliteStore(const SqliteStore&) = delete;
   SqliteStore& operator=(const SqliteStore&) = delete;
-  // Commits what add_instance_batched() still holds and removes the instance log.
+  // Commits what add_instance_batched() still holds, marks the runs it began and did not
+  // finish `interrupted`, and removes the instance log.
   ~SqliteStore() override;
 
   Result<int64_t> begin_run(const RunRecord& run) override;
@@ -41,22 +47,57 @@ class SqliteStore final : public Store {
   Result<MergeCounts> merge_from(const std::string& other_path) override;
   Result<PruneCounts> prune(const PruneFilter& filter) override;
 
-  // Commits the instances that writers killed before their flush left in their logs
-  // (instance_log.hpp), skipping any already stored, and removes those logs. Returns how
-  // many instances it added.
-  Result<int64_t> replay_instance_logs();
+  // What a read-write open does before anything else: commits the instances that writers
+  // killed before their flush left in their logs (instance_log.hpp), skipping any already
+  // stored, marks the runs whose writer is gone `interrupted` (writer.hpp), and removes
+  // those logs. Returns how many instances it added.
+  Result<int64_t> recover();
   // Commits the instances of `logs` not stored yet; removes the logs when `remove` is set.
   Result<int64_t> replay(std::vector<OrphanLog>& logs, bool remove);
+  // Logs this process holds as dead writers' (their writers count as gone), e.g. replayed
+  // into a temporary copy.
+  void set_held_logs(const std::vector<OrphanLog>& logs);
+  // Keeps the temporary copy the connection reads until the connection has closed.
+  void keep_temp(TempDatabase temp) { temp_.emplace(std::move(temp)); }
+
+  // `benchguard db check` on this connection (sqlite_check.cpp).
+  Result<CheckReport> check();
 
  private:
-  // Data operations need the latest schema; an unmigrated database (opened with
-  // migrate = false) gets an Error telling how to migrate.
+  // Writes need the latest schema; an unmigrated database (opened with migrate = false) gets
+  // an Error telling how to migrate. Reads need kOldestReadable.
   Status require_latest() const;
+  Status require_readable() const;
+  // Writes refuse a read-only store.
+  Status require_writable() const;
+  // The oldest schema the readers understand: later migrations only add what they do not
+  // need (0005 run_writers, 0006 checksums).
+  static constexpr int kOldestReadable = 4;
   Error error(const std::string& message) const { return Error{db_->path() + ": " + message}; }
 
   // Row writers without their own transaction, shared by the public writers and merge.
   Result<int64_t> insert_run(const RunRecord& run);
+  Status insert_writer(int64_t run_id, const std::string& run_uuid, const WriterIdentity& writer);
   Result<int64_t> insert_variant(int64_t run_id, const VariantRecord& variant);
+  // The variant's key in instance checksums (checksum.hpp), cached by variant id.
+  Result<std::string> variant_key_of(int64_t variant_id);
+  // Sets a run's status and end, with its checksum.
+  Status update_run_end(int64_t run_id, int64_t finished_at, const std::string& status);
+  // Turns what a killed writer left as `running` into `interrupted`: the runs whose writer is
+  // gone, ended at their last stored instance (or now).
+  Status mark_interrupted(const std::vector<std::string>& held_logs);
+  // Runs still `running` whose writer is gone, with the end they get: (id, finished_at).
+  Result<std::vector<std::pair<int64_t, int64_t>>> gone_runs(
+      const std::vector<std::string>& held_logs, bool settled_only);
+  // When a run's last stored instance ended (unix ns), or now.
+  Result<int64_t> last_instance_end(int64_t run_id);
+  // e, with `what` added when it was a full disk.
+  Error disk_full_error(const Error& e, const std::string& what);
+  // Ids cached from rows a rolled-back transaction may have created.
+  void clear_caches() {
+    metric_ids_.clear();
+    variant_keys_.clear();
+  }
   Status insert_instance(int64_t variant_id, const InstanceRecord& instance);
   // A run with everything below it; returns its id.
   Result<int64_t> insert_run_data(const RunData& data);
@@ -67,15 +108,29 @@ class SqliteStore final : public Store {
   // Readers.
   Result<int64_t> resolve_ref(const std::string& ref);
   Result<RunData> read_run(int64_t run_id);
+  // The runs row as stored, with its labels and artifacts.
+  Result<RunRecord> read_run_record(int64_t run_id);
   // Appends the run's variants in insertion order and returns their ids in that order.
   Result<std::vector<int64_t>> read_variants(int64_t run_id, RunData& data);
   // Fills in instances, iterations and metric values of the variants read before.
   Status read_instances(int64_t run_id, const std::vector<int64_t>& variant_ids, RunData& data);
   // Every metric row as (id, metric).
   Result<std::vector<std::pair<int64_t, MetricInfo>>> read_metrics();
+  // Status and end as readers see them: `interrupted` for a run whose writer is gone.
+  Status apply_effective_status(RunRecord& run, int64_t run_id);
+  Status apply_effective_status(std::vector<RunSummary>& runs);
 
+  // Declared before db_ so that the copy outlives the connection.
+  std::optional<TempDatabase> temp_;
   std::unique_ptr<Db> db_;
   int schema_version_;
+  std::string location_;
+  bool read_only_ = false;
+  std::vector<std::string> held_logs_;
+  // Runs begun here: marked `interrupted` at close unless finished.
+  std::vector<int64_t> own_runs_;
+  // Variant keys of instance checksums by variant id; cleared with metric_ids_.
+  std::unordered_map<int64_t, std::string> variant_keys_;
   // add_instance_batched(): instances logged but not committed yet, the log, and when the
   // oldest of them was logged (CLOCK_MONOTONIC ns).
   std::vector<LoggedInstance> pending_;
