@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/app.hpp"
+#include "core/json_error.hpp"
+#include "core/names.hpp"
 #include "core/units.hpp"
 
 namespace benchguard::cli {
@@ -30,31 +32,6 @@ Result<int> status(Context& ctx) {
   return 0;
 }
 
-// A problem line quotes what the database holds, damaged bytes included: control characters
-// and bytes that are not UTF-8 are shown as \xHH, so that each problem stays one line.
-std::string printable(const std::string& s) {
-  std::string out;
-  for (size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    size_t n = c < 0x80             ? 1
-               : (c & 0xe0) == 0xc0 ? 2
-               : (c & 0xf0) == 0xe0 ? 3
-               : (c & 0xf8) == 0xf0 ? 4
-                                    : 0;
-    bool valid = n > 0 && i + n <= s.size() && !(c < 0x20 || c == 0x7f) && !(n == 2 && c < 0xc2);
-    for (size_t k = 1; valid && k < n; ++k)
-      valid = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
-    if (valid) {
-      out.append(s, i, n);
-      i += n;
-    } else {
-      out += fmt::format("\\x{:02x}", c);
-      ++i;
-    }
-  }
-  return out;
-}
-
 // Exit 0 when clean, 1 when problems were found, 2 (an Error) when the file cannot be read.
 Result<int> check(Context& ctx) {
   BG_ASSIGN(const store::CheckReport r, store::check_store(ctx.globals.db));
@@ -73,15 +50,17 @@ Result<int> check(Context& ctx) {
                               {"checksums_absent", r.checksums_absent},
                               {"problems", problems},
                               {"notes", r.notes}};
-    ctx.out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    ctx.out << json_text(j, 2) << "\n";
     return r.problems.empty() ? 0 : 1;
   }
+  // A problem line quotes what the database holds, damaged bytes included: escaped, each
+  // stays one line.
   for (size_t i = 0; i < r.problems.size() && i < kShown; ++i)
-    ctx.out << printable(r.problems[i].text) << "\n";
+    ctx.out << escape_text(r.problems[i].text) << "\n";
   if (r.problems.size() > kShown)
     ctx.out << fmt::format("... and {} more\n", r.problems.size() - kShown);
   if (!ctx.globals.quiet)
-    for (const auto& note : r.notes) ctx.out << "note: " << printable(note) << "\n";
+    for (const auto& note : r.notes) ctx.out << "note: " << escape_text(note) << "\n";
   const std::string counted =
       fmt::format("{} run(s), {} variant(s), {} instance(s); {} checksum(s) verified", r.runs,
                   r.variants, r.instances, r.checksums_verified);
