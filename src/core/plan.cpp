@@ -1,6 +1,7 @@
 // Plan YAML (written by `benchguard plan`, read by `run --plan`) and applying it to a suite.
 #include <algorithm>
 
+#include "core/names.hpp"
 #include "core/suite.hpp"
 #include "core/yaml_util.hpp"
 
@@ -26,6 +27,9 @@ Status read_count(const Reader& r, const Field& f, int min, std::optional<int>& 
 
 Result<PlanEntry> read_entry(const Reader& r, const Field& e) {
   if (e.key.empty()) return r.error(e, "plan entry has an empty benchmark name");
+  // Names a suite could have: a plan entry is printed when it matches no benchmark, and
+  // format_plan could not write a name that is not UTF-8 back.
+  if (auto st = check_name("plan entry", e.key); !st.ok()) return r.error(e, st.error().message);
   if (e.value.IsNull())
     return r.error(e, "plan entry '" + e.key +
                           "' is empty; give at least one of burn_in, instances, iterations");

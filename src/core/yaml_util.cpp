@@ -15,6 +15,8 @@ namespace {
 
 // Aliases and merge keys could nest without bound in a hostile file.
 constexpr int kMaxMergeDepth = 32;
+// ... and could repeat each other: ten aliases of ten aliases of ... merge 10^depth mappings.
+constexpr int kMaxMerges = 1000;
 
 // Optimal string alignment distance: a swapped pair of letters counts as one typo.
 size_t edit_distance(std::string_view a, std::string_view b) {
@@ -158,7 +160,7 @@ Result<YAML::Node> Reader::parse(const std::string& text) const {
 }
 
 Status Reader::collect(const YAML::Node& map, const std::string& what, int line, Fields& out,
-                       int depth) const {
+                       int depth, int& merges) const {
   if (!map.IsMap()) {
     const int at = map.IsNull() || line_of(map) == 0 ? line : line_of(map);
     return error(at, what + " must be a mapping, got " + describe(map));
@@ -198,7 +200,10 @@ Status Reader::collect(const YAML::Node& map, const std::string& what, int line,
                    "'<<' must merge a mapping or a list of mappings, got " + describe(src));
     for (const auto& s : sources) {
       Fields merged;
-      BG_TRY(collect(s, what, line, merged, depth + 1));
+      if (++merges > kMaxMerges)
+        return error(line_of(kv.first), "merge keys ('<<') merge more than " +
+                                            std::to_string(kMaxMerges) + " mappings");
+      BG_TRY(collect(s, what, line, merged, depth + 1, merges));
       for (auto& m : merged.fields_) {
         const bool shadowed =
             std::any_of(own.begin(), own.end(), [&](const Field& o) { return o.key == m.key; });
@@ -211,7 +216,8 @@ Status Reader::collect(const YAML::Node& map, const std::string& what, int line,
 
 Result<Fields> Reader::entries(const YAML::Node& map, const std::string& what, int line) const {
   Fields out;
-  BG_TRY(collect(map, what, line, out, 0));
+  int merges = 0;
+  BG_TRY(collect(map, what, line, out, 0, merges));
   return out;
 }
 

@@ -83,8 +83,9 @@ class Reader {
   Status merge_env(const Field& f, KeyValues& out) const;
 
  private:
-  Status collect(const YAML::Node& map, const std::string& what, int line, Fields& out,
-                 int depth) const;
+  // `merges` counts the mappings merged into one entries() call so far.
+  Status collect(const YAML::Node& map, const std::string& what, int line, Fields& out, int depth,
+                 int& merges) const;
 
   std::string file_;
 };

@@ -163,7 +163,12 @@ std::optional<int64_t> parse_timestamp(std::string_view s) {
   const int64_t days =
       days_from_civil(*year, static_cast<unsigned>(*month), static_cast<unsigned>(*day));
   const int64_t secs = days * 86400 + *hour * 3600 + *minute * 60 + *second - offset_s;
-  return secs * 1000000000 + frac_ns;
+  // Unix ns reach from 1677 to 2262 only: an earlier or later time is not one a run has.
+  int64_t ns = 0;
+  if (__builtin_mul_overflow(secs, int64_t{1000000000}, &ns) ||
+      __builtin_add_overflow(ns, frac_ns, &ns))
+    return std::nullopt;
+  return ns;
 }
 
 std::vector<Line> split_lines(const std::string& text) {
@@ -183,7 +188,7 @@ std::vector<Line> split_lines(const std::string& text) {
 
 std::string name_with_params(const std::string& base, const KeyValues& params) {
   std::string name = base;
-  for (const auto& [k, v] : params) name += "/" + k + "=" + v;
+  for (const auto& [k, v] : params) name.append("/").append(k).append("=").append(v);
   return name;
 }
 

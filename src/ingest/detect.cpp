@@ -49,6 +49,10 @@ void parse_json(Source& src) {
     src.json_error_line = why.line;
     src.json_error = why.reason;
   }
+  if (src.json && nests_deeper(*src.json, kMaxJsonDepth)) {
+    src.json.reset();
+    src.json_error = fmt::format("arrays and objects nest deeper than {} levels", kMaxJsonDepth);
+  }
 }
 
 bool looks_like_json(const std::string& text) {

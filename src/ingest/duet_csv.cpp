@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <unordered_set>
 
 #include "ingest/csv.hpp"
 #include "ingest/importer.hpp"
@@ -64,19 +65,19 @@ class Reader {
     BG_ASSIGN(key.benchmark, required("benchmark"));
     BG_ASSIGN(key.pair, required("pair"));
     key.runid = text("runid");
-    auto it = std::find_if(instances.begin(), instances.end(), [&](const DuetInstance& p) {
-      return std::tie(p.run, p.benchmark, p.type, p.runid, p.pair) ==
-             std::tie(key.run, key.benchmark, key.type, key.runid, key.pair);
-    });
-    if (it == instances.end()) {
+    // Looked up, not searched: a file of 100,000 instances or iterations took minutes.
+    auto id = std::make_tuple(key.run, key.benchmark, key.type, key.runid, key.pair);
+    auto found = index_.find(id);
+    if (found == index_.end()) {
       key.first_line = rec.line;
       if (has("epoch_start_ms")) {
         BG_ASSIGN(key.epoch_start_ms, integer("epoch_start_ms"));
       }
+      found = index_.emplace(std::move(id), instances.size()).first;
       instances.push_back(std::move(key));
-      it = instances.end() - 1;
+      seen_.emplace_back();
     }
-    return iteration(it->inst);
+    return iteration(instances[found->second].inst, seen_[found->second]);
   }
 
  private:
@@ -106,13 +107,13 @@ class Reader {
     return src_.error(line_, fmt::format("{} \"{}\" is not 0 or 1", c, t.substr(0, 40)));
   }
 
-  Status iteration(InstanceRecord& inst) {
+  // `seen`: the iteration numbers of `inst` so far.
+  Status iteration(InstanceRecord& inst, std::unordered_set<int>& seen) {
     IterationRecord it;
     BG_ASSIGN(int64_t index, integer("iteration"));
     it.index = static_cast<int>(index);
-    for (const auto& earlier : inst.iterations)
-      if (earlier.index == it.index)
-        return src_.error(line_, fmt::format("iteration {} appears twice in one instance", index));
+    if (!seen.insert(it.index).second)
+      return src_.error(line_, fmt::format("iteration {} appears twice in one instance", index));
     BG_ASSIGN(double time_ns, number("iteration_time_ns"));
     it.metrics.emplace_back("wall_time", time_ns * 1e-9);
     if (has("iteration_start_ns") && !text("iteration_start_ns").empty()) {
@@ -156,6 +157,10 @@ class Reader {
   std::map<std::string, size_t> col_;
   std::vector<bool> free_;
   std::vector<size_t> metric_cols_;
+  // (run, benchmark, type, runid, pair) -> position in the instances, and their iterations.
+  std::map<std::tuple<std::string, std::string, std::string, std::string, std::string>, size_t>
+      index_;
+  std::vector<std::unordered_set<int>> seen_;
   int line_ = 0;
   const std::vector<std::string>* values_ = nullptr;
 };
@@ -174,7 +179,7 @@ Result<Imported> parse(const Source& src) {
   columns.type = reader.has("type");
   columns.iteration_times = reader.has("iteration_start_ns");
   Imported out;
-  out.data = assemble_duet_run(std::move(instances), columns, std::move(run));
+  BG_ASSIGN(out.data, assemble_duet_run(src, std::move(instances), columns, std::move(run)));
   return out;
 }
 

@@ -6,8 +6,11 @@
 #include <vector>
 
 #include "core/model.hpp"
+#include "core/result.hpp"
 
 namespace benchguard::ingest {
+
+struct Source;
 
 // The rows of one (run, benchmark, type, runid, pair).
 struct DuetInstance {
@@ -26,7 +29,8 @@ struct DuetColumns {
 // Iteration times derived where the file gives only the instance start, schedules
 // inferred where it has no `type`, `order` positions shared by duet pairs, and variants
 // sorted by name within their benchmark (A before B, whatever came first in the file).
-RunData assemble_duet_run(std::vector<DuetInstance> instances, const DuetColumns& columns,
-                          RunRecord run);
+// An Error, at an instance's first line, when its times do not fit in int64 nanoseconds.
+Result<RunData> assemble_duet_run(const Source& src, std::vector<DuetInstance> instances,
+                                  const DuetColumns& columns, RunRecord run);
 
 }  // namespace benchguard::ingest

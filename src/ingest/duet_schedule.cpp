@@ -1,10 +1,12 @@
 // The second half of the duet CSV importer: from instances read row by row to a run whose
 // instances carry their schedule, their position in it and their times.
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 
 #include "ingest/duet_csv.hpp"
+#include "ingest/importer.hpp"
 
 namespace benchguard::ingest {
 
@@ -15,15 +17,21 @@ bool runs_together(const std::string& schedule) {
 }
 
 // Without iteration times the duet scripts' own rule applies: an instance's iterations
-// run back to back from its start (epoch_start_ms).
-void derive_times(DuetInstance& d, bool iteration_times) {
+// run back to back from its start (epoch_start_ms). False when the times do not fit in
+// int64 nanoseconds (past the year 2262).
+bool derive_times(DuetInstance& d, bool iteration_times) {
   auto& its = d.inst.iterations;
   std::sort(its.begin(), its.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
+  int64_t start = 0;
+  if (d.epoch_start_ms >= 0 && __builtin_mul_overflow(d.epoch_start_ms, int64_t{1000000}, &start))
+    return false;
   if (!iteration_times && d.epoch_start_ms >= 0) {
-    int64_t t = d.epoch_start_ms * 1000000;
+    int64_t t = start;
     for (auto& it : its) {
       it.start_ns = t;
-      t += static_cast<int64_t>(*it.metric("wall_time") * 1e9 + 0.5);
+      const double ns = *it.metric("wall_time") * 1e9 + 0.5;
+      if (!(std::abs(ns) < 0x1p62) || __builtin_add_overflow(t, static_cast<int64_t>(ns), &t))
+        return false;
       it.end_ns = t;
     }
   }
@@ -31,12 +39,13 @@ void derive_times(DuetInstance& d, bool iteration_times) {
     d.inst.start_ns = its.front().start_ns;
     d.inst.end_ns = its.back().end_ns;
   }
-  if (d.epoch_start_ms >= 0) d.inst.started_at = d.epoch_start_ms * 1000000;
+  if (d.epoch_start_ms >= 0) d.inst.started_at = start;
   d.inst.exit_code = 0;
   // Every iteration failed: the instance did.
   if (!its.empty() &&
       std::all_of(its.begin(), its.end(), [](const auto& it) { return !it.failure.empty(); }))
     d.inst.failure = its.back().failure;
+  return true;
 }
 
 // The first format has no `type`: members of one runid whose times overlap ran as a duet.
@@ -76,9 +85,13 @@ void assign_order(std::vector<DuetInstance>& all) {
 
 }  // namespace
 
-RunData assemble_duet_run(std::vector<DuetInstance> instances, const DuetColumns& columns,
-                          RunRecord run) {
-  for (auto& d : instances) derive_times(d, columns.iteration_times);
+Result<RunData> assemble_duet_run(const Source& src, std::vector<DuetInstance> instances,
+                                  const DuetColumns& columns, RunRecord run) {
+  for (auto& d : instances)
+    if (!derive_times(d, columns.iteration_times))
+      return src.error(d.first_line,
+                       "epoch_start_ms and iteration_time_ns give times beyond what 64-bit "
+                       "nanoseconds hold (the year 2262)");
   if (!columns.type) infer_schedules(instances);
   assign_order(instances);
 

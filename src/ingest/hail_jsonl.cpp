@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/json_error.hpp"
 #include "ingest/importer.hpp"
@@ -57,6 +58,8 @@ Status read_iteration(const JsonField& f, InstanceRecord& inst) {
   it.timed_out = timed_out.value_or(false);
   // A traceback string in Hail's writer; whatever JSON it is, it means the iteration failed.
   if (auto failure = f.find("failure")) it.failure = scalar_text(failure->json());
+  if (memory && !(std::fabs(*memory) < 0x1p63))  // bytes, as an int64_t
+    return f.error(fmt::format("task_memory {} is out of range", *memory));
   if (memory) inst.mem_peak_bytes = std::max(inst.mem_peak_bytes, static_cast<int64_t>(*memory));
   inst.iterations.push_back(std::move(it));
   return ok_status();
@@ -109,6 +112,10 @@ Result<Imported> parse(const Source& src) {
                        (line.terminated ? "malformed JSON: " : "the file ends inside a record: ") +
                            json_error(e, line.text).reason);
     }
+    if (nests_deeper(j, kMaxJsonDepth))
+      return src.error(line.number, fmt::format("malformed JSON: arrays and objects nest deeper "
+                                                "than {} levels",
+                                                kMaxJsonDepth));
     const std::string origin = fmt::format("{}:{}", src.path, line.number);
     BG_TRY(read_record(JsonField(j, "", origin), first, b));
     first = false;

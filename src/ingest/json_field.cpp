@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <utility>
 
 namespace benchguard::ingest {
 
@@ -157,6 +158,18 @@ std::string scalar_text(const nlohmann::json& j) {
   if (j.is_null()) return "";
   if (j.is_string()) return j.get<std::string>();
   return j.dump();
+}
+
+bool nests_deeper(const nlohmann::json& j, size_t limit) {
+  std::vector<std::pair<const nlohmann::json*, size_t>> todo{{&j, 0}};  // value, its depth
+  while (!todo.empty()) {
+    const auto [v, depth] = todo.back();
+    todo.pop_back();
+    if (!v->is_structured()) continue;
+    if (depth + 1 > limit) return true;
+    for (const auto& child : *v) todo.emplace_back(&child, depth + 1);
+  }
+  return false;
 }
 
 void flatten_into(KeyValues& out, const nlohmann::json& j, const std::string& prefix) {

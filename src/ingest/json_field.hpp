@@ -3,6 +3,7 @@
 // expected a number, got a string" instead of an exception from deep inside a parser.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -68,5 +69,12 @@ std::string scalar_text(const nlohmann::json& j);
 // Adds an object's members as "prefix.key" = value pairs, nested objects flattened with
 // dots, arrays written as compact JSON, nulls left out.
 void flatten_into(KeyValues& out, const nlohmann::json& j, const std::string& prefix = "");
+
+// The deepest nesting of arrays and objects an imported JSON document may have: far beyond
+// what harnesses write, far below where the recursion of scalar_text (dump) and flatten_into
+// would run out of stack.
+inline constexpr size_t kMaxJsonDepth = 256;
+// True when arrays and objects nest deeper than `limit` in `j` (found without recursion).
+bool nests_deeper(const nlohmann::json& j, size_t limit);
 
 }  // namespace benchguard::ingest

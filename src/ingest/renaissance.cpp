@@ -30,7 +30,8 @@ Status read_benchmark(const std::string& name, const JsonField& entry, RunBuilde
     it.index = static_cast<int>(i);
     if (uptime) {
       it.start_ns = *uptime;
-      it.end_ns = *uptime + ns;
+      if (__builtin_add_overflow(*uptime, ns, &it.end_ns))
+        return results[i].error("uptime_ns + duration_ns is beyond 64-bit nanoseconds");
     }
     it.metrics.emplace_back("wall_time", static_cast<double>(ns) * 1e-9);
     inst.iterations.push_back(std::move(it));

@@ -76,8 +76,10 @@ Status read_record(const Json& j, int position, IterationRecord& rec) {
   if (has_start && rec.end_ns < rec.start_ns) return Error{"'end_ns' is before 'start_ns'"};
   if (!rec.metric("wall_time").has_value()) {
     if (!has_start) return Error{"needs 'start_ns' and 'end_ns', or a 'wall_time' metric"};
-    rec.metrics.insert(rec.metrics.begin(),
-                       {"wall_time", static_cast<double>(rec.end_ns - rec.start_ns) * 1e-9});
+    // end_ns >= start_ns, yet the difference may exceed int64 (a negative start_ns): in
+    // uint64 it is exact.
+    const uint64_t ns = static_cast<uint64_t>(rec.end_ns) - static_cast<uint64_t>(rec.start_ns);
+    rec.metrics.insert(rec.metrics.begin(), {"wall_time", static_cast<double>(ns) * 1e-9});
   }
   return ok_status();
 }
