@@ -3,8 +3,13 @@ BUILD ?= build
 BENCHGUARD_WERROR ?= OFF
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
+# The sanitizer build: clang, AddressSanitizer + UBSan, the fuzz targets (docs/fuzzing.md).
+ASAN_BUILD ?= build-asan
+ASAN_CMAKE_FLAGS = -DBENCHGUARD_SANITIZE=ON -DBENCHGUARD_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  '-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1'
+FUZZ_SECONDS ?= 40
 
-.PHONY: all deps configure build demo test test-asan bench format clean
+.PHONY: all deps configure build demo test test-asan asan-compiler fuzz bench format clean
 
 all: build
 
@@ -28,9 +33,23 @@ demo: configure
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
-# The tests again under AddressSanitizer and UndefinedBehaviorSanitizer.
-test-asan:
-	@$(MAKE) --no-print-directory test BUILD=build-asan CMAKE_FLAGS="-DBENCHGUARD_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo"
+# The tests again under AddressSanitizer and UndefinedBehaviorSanitizer, built with clang at -O1
+# with the fuzz targets, which `make fuzz` then runs for FUZZ_SECONDS each.
+test-asan: asan-compiler
+	@CC=clang CXX=clang++ $(MAKE) --no-print-directory test BUILD=$(ASAN_BUILD) CMAKE_FLAGS="$(ASAN_CMAKE_FLAGS)"
+
+fuzz: asan-compiler
+	@CC=clang CXX=clang++ $(MAKE) --no-print-directory configure BUILD=$(ASAN_BUILD) CMAKE_FLAGS="$(ASAN_CMAKE_FLAGS)"
+	@ninja -C $(ASAN_BUILD) -j $(JOBS) fuzzers
+	scripts/fuzz.sh $(ASAN_BUILD) $(FUZZ_SECONDS)
+
+# A sanitizer build directory configured by another compiler (gcc, before) is configured afresh.
+asan-compiler:
+	@if [ -f $(ASAN_BUILD)/CMakeCache.txt ] && \
+	  ! grep -q '^CMAKE_CXX_COMPILER:FILEPATH=.*clang' $(ASAN_BUILD)/CMakeCache.txt; then \
+	  echo "$(ASAN_BUILD) was configured with another compiler: configuring it for clang" >&2; \
+	  rm -rf $(ASAN_BUILD)/CMakeCache.txt $(ASAN_BUILD)/CMakeFiles; \
+	fi
 
 bench: build
 	bench/run.sh $(BUILD)
