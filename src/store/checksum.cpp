@@ -1,45 +1,19 @@
 #include "store/checksum.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <cstring>
+#include <optional>
 #include <utility>
 #include <vector>
+
+#include "core/hash.hpp"
 
 namespace benchguard::store {
 namespace {
 
-class Hasher {
+// The row encodings: Fnv1a (core/hash.hpp) with the store's compound values.
+class Hasher : public Fnv1a {
  public:
-  explicit Hasher(std::string_view tag) { str(tag); }
-
-  void bytes(const void* p, size_t n) {
-    const auto* c = static_cast<const unsigned char*>(p);
-    for (size_t i = 0; i < n; ++i) {
-      h_ ^= c[i];
-      h_ *= 1099511628211ULL;
-    }
-  }
-  void i64(int64_t v) {
-    unsigned char b[8];
-    for (int i = 0; i < 8; ++i)
-      b[i] = static_cast<unsigned char>(static_cast<uint64_t>(v) >> (8 * i));
-    bytes(b, sizeof b);
-  }
-  void f64(double v) {
-    uint64_t bits = 0;
-    if (std::isnan(v)) {
-      bits = 0x7ff8000000000000ULL;  // SQLite stores every NaN as NULL
-    } else {
-      if (v == 0) v = 0;  // -0.0 reads back as 0.0
-      std::memcpy(&bits, &v, sizeof bits);
-    }
-    i64(static_cast<int64_t>(bits));
-  }
-  void str(std::string_view s) {
-    i64(static_cast<int64_t>(s.size()));
-    bytes(s.data(), s.size());
-  }
+  using Fnv1a::Fnv1a;
   void opt(const std::optional<int64_t>& v) {
     i64(v.has_value() ? 1 : 0);
     if (v) i64(*v);
@@ -51,10 +25,6 @@ class Hasher {
       str(v);
     }
   }
-  int64_t value() const { return static_cast<int64_t>(h_); }
-
- private:
-  uint64_t h_ = 14695981039346656037ULL;
 };
 
 void hash_iteration(Hasher& h, const IterationRecord& it, bool with_metrics) {

@@ -57,6 +57,47 @@ struct PruneFilter {
   int64_t before = 0;     // unix ns; 0 = all time
 };
 
+// History (docs/history.md): a change point `detect` found in a series.
+struct ChangeRecord {
+  std::string id;          // stable: from the series key and first_bad
+  std::string series_key;  // "benchmark|variant|metric|machine"
+  std::string benchmark;
+  std::string variant;
+  std::string metric;
+  std::string machine;
+  std::string method;
+  std::string last_good;  // commit (or run uuid) of the last point before the change
+  std::string first_bad;  // ... and of the first point after it
+  int64_t first_bad_time = 0;
+  int64_t index = 0;          // of first_bad in the series
+  int64_t segment_start = 0;  // the segments compared: [segment_start, index), [index, segment_end)
+  int64_t segment_end = 0;
+  double before = 0;  // means of the points before and after
+  double after = 0;
+  double change = 0;  // after / before - 1, and its interval (NaN: unbounded)
+  double change_lower = 0;
+  double change_upper = 0;
+  double p_value = 0;
+  std::string kind;    // regression | improvement
+  std::string status;  // confirmed | suspected
+  int64_t detected_at = 0;
+};
+
+// What detection last examined in a series, to re-examine only new points next time.
+struct SeriesState {
+  std::string series_key;
+  std::string settings;  // method and options
+  int64_t points = 0;
+  std::string digest;  // of the points examined
+  int64_t updated_at = 0;
+};
+
+struct AckRecord {
+  std::string change_id;
+  std::string reason;
+  int64_t acked_at = 0;
+};
+
 class Store {
  public:
   virtual ~Store() = default;
@@ -92,6 +133,20 @@ class Store {
   virtual Result<std::vector<RunSummary>> list_runs() = 0;
   // ref: "latest" (or ""), a numeric id, a uuid or a unique uuid prefix.
   virtual Result<RunData> load_run(const std::string& ref) = 0;
+
+  // ---- history (docs/history.md)
+  virtual Result<std::vector<SeriesState>> load_series_states() = 0;
+  virtual Result<std::vector<ChangeRecord>> load_changes() = 0;  // by series, then index
+  // One transaction: for each state, the series' earlier state and change points are
+  // replaced; then `changes` (of those series) are stored.
+  virtual Status save_detection(const std::vector<SeriesState>& states,
+                                const std::vector<ChangeRecord>& changes) = 0;
+  virtual Result<std::vector<AckRecord>> load_acks() = 0;
+  // Stores an acknowledgement; true when new. Again for the same id: the first time stays, a
+  // non-empty reason replaces the old one.
+  virtual Result<bool> set_ack(const AckRecord& ack) = 0;
+  // False when there was none.
+  virtual Result<bool> remove_ack(const std::string& change_id) = 0;
 
   // ---- maintenance
   virtual Result<SchemaStatus> schema_status() = 0;

@@ -1,6 +1,6 @@
 // The SQLite Store. One connection, used from one thread at a time. Its methods are spread
 // over sqlite_store.cpp (writing), sqlite_read.cpp and sqlite_read_instances.cpp
-// (reading), sqlite_merge.cpp and
+// (reading), sqlite_history.cpp (change points and acknowledgements), sqlite_merge.cpp and
 // sqlite_prune.cpp (maintenance).
 #pragma once
 
@@ -43,6 +43,14 @@ class SqliteStore final : public Store {
   Result<std::vector<RunSummary>> list_runs() override;
   Result<RunData> load_run(const std::string& ref) override;
 
+  Result<std::vector<SeriesState>> load_series_states() override;
+  Result<std::vector<ChangeRecord>> load_changes() override;
+  Status save_detection(const std::vector<SeriesState>& states,
+                        const std::vector<ChangeRecord>& changes) override;
+  Result<std::vector<AckRecord>> load_acks() override;
+  Result<bool> set_ack(const AckRecord& ack) override;
+  Result<bool> remove_ack(const std::string& change_id) override;
+
   Result<SchemaStatus> schema_status() override;
   Result<MergeCounts> merge_from(const std::string& other_path) override;
   Result<PruneCounts> prune(const PruneFilter& filter) override;
@@ -73,6 +81,9 @@ class SqliteStore final : public Store {
   // The oldest schema the readers understand: later migrations only add what they do not
   // need (0005 run_writers, 0006 checksums).
   static constexpr int kOldestReadable = 4;
+  // History (sqlite_history.cpp) needs migration 0007; an Error saying how to add it.
+  static constexpr int kHistoryVersion = 7;
+  Status require_history() const;
   Error error(const std::string& message) const { return Error{db_->path() + ": " + message}; }
 
   // Row writers without their own transaction, shared by the public writers and merge.

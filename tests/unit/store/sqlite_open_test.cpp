@@ -96,6 +96,7 @@ TEST(SqliteOpen, ForeignSqliteDatabaseRefusedAndUnchanged) {
 
 TEST(SqliteOpen, NewerSchemaRefusedAndUnchanged) {
   TempDir dir;
+  const int newer = sqlite::latest_schema_version() + 1;
   const std::string path = dir.file("bg.db");
   {
     auto store = open_or_die(path);
@@ -105,11 +106,12 @@ TEST(SqliteOpen, NewerSchemaRefusedAndUnchanged) {
   {
     auto db = raw_db(path);
     ASSERT_TRUE(db);
-    ASSERT_TRUE(db->exec("PRAGMA user_version = 7").ok());
+    ASSERT_TRUE(db->exec("PRAGMA user_version = " + std::to_string(newer)).ok());
   }
-  const std::string expected =
-      path + ": database schema version 7 is newer than this " + "benchguard understands (" +
-      std::to_string(sqlite::latest_schema_version()) + "); upgrade benchguard";
+  const std::string expected = path + ": database schema version " + std::to_string(newer) +
+                               " is newer than this " + "benchguard understands (" +
+                               std::to_string(sqlite::latest_schema_version()) +
+                               "); upgrade benchguard";
   expect_refused_untouched(dir, path, expected);
   OpenOptions no_migrate;
   no_migrate.migrate = false;
