@@ -88,6 +88,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   add(add_compare);
   add(add_plan);
   add(add_calibrate);
+  add(add_history);
+  add(add_detect);
+  add(add_ack);
+  add(add_unack);
+  add(add_gate);
   add(add_import);
   add(add_export);
   add(add_db);

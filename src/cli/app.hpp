@@ -56,6 +56,11 @@ Action add_compare(CLI::App& app, Context& ctx);
 Action add_plan(CLI::App& app, Context& ctx);
 Action add_import(CLI::App& app, Context& ctx);
 Action add_calibrate(CLI::App& app, Context& ctx);
+Action add_history(CLI::App& app, Context& ctx);
+Action add_detect(CLI::App& app, Context& ctx);
+Action add_ack(CLI::App& app, Context& ctx);
+Action add_unack(CLI::App& app, Context& ctx);
+Action add_gate(CLI::App& app, Context& ctx);
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 

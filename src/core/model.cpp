@@ -84,6 +84,12 @@ bool never_negative(const std::string& metric, const std::string& unit) {
   return unit == "s" || unit == "B" || unit.ends_with("/s");
 }
 
+const std::string* find_value(const KeyValues& kv, std::string_view key) {
+  for (const auto& [k, v] : kv)
+    if (k == key) return &v;
+  return nullptr;
+}
+
 std::string metric_value_problem(const std::string& metric, const std::string& unit, double v) {
   if (!std::isfinite(v)) return fmt::format("metric {} is not a finite number ({})", metric, v);
   if (v < 0 && never_negative(metric, unit))

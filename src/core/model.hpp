@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -15,6 +16,9 @@
 namespace benchguard {
 
 using KeyValues = std::vector<std::pair<std::string, std::string>>;
+
+// The value of the first pair with this key; nullptr when there is none.
+const std::string* find_value(const KeyValues& kv, std::string_view key);
 
 enum class Direction { kLowerIsBetter, kHigherIsBetter };
 

@@ -1,3 +1,4 @@
+#include <charconv>
 #include <string_view>
 
 #include "measure/capture.hpp"
@@ -28,6 +29,18 @@ GitInfo git_info(const std::string& dir) {
       const std::string_view head = line.substr(14);
       if (head != "(detached)") info.branch = std::string(head);
     }
+  }
+  if (info.commit.empty()) return info;
+  // The committer time orders runs of a series when no repository is given (docs/history.md).
+  auto log = capture_output(
+      {"git", "-C", dir.empty() ? "." : dir, "log", "-1", "--format=%ct", info.commit, "--"}, "",
+      {{"GIT_OPTIONAL_LOCKS", "0"}, {"LC_ALL", "C"}});
+  if (log.ok() && log->exit_code == 0) {
+    std::string_view t = log->out;
+    while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.remove_suffix(1);
+    int64_t secs = 0;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), secs);
+    if (ec == std::errc() && end == t.data() + t.size() && secs > 0) info.commit_time = secs;
   }
   return info;
 }

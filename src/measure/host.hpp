@@ -13,6 +13,7 @@ struct GitInfo {
   std::string commit;  // empty when not in a repository
   std::string branch;
   bool dirty = false;
+  int64_t commit_time = 0;  // committer time of `commit`, unix seconds; 0 when unknown
 };
 
 // hostname, kernel, cpu_model, cpu_count, mem_total_bytes, the facts of `system check`

@@ -242,6 +242,8 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
   run.command_line = options.command_line;
   run.labels = options.labels;
   run.artifacts = measure::host_artifacts();
+  if (git.commit_time > 0)
+    run.artifacts.emplace_back("git_commit_time", std::to_string(git.commit_time));
   run.artifacts.emplace_back("schedule", sched);
   run.artifacts.emplace_back("seed", std::to_string(options.seed));
 

@@ -1,0 +1,252 @@
+#include "analysis/detection.hpp"
+
+#include <fmt/format.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <map>
+
+#include "core/hash.hpp"
+#include "stats/rng.hpp"
+
+namespace benchguard::analysis {
+namespace {
+
+// The digest of a series' first `n` points: their commits and centres.
+std::string points_digest(const HistorySeries& s, std::size_t n) {
+  Fnv1a h("history-points");
+  h.i64(static_cast<int64_t>(n));
+  for (std::size_t i = 0; i < n && i < s.points.size(); ++i) {
+    h.str(s.points[i].commit.empty() ? s.points[i].run_uuids.front() : s.points[i].commit);
+    h.f64(s.points[i].centre);
+  }
+  return fmt::format("{:016x}", static_cast<uint64_t>(h.value()));
+}
+
+// What names a point in a change's commit range: its commit, else its run.
+const std::string& point_name(const HistoryPoint& p) {
+  return p.commit.empty() ? p.run_uuids.front() : p.commit;
+}
+
+stats::EDivisiveOptions edivisive(const DetectOptions& o) {
+  stats::EDivisiveOptions e;
+  if (o.max_p_value) e.max_p_value = *o.max_p_value;
+  e.window = o.window;
+  e.min_magnitude = o.min_magnitude;
+  return e;
+}
+
+stats::PermutationOptions permutation(const DetectOptions& o) {
+  stats::PermutationOptions p;
+  if (o.max_p_value) p.max_p_value = *o.max_p_value;
+  p.window = o.window;
+  p.min_magnitude = o.min_magnitude;
+  p.permutations = o.permutations;
+  p.seed = o.seed;
+  return p;
+}
+
+stats::ThresholdOptions threshold(const DetectOptions& o, Direction direction) {
+  stats::ThresholdOptions t;
+  t.absolute_floor = o.absolute_floor;
+  t.direction = direction;
+  return t;
+}
+
+std::vector<stats::SeriesChange> run_detector(std::span<const double> values,
+                                              std::span<const stats::SeriesChange> old,
+                                              std::optional<std::size_t> old_size,
+                                              const DetectOptions& o, Direction direction) {
+  switch (o.method) {
+    case stats::ChangeMethod::kEDivisivePermutation:
+      return old_size ? stats::update_changes(values, old, *old_size, permutation(o))
+                      : stats::detect_changes(values, permutation(o));
+    case stats::ChangeMethod::kThreshold:
+      return old_size ? stats::update_changes(values, old, *old_size, threshold(o, direction))
+                      : stats::detect_changes(values, threshold(o, direction));
+    case stats::ChangeMethod::kEDivisiveTTest:
+      break;
+  }
+  return old_size ? stats::update_changes(values, old, *old_size, edivisive(o))
+                  : stats::detect_changes(values, edivisive(o));
+}
+
+// A stored change point back as the detector gave it.
+stats::SeriesChange to_series_change(const store::ChangeRecord& c, stats::ChangeMethod method) {
+  stats::SeriesChange s;
+  s.index = static_cast<std::size_t>(c.index);
+  s.before_start = static_cast<std::size_t>(c.segment_start);
+  s.after_end = static_cast<std::size_t>(c.segment_end);
+  s.mean_before = c.before;
+  s.mean_after = c.after;
+  s.relative_change = c.change;
+  s.relative_change_low = c.change_lower;
+  s.relative_change_high = c.change_upper;
+  s.p_value = c.p_value;
+  s.method = method;
+  return s;
+}
+
+bool same_statistics(const stats::SeriesChange& a, const store::ChangeRecord& b) {
+  const auto same = [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); };
+  return a.index == static_cast<std::size_t>(b.index) &&
+         a.before_start == static_cast<std::size_t>(b.segment_start) &&
+         a.after_end == static_cast<std::size_t>(b.segment_end) && same(a.mean_before, b.before) &&
+         same(a.mean_after, b.after) && same(a.p_value, b.p_value);
+}
+
+// Pools the instances of points [from, to) of a series.
+stats::Hierarchical pooled(const HistorySeries& s, std::size_t from, std::size_t to) {
+  stats::Hierarchical h;
+  for (std::size_t i = from; i < to && i < s.points.size(); ++i)
+    for (std::size_t k = 0; k < s.points[i].data.instances(); ++k)
+      h.add_instance(s.points[i].data.instance(k));
+  return h;
+}
+
+}  // namespace
+
+std::string detect_settings(const DetectOptions& o) {
+  switch (o.method) {
+    case stats::ChangeMethod::kEDivisivePermutation: {
+      const auto p = permutation(o);
+      return fmt::format(
+          "method=permutation;p={};window={};min_magnitude={};permutations={};"
+          "seed={}",
+          p.max_p_value, p.window, p.min_magnitude, p.permutations, p.seed);
+    }
+    case stats::ChangeMethod::kThreshold: {
+      const auto t = threshold(o, Direction::kLowerIsBetter);
+      return fmt::format("method=threshold;baseline={};sigmas={};floor={};run={}", t.baseline,
+                         t.sigmas, t.absolute_floor, t.run);
+    }
+    case stats::ChangeMethod::kEDivisiveTTest:
+      break;
+  }
+  const auto e = edivisive(o);
+  return fmt::format("method=e-divisive;p={};window={};min_magnitude={}", e.max_p_value, e.window,
+                     e.min_magnitude);
+}
+
+std::string change_id(const std::string& series_key, const std::string& first_bad) {
+  Fnv1a h("change");
+  h.str(series_key);
+  h.str(first_bad);
+  return fmt::format("{:016x}", static_cast<uint64_t>(h.value())).substr(0, 10);
+}
+
+Detection detect_history(const History& history, const DetectOptions& options,
+                         const std::vector<store::SeriesState>& stored_states,
+                         const std::vector<store::ChangeRecord>& stored_changes, int64_t now) {
+  Detection out;
+  const std::string settings = detect_settings(options);
+  std::map<std::string, const store::SeriesState*> state_of;
+  for (const auto& s : stored_states) state_of.emplace(s.series_key, &s);
+  std::map<std::string, std::vector<const store::ChangeRecord*>> changes_of;
+  for (const auto& c : stored_changes) changes_of[c.series_key].push_back(&c);
+
+  // Series are independent: examined in parallel, gathered in order.
+  struct Partial {
+    std::vector<store::ChangeRecord> changes;
+    store::SeriesState state;
+    bool reused = false;
+  };
+  std::vector<Partial> parts(history.series.size());
+  tbb::parallel_for(std::size_t{0}, history.series.size(), [&](std::size_t si) {
+    Partial& part = parts[si];
+    const HistorySeries& s = history.series[si];
+    const std::string key = s.key();
+    std::vector<double> values;
+    values.reserve(s.points.size());
+    for (const auto& p : s.points) values.push_back(p.centre);
+
+    // Reuse what an earlier detection found when the points it saw are still the first ones.
+    std::optional<std::size_t> old_size;
+    std::vector<stats::SeriesChange> old;
+    std::vector<const store::ChangeRecord*> old_records;
+    if (!options.full) {
+      const auto st = state_of.find(key);
+      if (st != state_of.end() && st->second->settings == settings && st->second->points > 0 &&
+          static_cast<std::size_t>(st->second->points) <= values.size() &&
+          st->second->digest == points_digest(s, static_cast<std::size_t>(st->second->points))) {
+        old_size = static_cast<std::size_t>(st->second->points);
+        if (const auto c = changes_of.find(key); c != changes_of.end()) old_records = c->second;
+        for (const auto* r : old_records) old.push_back(to_series_change(*r, options.method));
+        part.reused = true;
+      }
+    }
+    const auto found = run_detector(values, old, old_size, options, s.metric.direction);
+
+    for (const auto& c : found) {
+      const std::string id = change_id(key, point_name(s.points[c.index]));
+      // A change kept from before keeps its record (status, time found).
+      const auto kept = std::find_if(old_records.begin(), old_records.end(), [&](auto* r) {
+        return r->id == id && same_statistics(c, *r);
+      });
+      if (kept != old_records.end()) {
+        part.changes.push_back(**kept);
+        continue;
+      }
+      store::ChangeRecord r;
+      r.id = id;
+      r.series_key = key;
+      r.benchmark = s.benchmark;
+      r.variant = s.variant;
+      r.metric = s.metric.name;
+      r.machine = s.machine;
+      r.method = std::string(stats::to_string(options.method));
+      r.last_good = point_name(s.points[c.index - 1]);
+      r.first_bad = point_name(s.points[c.index]);
+      r.first_bad_time = s.points[c.index].time;
+      r.index = static_cast<int64_t>(c.index);
+      r.segment_start = static_cast<int64_t>(c.before_start);
+      r.segment_end = static_cast<int64_t>(c.after_end);
+      r.before = c.mean_before;
+      r.after = c.mean_after;
+      r.change = c.relative_change;
+      r.change_lower = c.relative_change_low;
+      r.change_upper = c.relative_change_high;
+      r.p_value = c.p_value;
+      const bool worse = s.metric.direction == Direction::kLowerIsBetter
+                             ? c.mean_after > c.mean_before
+                             : c.mean_after < c.mean_before;
+      r.kind = worse ? "regression" : "improvement";
+      r.status = "suspected";
+      // Confirmation: the instances of the segment before against those of the segment after.
+      const auto a = pooled(s, c.before_start, c.index);
+      const auto b = pooled(s, c.index, c.after_end);
+      if (a.instances() >= stats::kMinInstancesForVerdict &&
+          b.instances() >= stats::kMinInstancesForVerdict) {
+        stats::VerdictOptions v = options.verdict;
+        v.direction = s.metric.direction;
+        v.threshold = std::max(v.threshold, options.min_magnitude);
+        Fnv1a seed("confirm");
+        seed.str(id);
+        v.seed = stats::derive_seed(options.verdict.seed, static_cast<uint64_t>(seed.value()));
+        const auto cmp = stats::compare(a, b, v);
+        const auto expected = worse ? stats::Verdict::kSlower : stats::Verdict::kFaster;
+        if (cmp.verdict == expected) r.status = "confirmed";
+      }
+      // Found before (with other statistics, or other settings): first found then.
+      r.detected_at = now;
+      if (const auto c = changes_of.find(key); c != changes_of.end())
+        for (const auto* earlier : c->second)
+          if (earlier->id == id) r.detected_at = std::min(now, earlier->detected_at);
+      part.changes.push_back(std::move(r));
+    }
+    part.state = {key, settings, static_cast<int64_t>(values.size()),
+                  points_digest(s, values.size()), now};
+  });
+  for (auto& part : parts) {
+    out.changes.insert(out.changes.end(), std::make_move_iterator(part.changes.begin()),
+                       std::make_move_iterator(part.changes.end()));
+    out.states.push_back(std::move(part.state));
+    out.reused += part.reused ? 1 : 0;
+    ++out.series;
+  }
+  return out;
+}
+
+}  // namespace benchguard::analysis

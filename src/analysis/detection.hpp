@@ -1,0 +1,61 @@
+// Change points over history (docs/history.md): each series' points searched for changes
+// (stats/series_changes.hpp), each change judged by the metric's better direction and, where
+// both sides hold instance-level data, confirmed by the A/B comparison of their instances.
+// Incremental: a series whose past is unchanged is re-examined only where new points can
+// change the answer.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/history.hpp"
+#include "stats/series_changes.hpp"
+#include "stats/verdict.hpp"
+#include "store/store.hpp"
+
+namespace benchguard::analysis {
+
+struct DetectOptions {
+  stats::ChangeMethod method = stats::ChangeMethod::kEDivisiveTTest;
+  // E-divisive (both tests): the options of stats/series_changes.hpp with their defaults.
+  std::optional<double> max_p_value;  // unset: 0.001 (t-test), 0.05 (permutation)
+  std::size_t window = 50;
+  double min_magnitude = 0.0;
+  std::size_t permutations = 100;
+  uint64_t seed = 0;
+  // Threshold rule: the floor in the metric's unit (0: none).
+  double absolute_floor = 0.0;
+  // Confirmation: the instances of the points around a change, before against after, with the
+  // verdict rule of `compare` (threshold: the larger of this and min_magnitude).
+  stats::VerdictOptions verdict;
+  // Re-examine every series from the start, whatever was stored.
+  bool full = false;
+};
+
+// "method=...;p=...;window=...": what stored change points were found with. Stored results
+// found with other settings are not reused.
+std::string detect_settings(const DetectOptions& options);
+
+// The stable id of a change: 10 hex digits from the series key and the first point after the
+// change. The same change found again keeps its id, and so its acknowledgement.
+std::string change_id(const std::string& series_key, const std::string& first_bad);
+
+struct Detection {
+  std::vector<store::ChangeRecord> changes;  // every series, by series then index
+  std::vector<store::SeriesState> states;    // of the series examined
+  std::size_t series = 0;
+  std::size_t reused = 0;  // series whose earlier results were kept in part or whole
+};
+
+// Finds the change points of every series of `history`. `stored_states` and `stored_changes`
+// are what the store holds from earlier detections: for a series detected before with the
+// same settings and the same points so far, only what new points can change is re-examined
+// (the result is the same as a full detection). `now` stamps new records (unix ns).
+Detection detect_history(const History& history, const DetectOptions& options,
+                         const std::vector<store::SeriesState>& stored_states,
+                         const std::vector<store::ChangeRecord>& stored_changes, int64_t now);
+
+}  // namespace benchguard::analysis

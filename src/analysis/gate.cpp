@@ -1,0 +1,201 @@
+#include "analysis/gate.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "analysis/compare.hpp"
+
+namespace benchguard::analysis {
+namespace {
+
+// Whether a run belongs to the history asked for, from its summary alone.
+bool wanted(const store::RunSummary& r, const HistoryOptions& options,
+            const std::set<std::string>& commits) {
+  if (!is_history_run(r.status, r.labels)) return false;
+  if (!commits.empty()) return commits.contains(r.git_commit);
+  return options.branch.empty() || r.git_branch == options.branch;
+}
+
+Result<std::vector<RunData>> load_runs(store::Store& store, const HistoryOptions& options) {
+  BG_ASSIGN(auto summaries, store.list_runs());
+  const std::set<std::string> commits(options.commits.begin(), options.commits.end());
+  std::vector<RunData> runs;
+  for (const auto& s : summaries) {
+    if (!wanted(s, options, commits)) continue;
+    BG_ASSIGN(RunData r, store.load_run(std::to_string(s.id)));
+    runs.push_back(std::move(r));
+  }
+  return runs;
+}
+
+// The newest history run of `runs` (by start, then id); nullptr when none.
+const RunData* newest(const std::vector<RunData>& runs) {
+  const RunData* best = nullptr;
+  for (const auto& r : runs) {
+    if (!is_history_run(r.run)) continue;
+    if (best == nullptr ||
+        std::tie(r.run.started_at, r.id) > std::tie(best->run.started_at, best->id))
+      best = &r;
+  }
+  return best;
+}
+
+std::string point_of(const RunRecord& run) {
+  return run.git_commit.empty() ? run.uuid : run.git_commit;
+}
+
+// The gate against history: change points open at the newest run.
+Result<GateReport> gate_history(store::Store& store, const GateOptions& options, int64_t now) {
+  BG_ASSIGN(auto runs, load_runs(store, options.history));
+  const RunData* head = newest(runs);
+  if (head == nullptr) return Error{"nothing to gate: no finished runs in the store"};
+  const History history = build_history(runs, options.history);
+  BG_ASSIGN(Detection found, detect_and_store(store, history, options.detect, now));
+  GateReport g;
+  g.against = "history";
+  g.head = point_of(head->run);
+  BG_ASSIGN(g.acks, store.load_acks());
+  // Series that reach the newest run's commit, and the newest change point of each.
+  std::set<std::string> current;
+  for (const auto& s : history.series)
+    if (!s.points.empty() &&
+        (s.points.back().commit.empty() ? s.points.back().run_uuids.back() == head->run.uuid
+                                        : s.points.back().commit == head->run.git_commit))
+      current.insert(s.key());
+  std::map<std::string, const store::ChangeRecord*> last_change;
+  for (const auto& c : found.changes) {
+    auto& last = last_change[c.series_key];
+    if (last == nullptr || c.index > last->index) last = &c;
+  }
+  g.results = with_acks(found.changes, g.acks);
+  for (const auto& row : g.results) {
+    const auto& c = row.change;
+    if (c.kind != "regression" || c.status != "confirmed" || row.ack != nullptr) continue;
+    if (!current.contains(c.series_key) || last_change[c.series_key]->id != c.id) continue;
+    g.alerts.push_back(row);
+  }
+  if (found.series == 0) g.notes.push_back("no series to examine");
+  return g;
+}
+
+// The gate against a branch or a commit: the newest run against that one.
+Result<GateReport> gate_against(store::Store& store, const GateOptions& options, int64_t now) {
+  HistoryOptions all = options.history;
+  all.commits.clear();
+  all.branch.clear();
+  BG_ASSIGN(auto runs, load_runs(store, all));
+  const RunData* head = newest(runs);
+  if (head == nullptr) return Error{"nothing to gate: no finished runs in the store"};
+  const std::string machine = machine_class(head->run);
+  const std::string& commit = options.against_commit;
+  // The newest run of the commit `against` names, else the newest run recorded on the branch
+  // of that name (a branch whose tip was not measured yet).
+  const auto newest_where = [&](auto match) {
+    const RunData* best = nullptr;
+    for (const auto& r : runs) {
+      if (&r == head || !is_history_run(r.run) || machine_class(r.run) != machine) continue;
+      if (!r.run.git_commit.empty() && r.run.git_commit == head->run.git_commit) continue;
+      if (match(r.run) && (best == nullptr || std::tie(r.run.started_at, r.id) >
+                                                  std::tie(best->run.started_at, best->id)))
+        best = &r;
+    }
+    return best;
+  };
+  const RunData* base = nullptr;
+  if (!commit.empty())
+    base = newest_where([&](const RunRecord& r) { return r.git_commit == commit; });
+  if (base == nullptr)
+    base = newest_where([&](const RunRecord& r) { return r.git_branch == options.against; });
+  if (base == nullptr)
+    return Error{
+        fmt::format("nothing to gate against: no finished run of commit or branch '{}' "
+                    "on machine class '{}' (run the suite there first, or use --against "
+                    "history)",
+                    options.against, machine)};
+  Side a{options.against, {}}, b{"newest", {}};
+  for (const auto& v : base->variants) a.variants.push_back(&v);
+  for (const auto& v : head->variants) b.variants.push_back(&v);
+  CompareOptions co;
+  co.metrics = options.history.metrics;
+  co.burn_in = options.history.burn_in;
+  co.verdict = options.detect.verdict;
+  const CompareReport cmp = compare_sides(a, b, co);
+
+  GateReport g;
+  g.against =
+      commit.empty() ? options.against : options.against + " (" + commit.substr(0, 10) + ")";
+  g.head = point_of(head->run);
+  BG_ASSIGN(g.acks, store.load_acks());
+  std::vector<store::ChangeRecord> changes;
+  for (const auto& m : cmp.metrics)
+    for (const auto& row : m.rows) {
+      store::ChangeRecord c;
+      c.benchmark = row.benchmark;
+      c.metric = m.metric.name;
+      c.machine = machine;
+      c.series_key = fmt::format("{}|{}|{}|{}", row.benchmark, "", m.metric.name, machine);
+      c.method = "compare";
+      c.last_good = point_of(base->run);
+      c.first_bad = point_of(head->run);
+      c.first_bad_time = head->run.started_at;
+      c.id = change_id(c.series_key, c.last_good + ".." + c.first_bad);
+      c.before = row.result.value_a;
+      c.after = row.result.value_b;
+      c.change = row.result.ratio.value - 1;
+      c.change_lower = row.result.ratio.ci.lower - 1;
+      c.change_upper = row.result.ratio.ci.upper - 1;
+      c.p_value = row.result.p_value_bootstrap_adjusted;
+      c.kind = row.result.verdict == stats::Verdict::kSlower ? "regression"
+               : row.result.verdict == stats::Verdict::kFaster
+                   ? "improvement"
+                   : stats::to_string(row.result.verdict);
+      c.status = "confirmed";
+      c.detected_at = now;
+      changes.push_back(std::move(c));
+    }
+  g.results = with_acks(changes, g.acks);
+  for (const auto& row : g.results)
+    if (row.change.kind == "regression" && row.ack == nullptr) g.alerts.push_back(row);
+  for (const auto& w : cmp.warnings) g.notes.push_back(w);
+  return g;
+}
+
+}  // namespace
+
+Result<History> load_history(store::Store& store, const HistoryOptions& options) {
+  BG_ASSIGN(auto runs, load_runs(store, options));
+  return build_history(runs, options);
+}
+
+Result<Detection> detect_and_store(store::Store& store, const History& history,
+                                   const DetectOptions& options, int64_t now) {
+  BG_ASSIGN(auto states, store.load_series_states());
+  BG_ASSIGN(auto changes, store.load_changes());
+  Detection d = detect_history(history, options, states, changes, now);
+  BG_TRY(store.save_detection(d.states, d.changes));
+  return d;
+}
+
+std::vector<ChangeRow> with_acks(const std::vector<store::ChangeRecord>& changes,
+                                 const std::vector<store::AckRecord>& acks) {
+  std::map<std::string, const store::AckRecord*> by_id;
+  for (const auto& a : acks) by_id.emplace(a.change_id, &a);
+  std::vector<ChangeRow> rows;
+  rows.reserve(changes.size());
+  for (const auto& c : changes) {
+    const auto it = by_id.find(c.id);
+    rows.push_back({c, it == by_id.end() ? nullptr : it->second});
+  }
+  return rows;
+}
+
+Result<GateReport> run_gate(store::Store& store, const GateOptions& options, int64_t now) {
+  if (options.against.empty() || options.against == "history")
+    return gate_history(store, options, now);
+  return gate_against(store, options, now);
+}
+
+}  // namespace benchguard::analysis

@@ -1,0 +1,66 @@
+// The history commands' work against a store: series loaded, change points detected and
+// stored, acknowledgements applied, and the CI gate (docs/history.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/detection.hpp"
+#include "analysis/history.hpp"
+#include "core/result.hpp"
+#include "store/store.hpp"
+
+namespace benchguard::analysis {
+
+// Loads what history needs from `store` (finished runs that are not calibration or null
+// runs; with options.commits, only runs of those commits; else with options.branch, only runs
+// of that branch) and builds the series.
+Result<History> load_history(store::Store& store, const HistoryOptions& options);
+
+// Detects change points in every series of `history`, reusing and replacing what `store`
+// holds for them (incremental, detection.hpp), and stores the result. Returns the change
+// points of these series.
+Result<Detection> detect_and_store(store::Store& store, const History& history,
+                                   const DetectOptions& options, int64_t now);
+
+// A change point with its acknowledgement, if any.
+struct ChangeRow {
+  store::ChangeRecord change;
+  const store::AckRecord* ack = nullptr;
+};
+
+// Pairs each change with its acknowledgement (`acks` must outlive the rows).
+std::vector<ChangeRow> with_acks(const std::vector<store::ChangeRecord>& changes,
+                                 const std::vector<store::AckRecord>& acks);
+
+// What the gate compares the newest run with.
+struct GateOptions {
+  // "history": the change points of each series; anything else names a branch (the newest
+  // run recorded on it) or a commit (its newest run).
+  std::string against = "history";
+  // The full commit `against` names (the caller asks git), or "" when it names a branch.
+  std::string against_commit;
+  HistoryOptions history;
+  DetectOptions detect;
+};
+
+struct GateReport {
+  std::string against;             // "history", or the branch or commit compared with
+  std::string head;                // the newest run's commit (or run uuid)
+  std::vector<ChangeRow> alerts;   // what fails the gate
+  std::vector<ChangeRow> results;  // everything examined, alerts included
+  std::vector<std::string> notes;
+  std::vector<store::AckRecord> acks;  // what the rows point into
+  bool failed() const { return !alerts.empty(); }
+};
+
+// The gate. Against history: detects (and stores) change points, then fails on every
+// unacknowledged confirmed regression still open at the newest run: the newest change point of
+// a series that has a point at the newest run's commit, when that change is a regression.
+// Against a branch or commit: compares the newest run with that one, benchmark by benchmark
+// (the verdict of `compare`), and fails on every unacknowledged `slower`. An Error when there is
+// nothing to gate (no runs, or nothing to compare with).
+Result<GateReport> run_gate(store::Store& store, const GateOptions& options, int64_t now);
+
+}  // namespace benchguard::analysis

@@ -1,0 +1,169 @@
+#include "analysis/history.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+#include "stats/descriptive.hpp"
+
+namespace benchguard::analysis {
+namespace {
+
+// The committer time of the run's commit (unix ns), 0 when not recorded.
+int64_t commit_time_ns(const RunRecord& run) {
+  const std::string* t = find_value(run.artifacts, kCommitTimeArtifact);
+  if (t == nullptr) return 0;
+  int64_t secs = 0;
+  const auto [end, ec] = std::from_chars(t->data(), t->data() + t->size(), secs);
+  if (ec != std::errc() || end != t->data() + t->size()) return 0;
+  if (secs <= 0 || secs > std::numeric_limits<int64_t>::max() / 1'000'000'000) return 0;
+  return secs * 1'000'000'000;
+}
+
+// The 95% Student t interval of the mean of `x`; NaN bounds for fewer than 2 values.
+stats::Interval mean_interval(std::span<const double> x) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (x.size() < 2) return {nan, nan};
+  const double m = stats::mean(x);
+  const double se = stats::stdev(x) / std::sqrt(static_cast<double>(x.size()));
+  const boost::math::students_t t(static_cast<double>(x.size() - 1));
+  const double q = boost::math::quantile(boost::math::complement(t, 0.025));
+  return {m - q * se, m + q * se};
+}
+
+struct Gathering {
+  HistorySeries series;
+  std::map<std::string, size_t> point_of;  // point key -> index in series.points
+};
+
+}  // namespace
+
+std::string machine_class(const RunRecord& run) {
+  if (const std::string* m = find_value(run.labels, kMachineLabel); m != nullptr && !m->empty())
+    return *m;
+  std::vector<std::string> parts;
+  if (const std::string* cpu = find_value(run.artifacts, "cpu_model")) parts.push_back(*cpu);
+  if (const std::string* n = find_value(run.artifacts, "cpu_count")) parts.push_back(*n + " CPUs");
+  if (const std::string* mem = find_value(run.artifacts, "mem_total_bytes")) {
+    double bytes = 0;
+    const auto [end, ec] = std::from_chars(mem->data(), mem->data() + mem->size(), bytes);
+    if (ec == std::errc() && bytes > 0)
+      parts.push_back(fmt::format("{:.0f} GiB", bytes / (1024.0 * 1024.0 * 1024.0)));
+  }
+  if (const std::string* os = find_value(run.artifacts, "os")) parts.push_back(*os);
+  if (!parts.empty()) return fmt::format("{}", fmt::join(parts, ", "));
+  if (!run.hostname.empty()) return run.hostname;
+  return "unknown";
+}
+
+bool is_history_run(std::string_view status, const KeyValues& labels) {
+  if (status != "complete" && status != "imported") return false;
+  return find_value(labels, "calibration") == nullptr && find_value(labels, "null") == nullptr;
+}
+
+std::string HistorySeries::key() const {
+  return fmt::format("{}|{}|{}|{}", benchmark, variant, metric.name, machine);
+}
+
+History build_history(const std::vector<RunData>& runs, const HistoryOptions& options) {
+  History out;
+  const std::vector<std::string> metrics =
+      options.metrics.empty() ? std::vector<std::string>{"wall_time"} : options.metrics;
+  std::unordered_map<std::string, size_t> position;  // commit -> index in options.commits
+  for (size_t i = 0; i < options.commits.size(); ++i) position.emplace(options.commits[i], i);
+  const bool by_commits = !options.commits.empty();
+
+  // Oldest runs first, so that each point's first run is its oldest.
+  std::vector<const RunData*> ordered;
+  int skipped_commit = 0;
+  for (const auto& r : runs) {
+    if (!is_history_run(r.run)) continue;
+    if (by_commits && !position.contains(r.run.git_commit)) {
+      ++skipped_commit;
+      continue;
+    }
+    if (!by_commits && !options.branch.empty() && r.run.git_branch != options.branch) continue;
+    ordered.push_back(&r);
+  }
+  std::stable_sort(ordered.begin(), ordered.end(), [](const RunData* a, const RunData* b) {
+    return std::tie(a->run.started_at, a->id) < std::tie(b->run.started_at, b->id);
+  });
+  if (skipped_commit > 0)
+    out.warnings.push_back(
+        fmt::format("{} run(s) of commits outside the history followed left out", skipped_commit));
+
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, Gathering> gathered;
+  for (const RunData* r : ordered) {
+    const std::string machine = machine_class(r->run);
+    if (!options.machine.empty() && machine != options.machine) continue;
+    const std::string point_key =
+        r->run.git_commit.empty() ? "run:" + r->run.uuid : r->run.git_commit;
+    const int64_t ctime = commit_time_ns(r->run);
+    const int64_t time = ctime > 0 ? ctime : r->run.started_at;
+    for (const auto& v : r->variants) {
+      if (!options.benchmarks.empty() &&
+          std::find(options.benchmarks.begin(), options.benchmarks.end(), v.variant.benchmark) ==
+              options.benchmarks.end())
+        continue;
+      for (const auto& m : metrics) {
+        MetricSample sample = extract(v, m, options.burn_in);
+        if (sample.data.empty()) continue;
+        auto [it, fresh] = gathered.try_emplace({v.variant.benchmark, v.variant.name, m, machine});
+        Gathering& g = it->second;
+        if (fresh) {
+          g.series.benchmark = v.variant.benchmark;
+          g.series.variant = v.variant.name;
+          g.series.machine = machine;
+          g.series.metric = metric_info(v, m);
+        }
+        auto [p, new_point] = g.point_of.try_emplace(point_key, g.series.points.size());
+        if (new_point) {
+          HistoryPoint point;
+          point.commit = r->run.git_commit;
+          point.branch = r->run.git_branch;
+          point.time = time;
+          g.series.points.push_back(std::move(point));
+        }
+        HistoryPoint& point = g.series.points[p->second];
+        if (point.runs.empty() || point.runs.back() != r->id) {
+          point.runs.push_back(r->id);
+          point.run_uuids.push_back(r->run.uuid);
+        }
+        for (size_t i = 0; i < sample.data.instances(); ++i)
+          point.data.add_instance(sample.data.instance(i));
+      }
+    }
+  }
+
+  for (auto& [key, g] : gathered) {
+    HistorySeries& s = g.series;
+    if (by_commits) {
+      std::stable_sort(s.points.begin(), s.points.end(), [&](const auto& a, const auto& b) {
+        return position.at(a.commit) < position.at(b.commit);
+      });
+    } else {
+      std::stable_sort(s.points.begin(), s.points.end(),
+                       [](const auto& a, const auto& b) { return a.time < b.time; });
+    }
+    if (options.since > 0)
+      std::erase_if(s.points, [&](const HistoryPoint& p) { return p.time < options.since; });
+    if (options.last > 0 && s.points.size() > options.last)
+      s.points.erase(s.points.begin(), s.points.end() - static_cast<std::ptrdiff_t>(options.last));
+    for (auto& p : s.points) {
+      const std::vector<double> means = stats::instance_means(p.data);
+      p.centre = stats::mean(means);
+      p.interval = mean_interval(means);
+    }
+    if (!s.points.empty()) out.series.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace benchguard::analysis

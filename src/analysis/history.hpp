@@ -1,0 +1,82 @@
+// History over commits: stored runs turned into series, one per benchmark variant, metric and
+// machine class, ordered by commit, one point per commit (docs/history.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/samples.hpp"
+#include "core/model.hpp"
+#include "stats/confidence.hpp"
+#include "stats/hierarchical.hpp"
+
+namespace benchguard::analysis {
+
+// The run label that names a machine class (overrides the host fingerprint).
+inline constexpr const char* kMachineLabel = "machine";
+// The artifact `run` records with the committer time of the run's commit (unix seconds).
+inline constexpr const char* kCommitTimeArtifact = "git_commit_time";
+
+// The machine class of a run: its `machine` label when set; else the host fingerprint from
+// its artifacts, "CPU MODEL, N CPUs, M GiB, OS" (the parts it has); else its hostname; else
+// "unknown". Runs of one class are comparable over time; runs of two classes are not.
+std::string machine_class(const RunRecord& run);
+
+// Runs that are not history: A/A runs made by `calibrate` (label `calibration`) and the null
+// runs of `run --null` (label `null`), and runs that did not finish (running, interrupted,
+// failed).
+bool is_history_run(std::string_view status, const KeyValues& labels);
+inline bool is_history_run(const RunRecord& run) {
+  return is_history_run(run.status, run.labels);
+}
+
+struct HistoryOptions {
+  std::vector<std::string> benchmarks;  // exact names; empty: every benchmark
+  std::vector<std::string> metrics;     // empty: wall_time
+  std::string machine;                  // one machine class; empty: every class
+  std::string branch;                   // without `commits`: only runs recorded on this branch
+  // The commits to follow, oldest first (a branch's first-parent history). When given, points
+  // are ordered by it and runs of other commits are left out; otherwise points are ordered by
+  // their commit time (the git_commit_time artifact), then the first run's start.
+  std::vector<std::string> commits;
+  int64_t since = 0;     // unix ns: only points at or after it (commit time, else run start)
+  std::size_t last = 0;  // only the newest `last` points of each series; 0: all
+  BurnInPolicy burn_in;
+};
+
+// One commit of a series: every instance of every run of that commit.
+struct HistoryPoint {
+  std::string commit;         // the full hash; "" for a run without one (one point per such run)
+  std::string branch;         // the branch the first run was recorded on
+  int64_t time = 0;           // the commit time, else the start of its first run (unix ns)
+  std::vector<int64_t> runs;  // store ids, oldest first
+  std::vector<std::string> run_uuids;
+  stats::Hierarchical data;  // the metric's steady-state iterations, one group per instance
+  std::size_t instances() const { return data.instances(); }
+  double centre = 0;           // mean of the instance means
+  stats::Interval interval{};  // 95% Student t interval of that mean over instances; NaN for < 2
+};
+
+struct HistorySeries {
+  std::string benchmark;  // the benchmark name, parameters included
+  std::string variant;
+  std::string machine;
+  MetricInfo metric;
+  std::vector<HistoryPoint> points;  // oldest first
+  // "benchmark|variant|metric|machine": stable across runs, the key of stored detections.
+  std::string key() const;
+};
+
+struct History {
+  std::vector<HistorySeries> series;  // by benchmark, variant, metric, machine
+  std::vector<std::string> warnings;  // runs left out, and why
+};
+
+// The series of `runs` (as loaded from the store; runs that are not is_history_run are left
+// out). Deterministic: the same runs give the same series in the same order.
+History build_history(const std::vector<RunData>& runs, const HistoryOptions& options);
+
+}  // namespace benchguard::analysis

@@ -1,0 +1,228 @@
+#include "report/history.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "core/json_error.hpp"
+#include "core/units.hpp"
+#include "report/table.hpp"
+
+namespace benchguard::report {
+namespace {
+
+using analysis::ChangeRow;
+using analysis::GateReport;
+using nlohmann::json;
+
+std::string short_name(const std::string& commit) {
+  return commit.substr(0, 10);
+}
+
+// A finite number for JSON, else null.
+json number(double v) {
+  return std::isfinite(v) ? json(v) : json(nullptr);
+}
+
+std::string percent(double v) {
+  return std::isfinite(v) ? fmt::format("{:+.1f}%", 100.0 * v) : std::string("?");
+}
+
+std::string interval_text(double lo, double hi, const std::string& unit) {
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return "-";
+  return unit == "%" ? fmt::format("[{}, {}]", percent(lo), percent(hi))
+                     : fmt::format("[{}, {}]", format_value(lo, unit), format_value(hi, unit));
+}
+
+std::string p_text(double p) {
+  if (!std::isfinite(p)) return "-";
+  return p < 1e-4 ? fmt::format("{:.1e}", p) : fmt::format("{:.4f}", p);
+}
+
+// The unit of a series' metric, from the change's metric name (built-in, else none).
+std::string unit_of(const std::string& metric) {
+  const MetricInfo* m = find_builtin_metric(metric);
+  return m != nullptr ? m->unit : "";
+}
+
+std::string series_text(const store::ChangeRecord& c) {
+  std::string s = c.benchmark;
+  if (!c.variant.empty()) s += " [" + c.variant + "]";
+  return s;
+}
+
+std::string ack_text(const ChangeRow& r) {
+  if (r.ack == nullptr) return "";
+  return r.ack->reason.empty() ? "acknowledged" : "acknowledged: " + r.ack->reason;
+}
+
+json change_json(const ChangeRow& r) {
+  const auto& c = r.change;
+  json j = {{"id", c.id},
+            {"benchmark", c.benchmark},
+            {"variant", c.variant},
+            {"metric", c.metric},
+            {"machine", c.machine},
+            {"method", c.method},
+            {"last_good", c.last_good},
+            {"first_bad", c.first_bad},
+            {"first_bad_time", format_iso8601(c.first_bad_time)},
+            {"index", c.index},
+            {"before", number(c.before)},
+            {"after", number(c.after)},
+            {"change", number(c.change)},
+            {"change_interval", {number(c.change_lower), number(c.change_upper)}},
+            {"p_value", number(c.p_value)},
+            {"kind", c.kind},
+            {"status", c.status},
+            {"detected_at", format_iso8601(c.detected_at)}};
+  if (r.ack != nullptr)
+    j["acknowledged"] = {{"reason", r.ack->reason}, {"at", format_iso8601(r.ack->acked_at)}};
+  else
+    j["acknowledged"] = nullptr;
+  return j;
+}
+
+Table changes_table(const std::vector<ChangeRow>& rows) {
+  Table t;
+  t.header = {"id",     "benchmark", "metric", "commits", "before", "after",
+              "change", "interval",  "p",      "kind",    "status", "ack"};
+  t.right = {false, false, false, false, true, true, true, true, true, false, false, false};
+  for (const auto& r : rows) {
+    const auto& c = r.change;
+    const std::string unit = unit_of(c.metric);
+    t.add_row({c.id, series_text(c), c.metric,
+               short_name(c.last_good) + ".." + short_name(c.first_bad),
+               format_value(c.before, unit), format_value(c.after, unit), percent(c.change),
+               interval_text(c.change_lower, c.change_upper, "%"), p_text(c.p_value), c.kind,
+               c.status, ack_text(r)});
+  }
+  return t;
+}
+
+}  // namespace
+
+void render_history(const analysis::History& history, const std::string& format,
+                    std::ostream& out) {
+  if (format == "json") {
+    json all = json::array();
+    for (const auto& s : history.series) {
+      json points = json::array();
+      for (const auto& p : s.points)
+        points.push_back({{"commit", p.commit},
+                          {"branch", p.branch},
+                          {"time", format_iso8601(p.time)},
+                          {"runs", p.run_uuids},
+                          {"instances", p.instances()},
+                          {"centre", number(p.centre)},
+                          {"interval", {number(p.interval.lower), number(p.interval.upper)}}});
+      all.push_back({{"benchmark", s.benchmark},
+                     {"variant", s.variant},
+                     {"metric", s.metric.name},
+                     {"unit", s.metric.unit},
+                     {"machine", s.machine},
+                     {"points", std::move(points)}});
+    }
+    out << json_text(json{{"series", std::move(all)}, {"warnings", history.warnings}}, 2) << "\n";
+    return;
+  }
+  Table t;
+  t.header = {"benchmark", "metric", "machine", "commit",  "date",
+              "runs",      "n",      "centre",  "interval"};
+  t.right = {false, false, false, false, false, true, true, true, true};
+  for (const auto& s : history.series) {
+    std::string name = s.benchmark;
+    if (!s.variant.empty()) name += " [" + s.variant + "]";
+    for (const auto& p : s.points)
+      t.add_row(
+          {name, s.metric.name, s.machine,
+           p.commit.empty() ? "run " + p.run_uuids.front().substr(0, 8) : short_name(p.commit),
+           format_time(p.time), std::to_string(p.runs.size()), std::to_string(p.instances()),
+           format_value(p.centre, s.metric.unit),
+           interval_text(p.interval.lower, p.interval.upper, s.metric.unit)});
+  }
+  if (history.series.empty() && format == "table") {
+    out << "no history: no finished runs match\n";
+    return;
+  }
+  render(t, format, out);
+}
+
+void render_changes(const std::vector<ChangeRow>& rows, const std::string& format,
+                    std::ostream& out) {
+  if (format == "json") {
+    json all = json::array();
+    for (const auto& r : rows) all.push_back(change_json(r));
+    out << json_text(all, 2) << "\n";
+    return;
+  }
+  if (rows.empty() && format == "table") {
+    out << "no change points\n";
+    return;
+  }
+  render(changes_table(rows), format, out);
+}
+
+void render_gate_markdown(const GateReport& gate, std::ostream& out) {
+  out << "### benchguard gate: " << (gate.failed() ? "**failed**" : "passed") << "\n\n";
+  out << fmt::format(
+      "Newest commit `{}` against {}: {} unacknowledged confirmed regression(s), "
+      "{} result(s) examined.\n\n",
+      markdown_text(short_name(gate.head)), markdown_text(gate.against), gate.alerts.size(),
+      gate.results.size());
+  if (gate.failed()) {
+    Table t;
+    t.header = {"id", "benchmark", "metric", "commits", "change", "interval"};
+    t.right = {false, false, false, false, true, true};
+    for (const auto& r : gate.alerts) {
+      const auto& c = r.change;
+      t.add_row({c.id, series_text(c), c.metric,
+                 short_name(c.last_good) + ".." + short_name(c.first_bad), percent(c.change),
+                 interval_text(c.change_lower, c.change_upper, "%")});
+    }
+    render_markdown(t, out);
+    out << "\nA known regression stops failing the gate with `benchguard ack ID --reason "
+           "TEXT`.\n\n";
+  }
+  for (const auto& n : gate.notes) out << "- " << markdown_text(n) << "\n";
+  if (!gate.notes.empty()) out << "\n";
+  out << "<details><summary>All results (" << gate.results.size() << ")</summary>\n\n";
+  if (gate.results.empty())
+    out << "No change points.\n";
+  else
+    render_markdown(changes_table(gate.results), out);
+  out << "\n</details>\n";
+}
+
+void render_gate(const GateReport& gate, const std::string& format, std::ostream& out) {
+  if (format == "md") {
+    render_gate_markdown(gate, out);
+    return;
+  }
+  if (format == "json") {
+    json alerts = json::array(), results = json::array();
+    for (const auto& r : gate.alerts) alerts.push_back(change_json(r));
+    for (const auto& r : gate.results) results.push_back(change_json(r));
+    out << json_text(json{{"failed", gate.failed()},
+                          {"against", gate.against},
+                          {"head", gate.head},
+                          {"alerts", std::move(alerts)},
+                          {"results", std::move(results)},
+                          {"notes", gate.notes}},
+                     2)
+        << "\n";
+    return;
+  }
+  if (format == "table") {
+    out << fmt::format("gate {}: {} unacknowledged confirmed regression(s) at {} against {}\n",
+                       gate.failed() ? "FAILED" : "passed", gate.alerts.size(),
+                       terminal_text(short_name(gate.head)), terminal_text(gate.against));
+    for (const auto& n : gate.notes) out << "note: " << terminal_text(n) << "\n";
+    if (!gate.alerts.empty()) render(changes_table(gate.alerts), format, out);
+    return;
+  }
+  render(changes_table(gate.results), format, out);
+}
+
+}  // namespace benchguard::report

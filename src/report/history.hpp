@@ -1,0 +1,32 @@
+// What `history`, `detect` and `gate` print: series point by point, change points, and the
+// gate's verdict as a pull-request comment (docs/history.md).
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "analysis/gate.hpp"
+#include "analysis/history.hpp"
+#include "store/store.hpp"
+
+namespace benchguard::report {
+
+// Every point of every series: commit, date, runs, instances, centre and its interval.
+// format: table | md | csv | json.
+void render_history(const analysis::History& history, const std::string& format, std::ostream& out);
+
+// Change points: id, series, commit range, before and after, change with its interval,
+// p-value, kind (regression | improvement), status (confirmed | suspected) and the
+// acknowledgement. format: table | md | csv | json.
+void render_changes(const std::vector<analysis::ChangeRow>& rows, const std::string& format,
+                    std::ostream& out);
+
+// Markdown for a pull-request comment: a line saying pass or fail, a short table of the alerts,
+// then every result inside a collapsible <details> section.
+void render_gate_markdown(const analysis::GateReport& gate, std::ostream& out);
+// The same facts as text (table), CSV or JSON.
+void render_gate(const analysis::GateReport& gate, const std::string& format, std::ostream& out);
+
+}  // namespace benchguard::report

@@ -1,0 +1,274 @@
+// Tests for src/analysis/history.cpp and detection.cpp: series from runs, their order and
+// points, and change points found, confirmed and reused incrementally.
+#include "analysis/history.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "analysis/detection.hpp"
+
+namespace benchguard::analysis {
+namespace {
+
+// A run of commit `commit` (committed at `commit_secs`) with one benchmark `b` of `instances`
+// instances whose iterations all take about `seconds` (noise: +-`noise` relative, seeded).
+RunData run_of(int64_t id, const std::string& commit, int64_t commit_secs, double seconds,
+               int instances = 3, double noise = 0.0, uint32_t seed = 1) {
+  RunData r;
+  r.id = id;
+  r.run.uuid = "uuid-" + std::to_string(id);
+  r.run.status = "complete";
+  r.run.started_at = id * 1'000'000'000;
+  r.run.git_commit = commit;
+  r.run.git_branch = "main";
+  r.run.hostname = "h";
+  r.run.artifacts = {{"cpu_model", "Xeon"}, {"cpu_count", "8"}, {"os", "Debian 12"}};
+  if (commit_secs > 0) r.run.artifacts.emplace_back("git_commit_time", std::to_string(commit_secs));
+  VariantData v;
+  v.variant.benchmark = "b";
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-noise, noise);
+  for (int i = 0; i < instances; ++i) {
+    InstanceRecord inst;
+    for (int k = 0; k < 5; ++k) {
+      IterationRecord it;
+      it.index = k;
+      it.metrics = {{"wall_time", seconds * (1 + u(gen))}};
+      inst.iterations.push_back(it);
+    }
+    v.instances.push_back(inst);
+  }
+  r.variants.push_back(v);
+  return r;
+}
+
+HistoryOptions options() {
+  HistoryOptions o;
+  o.burn_in.mode = BurnInPolicy::Mode::kConfigured;
+  return o;
+}
+
+TEST(AnalysisHistory, MachineClassFromLabelArtifactsOrHostname) {
+  RunRecord r;
+  r.hostname = "box";
+  EXPECT_EQ(machine_class(r), "box");
+  r.artifacts = {{"cpu_model", "Xeon"},
+                 {"cpu_count", "8"},
+                 {"mem_total_bytes", "17179869184"},
+                 {"os", "Debian 12"}};
+  EXPECT_EQ(machine_class(r), "Xeon, 8 CPUs, 16 GiB, Debian 12");
+  r.labels = {{"machine", "ci-large"}};
+  EXPECT_EQ(machine_class(r), "ci-large");
+  EXPECT_EQ(machine_class(RunRecord{}), "unknown");
+}
+
+TEST(AnalysisHistory, CalibrationNullAndUnfinishedRunsAreNotHistory) {
+  RunRecord r;
+  r.status = "complete";
+  EXPECT_TRUE(is_history_run(r));
+  r.status = "imported";
+  EXPECT_TRUE(is_history_run(r));
+  for (const char* s : {"running", "interrupted", "failed"}) {
+    r.status = s;
+    EXPECT_FALSE(is_history_run(r)) << s;
+  }
+  r.status = "complete";
+  r.labels = {{"calibration", "x"}};
+  EXPECT_FALSE(is_history_run(r));
+  r.labels = {{"null", "first"}};
+  EXPECT_FALSE(is_history_run(r));
+}
+
+TEST(AnalysisHistory, PointsAreCommitsInCommitTimeOrderWithEveryRunOfACommit) {
+  // Runs started in another order than their commits; commit "b" measured twice.
+  std::vector<RunData> runs = {run_of(1, "c", 300, 3.0), run_of(2, "a", 100, 1.0),
+                               run_of(3, "b", 200, 2.0), run_of(4, "b", 200, 2.0, 2)};
+  RunData cal = run_of(5, "d", 400, 9.0);
+  cal.run.labels = {{"calibration", "k"}};
+  runs.push_back(cal);
+  const History h = build_history(runs, options());
+  ASSERT_EQ(h.series.size(), 1u);
+  const auto& s = h.series[0];
+  EXPECT_EQ(s.key(), "b||wall_time|Xeon, 8 CPUs, Debian 12");
+  ASSERT_EQ(s.points.size(), 3u);
+  EXPECT_EQ(s.points[0].commit, "a");
+  EXPECT_EQ(s.points[1].commit, "b");
+  EXPECT_EQ(s.points[2].commit, "c");
+  EXPECT_EQ(s.points[1].runs, (std::vector<int64_t>{3, 4}));
+  EXPECT_EQ(s.points[1].instances(), 5u);
+  EXPECT_DOUBLE_EQ(s.points[1].centre, 2.0);
+  EXPECT_EQ(s.points[1].time, 200'000'000'000);
+  // Identical instances: an interval of zero width; one instance would give none.
+  EXPECT_DOUBLE_EQ(s.points[0].interval.lower, 1.0);
+  EXPECT_DOUBLE_EQ(s.points[0].interval.upper, 1.0);
+}
+
+TEST(AnalysisHistory, IntervalIsStudentTOverInstanceMeans) {
+  RunData r = run_of(1, "a", 100, 1.0, 3);
+  // Instance means 1, 2, 3: mean 2, sd 1, t(0.975, 2) = 4.302652729749464.
+  for (int i = 0; i < 3; ++i)
+    for (auto& it : r.variants[0].instances[i].iterations) it.metrics[0].second = i + 1.0;
+  const History h = build_history({r}, options());
+  const auto& p = h.series.at(0).points.at(0);
+  const double half = 4.302652729749464 / std::sqrt(3.0);
+  EXPECT_NEAR(p.interval.lower, 2.0 - half, 1e-9);
+  EXPECT_NEAR(p.interval.upper, 2.0 + half, 1e-9);
+}
+
+TEST(AnalysisHistory, GivenCommitsOrderPointsAndLeaveOthersOut) {
+  std::vector<RunData> runs = {run_of(1, "x", 100, 1.0), run_of(2, "y", 300, 2.0),
+                               run_of(3, "side", 200, 5.0)};
+  HistoryOptions o = options();
+  o.commits = {"y", "x"};  // the repository's order wins over commit times
+  const History h = build_history(runs, o);
+  ASSERT_EQ(h.series.at(0).points.size(), 2u);
+  EXPECT_EQ(h.series[0].points[0].commit, "y");
+  EXPECT_EQ(h.series[0].points[1].commit, "x");
+  ASSERT_EQ(h.warnings.size(), 1u);
+  EXPECT_NE(h.warnings[0].find("1 run(s)"), std::string::npos) << h.warnings[0];
+}
+
+TEST(AnalysisHistory, LastSinceAndMachineSelectPoints) {
+  std::vector<RunData> runs;
+  for (int k = 1; k <= 6; ++k) runs.push_back(run_of(k, "c" + std::to_string(k), 100 * k, 1.0));
+  runs[5].run.labels = {{"machine", "other"}};
+  HistoryOptions o = options();
+  o.last = 2;
+  History h = build_history(runs, o);
+  ASSERT_EQ(h.series.size(), 2u);  // two machine classes
+  const auto& main = h.series[0].machine == "other" ? h.series[1] : h.series[0];
+  ASSERT_EQ(main.points.size(), 2u);
+  EXPECT_EQ(main.points[1].commit, "c5");
+  o = options();
+  o.since = 300'000'000'000;
+  o.machine = "other";
+  h = build_history(runs, o);
+  ASSERT_EQ(h.series.size(), 1u);
+  ASSERT_EQ(h.series[0].points.size(), 1u);
+  EXPECT_EQ(h.series[0].points[0].commit, "c6");
+}
+
+// 60 commits of 4 instances, +-1% noise, a 10% slowdown from commit 40 (index 39).
+std::vector<RunData> stepped_runs(int commits = 60) {
+  std::vector<RunData> runs;
+  for (int k = 1; k <= commits; ++k)
+    runs.push_back(run_of(k, "c" + std::to_string(k), 1000 + k, k >= 40 ? 1.1 : 1.0, 4, 0.01,
+                          static_cast<uint32_t>(k)));
+  return runs;
+}
+
+TEST(AnalysisDetection, StepIsAConfirmedRegressionWithItsCommitRange) {
+  const History h = build_history(stepped_runs(), options());
+  DetectOptions o;
+  o.verdict.resamples = 2000;
+  const Detection d = detect_history(h, o, {}, {}, 7);
+  ASSERT_EQ(d.changes.size(), 1u);
+  const auto& c = d.changes[0];
+  EXPECT_EQ(c.last_good, "c39");
+  EXPECT_EQ(c.first_bad, "c40");
+  EXPECT_EQ(c.index, 39);
+  EXPECT_EQ(c.kind, "regression");
+  EXPECT_EQ(c.status, "confirmed");
+  EXPECT_NEAR(c.change, 0.10, 0.01);
+  EXPECT_LT(c.change_lower, c.change);
+  EXPECT_GT(c.change_upper, c.change);
+  EXPECT_EQ(c.id, change_id(h.series[0].key(), "c40"));
+  EXPECT_EQ(c.id.size(), 10u);
+  EXPECT_EQ(c.detected_at, 7);
+  ASSERT_EQ(d.states.size(), 1u);
+  EXPECT_EQ(d.states[0].points, 60);
+  EXPECT_EQ(d.states[0].settings, detect_settings(o));
+}
+
+TEST(AnalysisDetection, FasterThroughputIsAnImprovementAndLowerThroughputARegression) {
+  auto runs = stepped_runs();
+  for (auto& r : runs)
+    for (auto& inst : r.variants[0].instances)
+      for (auto& it : inst.iterations) it.metrics[0].first = "throughput";
+  HistoryOptions ho = options();
+  ho.metrics = {"throughput"};
+  const History h = build_history(runs, ho);
+  ASSERT_EQ(h.series.at(0).metric.direction, Direction::kHigherIsBetter);
+  DetectOptions o;
+  o.verdict.resamples = 2000;
+  const Detection d = detect_history(h, o, {}, {}, 1);
+  ASSERT_EQ(d.changes.size(), 1u);
+  EXPECT_EQ(d.changes[0].kind, "improvement");
+  EXPECT_EQ(d.changes[0].status, "confirmed");
+}
+
+TEST(AnalysisDetection, ChangeBelowTheVerdictThresholdIsSuspectedOnly) {
+  // A 0.5% step in 0.01% noise: a clear change point, yet below the 1% that `compare` calls
+  // slower, so the instances do not confirm it.
+  std::vector<RunData> runs;
+  for (int k = 1; k <= 60; ++k)
+    runs.push_back(run_of(k, "c" + std::to_string(k), 1000 + k, k >= 40 ? 1.005 : 1.0, 4, 0.0001,
+                          static_cast<uint32_t>(k)));
+  const History h = build_history(runs, options());
+  DetectOptions o;
+  o.verdict.resamples = 2000;
+  const Detection d = detect_history(h, o, {}, {}, 1);
+  ASSERT_EQ(d.changes.size(), 1u);
+  EXPECT_EQ(d.changes[0].first_bad, "c40");
+  EXPECT_EQ(d.changes[0].kind, "regression");
+  EXPECT_EQ(d.changes[0].status, "suspected");
+}
+
+TEST(AnalysisDetection, AppendedPointsReuseTheStoredResultAndEqualAFullDetection) {
+  // Long enough for the change at index 39 to lie before what 20 new points can affect
+  // (reexamine_from(200) is about 200 - 3 x 50).
+  const auto runs = stepped_runs(220);
+  DetectOptions o;
+  o.verdict.resamples = 2000;
+  std::vector<RunData> first(runs.begin(), runs.begin() + 200);
+  ASSERT_GT(stats::reexamine_from(200, stats::EDivisiveOptions{}), 39u);
+  const Detection before = detect_history(build_history(first, options()), o, {}, {}, 1);
+  const History all = build_history(runs, options());
+  const Detection incremental = detect_history(all, o, before.states, before.changes, 2);
+  const Detection full = detect_history(all, o, {}, {}, 2);
+  EXPECT_EQ(incremental.reused, 1u);
+  EXPECT_EQ(full.reused, 0u);
+  ASSERT_EQ(incremental.changes.size(), full.changes.size());
+  for (size_t i = 0; i < full.changes.size(); ++i) {
+    EXPECT_EQ(incremental.changes[i].id, full.changes[i].id);
+    EXPECT_EQ(incremental.changes[i].index, full.changes[i].index);
+    EXPECT_EQ(incremental.changes[i].p_value, full.changes[i].p_value);
+    // A change found before keeps the time it was first found.
+    EXPECT_EQ(incremental.changes[i].detected_at, 1);
+    EXPECT_EQ(full.changes[i].detected_at, 2);
+  }
+  // A changed past (another value at an old commit) is examined afresh.
+  auto changed = runs;
+  changed[5].variants[0].instances[0].iterations[0].metrics[0].second = 5.0;
+  const Detection again =
+      detect_history(build_history(changed, options()), o, before.states, before.changes, 3);
+  EXPECT_EQ(again.reused, 0u);
+  // So are other settings.
+  DetectOptions other = o;
+  other.method = stats::ChangeMethod::kThreshold;
+  EXPECT_EQ(detect_history(all, other, before.states, before.changes, 3).reused, 0u);
+}
+
+TEST(AnalysisDetection, SettingsNameMethodAndOptions) {
+  DetectOptions o;
+  EXPECT_EQ(detect_settings(o), "method=e-divisive;p=0.001;window=50;min_magnitude=0");
+  o.method = stats::ChangeMethod::kEDivisivePermutation;
+  EXPECT_EQ(detect_settings(o),
+            "method=permutation;p=0.05;window=50;min_magnitude=0;permutations=100;seed=0");
+  o.method = stats::ChangeMethod::kThreshold;
+  o.absolute_floor = 0.5;
+  EXPECT_EQ(detect_settings(o), "method=threshold;baseline=10;sigmas=3;floor=0.5;run=3");
+}
+
+TEST(AnalysisDetection, ChangeIdsAreStableAndDistinct) {
+  EXPECT_EQ(change_id("b||wall_time|m", "c40"), change_id("b||wall_time|m", "c40"));
+  EXPECT_NE(change_id("b||wall_time|m", "c40"), change_id("b||wall_time|m", "c41"));
+  EXPECT_NE(change_id("b||wall_time|m", "c40"), change_id("b||cpu_time|m", "c40"));
+}
+
+}  // namespace
+}  // namespace benchguard::analysis
