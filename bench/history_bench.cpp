@@ -117,8 +117,14 @@ int main(int argc, char** argv) {
       "  one more commit, incremental  %8.3f s   (target < 0.2 s)  %.3fx the full "
       "detection of %zu points (%.3f s)\n",
       incremental, incremental / full_again, points + 1, full_again);
+  bool same = next.changes.size() == again.changes.size();
+  for (std::size_t i = 0; same && i < next.changes.size(); ++i)
+    same = next.changes[i].id == again.changes[i].id &&
+           next.changes[i].index == again.changes[i].index &&
+           next.changes[i].p_value == again.changes[i].p_value &&
+           next.changes[i].status == again.changes[i].status;
   std::printf("  incremental result equals full: %s (%zu series reused)\n",
-              next.changes.size() == again.changes.size() ? "same count" : "DIFFERENT",
-              next.reused);
+              same ? "yes, change by change" : "NO", next.reused);
+  if (!same) return 1;
   return 0;
 }
