@@ -83,7 +83,7 @@ Result<RunData> import_files(const std::vector<std::string>& files, const std::s
         return x.variant.benchmark == v.variant.benchmark && x.variant.name == v.variant.name;
       });
       if (same == merged.variants.end()) {
-        merged.variants.push_back(VariantData{v.variant, {}, v.metrics});
+        merged.variants.push_back(VariantData{v.variant, {}, {}, v.metrics});
         same = merged.variants.end() - 1;
       }
       // The units and directions of the file's own metrics, as the store would hold them.

@@ -128,6 +128,27 @@ Status check_values(const RunData& data, const std::vector<MetricInfo>& declared
         }
       }
     }
+    for (size_t k = 0; k < v.summaries.size(); ++k) {
+      const SummaryRecord& s = v.summaries[k];
+      const auto where = [&](const std::string& what) {
+        return Error{fmt::format("benchmark '{}' variant '{}' summary of {}: {}",
+                                 v.variant.benchmark, v.variant.name, s.metric, what)};
+      };
+      for (size_t earlier = 0; earlier < k; ++earlier)
+        if (v.summaries[earlier].metric == s.metric) return where("given twice");
+      if (s.count < 0) return where("negative count");
+      const std::string unit = unit_of(s.metric);
+      const std::pair<const char*, std::optional<double>> values[] = {
+          {"mean", s.mean}, {"median", s.median}, {"min", s.min}, {"max", s.max}};
+      for (const auto& [name, value] : values) {
+        if (!value) continue;
+        std::string why = metric_value_problem(s.metric, unit, *value);
+        if (!why.empty()) return where(fmt::format("{}: {}", name, why));
+      }
+      if (s.stddev && !(*s.stddev >= 0 && std::isfinite(*s.stddev)))
+        return where("standard deviation is negative or not a finite number");
+      if (s.min && s.max && *s.min > *s.max) return where("min is above max");
+    }
   }
   return ok_status();
 }

@@ -186,9 +186,27 @@ struct RunRecord {
   KeyValues artifacts;  // host and environment facts
 };
 
+// What a source reports when it keeps statistics of a metric but not the measurements:
+// pytest-benchmark files written without stats.data, Google Benchmark with
+// --benchmark_report_aggregates_only, one number per commit in Otava's CSV layout. Kept apart
+// from instances: nothing instance-level (steady state, outliers, bootstrap, A/B verdicts) is
+// computed from it; history shows it as a summary point (docs/history.md).
+struct SummaryRecord {
+  std::string metric;
+  int64_t count = 0;  // the measurements summarised; 0 when the source does not say
+  double mean = 0;
+  std::optional<double> stddev;  // of the measurements, when given
+  std::optional<double> median;
+  std::optional<double> min;
+  std::optional<double> max;
+};
+
 struct VariantData {
   VariantRecord variant;
   std::vector<InstanceRecord> instances;
+  // Summary statistics, one per metric, of a source that kept no measurements (usually with
+  // no instances beside them).
+  std::vector<SummaryRecord> summaries;
   // The unit and direction the store holds for each metric its iterations carry (an
   // imported items_per_second is higher-is-better); empty when not read from a store.
   std::vector<MetricInfo> metrics;
@@ -210,9 +228,10 @@ std::string metric_value_problem(const std::string& metric, const std::string& u
 
 // Measured values that cannot be: a metric value metric_value_problem rejects, CPU times or
 // memory below zero, an end before its start (instance, iteration or run; an end of 0 is
-// one not recorded). The first one
-// found, naming benchmark, variant, instance and iteration. `declared` holds the units of
-// metrics that are not built in.
+// one not recorded), a summary whose count or spread is negative, whose statistics
+// metric_value_problem rejects, whose minimum is above its maximum, or that repeats a metric
+// of its variant. The first one found, naming benchmark, variant, instance and iteration.
+// `declared` holds the units of metrics that are not built in.
 Status check_values(const RunData& data, const std::vector<MetricInfo>& declared = {});
 
 }  // namespace benchguard

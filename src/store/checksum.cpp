@@ -18,6 +18,10 @@ class Hasher : public Fnv1a {
     i64(v.has_value() ? 1 : 0);
     if (v) i64(*v);
   }
+  void opt(const std::optional<double>& v) {
+    i64(v.has_value() ? 1 : 0);
+    if (v) f64(*v);
+  }
   void key_values(const KeyValues& kv) {
     i64(static_cast<int64_t>(kv.size()));
     for (const auto& [k, v] : kv) {
@@ -146,6 +150,19 @@ int64_t instance_checksum(const std::string& variant_key, const InstanceRecord& 
   }
   h.i64(static_cast<int64_t>(in.iterations.size()));
   for (const auto& it : in.iterations) hash_iteration(h, it, with_metrics);
+  return h.value();
+}
+
+int64_t summary_checksum(const std::string& variant_key, const SummaryRecord& s) {
+  Hasher h("benchguard summary 1");
+  h.str(variant_key);
+  h.str(s.metric);
+  h.i64(s.count);
+  h.f64(s.mean);
+  h.opt(s.stddev);
+  h.opt(s.median);
+  h.opt(s.min);
+  h.opt(s.max);
   return h.value();
 }
 

@@ -44,6 +44,8 @@ int64_t writer_checksum(const std::string& run_uuid, const WriterIdentity& write
 // An instance with its iterations and metric values; `variant_key` names its variant
 // (variant_key()), so that an instance moved to another variant no longer matches.
 int64_t instance_checksum(const std::string& variant_key, const InstanceRecord& instance);
+// A summaries row (0008): its variant (variant_key()), metric name, count and statistics.
+int64_t summary_checksum(const std::string& variant_key, const SummaryRecord& summary);
 std::string variant_key(const std::string& run_uuid, const std::string& benchmark,
                         const std::string& variant);
 

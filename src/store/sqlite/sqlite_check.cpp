@@ -20,6 +20,7 @@ namespace benchguard::store::sqlite {
 namespace {
 
 constexpr int kChecksumVersion = 6;
+constexpr int kSummariesVersion = 8;
 constexpr int kRunWritersVersion = 5;
 
 // The storage class each column must hold ("integer", "real", "text", "null").
@@ -112,6 +113,18 @@ std::vector<ColumnTypes> column_types(int version) {
                     {"pid_start", kInt},
                     {"lock", kText},
                     {"checksum", kIntOrNull}}});
+  if (version >= kSummariesVersion)
+    out.push_back({"summaries",
+                   "id",
+                   {{"variant_id", kInt},
+                    {"metric_id", kInt},
+                    {"count", kInt},
+                    {"mean", kRealOrNull},
+                    {"stddev", kRealOrNull},
+                    {"median", kRealOrNull},
+                    {"min", kRealOrNull},
+                    {"max", kRealOrNull},
+                    {"checksum", kIntOrNull}}});
   if (version >= kChecksumVersion)
     for (auto& t : out)
       if (t.table == "runs" || t.table == "variants" || t.table == "instances" ||
@@ -134,13 +147,14 @@ struct Invariant {
   std::string message;
 };
 
-std::vector<Invariant> invariants() {
+// The invariants of the tables a schema `version` has.
+std::vector<Invariant> invariants(int version) {
   const std::string builtins = [] {
     std::vector<std::string> names;
     for (const auto& m : builtin_metrics()) names.push_back(m.name);
     return quoted_list(names);
   }();
-  return {
+  std::vector<Invariant> out = {
       {"runs",
        "SELECT id, status FROM runs WHERE status NOT IN ('running', 'complete', 'failed', "
        "'interrupted', 'imported')",
@@ -230,6 +244,21 @@ std::vector<Invariant> invariants() {
            "-1.7976931348623157e308)",
        "a built-in metric is negative or infinite ({})"},
   };
+  if (version >= kSummariesVersion) {
+    out.push_back(
+        {"summaries", "SELECT id, count FROM summaries WHERE count < 0", "count is negative ({})"});
+    out.push_back({"summaries", "SELECT id, '' FROM summaries WHERE mean IS NULL", "has no mean"});
+    out.push_back({"summaries", "SELECT id, stddev FROM summaries WHERE stddev < 0",
+                   "standard deviation is negative ({})"});
+    out.push_back({"summaries", "SELECT id, min || ' > ' || max FROM summaries WHERE min > max",
+                   "min is above max ({})"});
+    out.push_back({"summaries",
+                   "SELECT s.id, m.name || ' = ' || s.mean FROM summaries s JOIN metrics m ON "
+                   "m.id = s.metric_id WHERE m.name IN (" +
+                       builtins + ") AND (s.mean < 0 OR s.min < 0)",
+                   "a built-in metric is negative ({})"});
+  }
+  return out;
 }
 
 // A schema definition without what cannot matter: white space and the double quotes SQLite
@@ -384,7 +413,7 @@ Result<CheckReport> SqliteStore::check() {
       }
     });
   }
-  for (const auto& inv : invariants())
+  for (const auto& inv : invariants(schema_version_))
     each_row("invariant", inv.sql, [&](Stmt& s) {
       problem("invariant", fmt::format("{} row {}: {}", inv.table, s.text(0),
                                        fmt::format(fmt::runtime(inv.message), s.text(1))));
@@ -472,6 +501,21 @@ Result<CheckReport> SqliteStore::check() {
                if (k >= data.variants[v].instances.size()) return;
                verify(fmt::format("instances row {}", s.int64(0)), s.is_null(2), s.int64(2),
                       instance_checksum(keys[v], data.variants[v].instances[k]));
+             });
+    if (schema_version_ < kSummariesVersion) continue;
+    std::vector<size_t> next_summary(variant_ids->size(), 0);
+    each_row("read",
+             "SELECT s.id, s.variant_id, s.checksum FROM summaries s JOIN variants v ON v.id = "
+             "s.variant_id WHERE v.run_id = " +
+                 std::to_string(run_id) + " ORDER BY s.id",
+             [&](Stmt& s) {
+               const auto pos = variant_pos.find(s.int64(1));
+               if (pos == variant_pos.end()) return;
+               const size_t v = pos->second;
+               const size_t k = next_summary[v]++;
+               if (k >= data.variants[v].summaries.size()) return;
+               verify(fmt::format("summaries row {}", s.int64(0)), s.is_null(2), s.int64(2),
+                      summary_checksum(keys[v], data.variants[v].summaries[k]));
              });
   }
 

@@ -34,12 +34,19 @@ Result<std::vector<RunSummary>> SqliteStore::list_runs() {
   std::vector<RunSummary> runs;
   std::unordered_map<int64_t, size_t> position;
   {
+    // A benchmark counts when it measured something: an instance, or a summary record.
+    const std::string summaries = schema_version_ >= kSummaryVersion
+                                      ? " OR EXISTS (SELECT 1 FROM summaries s WHERE "
+                                        "s.variant_id = v.id)"
+                                      : "";
     BG_ASSIGN(Stmt stmt,
               db_->prepare("SELECT r.id, r.uuid, r.started_at, r.finished_at, r.status, r.suite, "
                            "r.hostname, r.git_commit, r.git_branch, "
                            "(SELECT COUNT(DISTINCT v.benchmark_id) FROM variants v WHERE v.run_id "
-                           "= r.id AND EXISTS (SELECT 1 FROM instances i WHERE i.variant_id = "
-                           "v.id)), "
+                           "= r.id AND (EXISTS (SELECT 1 FROM instances i WHERE i.variant_id = "
+                           "v.id)" +
+                           summaries +
+                           ")), "
                            "(SELECT COUNT(*) FROM instances i JOIN variants v ON v.id = "
                            "i.variant_id WHERE v.run_id = r.id) "
                            "FROM runs r ORDER BY r.started_at DESC, r.id DESC"));
@@ -187,7 +194,7 @@ Result<std::vector<int64_t>> SqliteStore::read_variants(int64_t run_id, RunData&
     v.params = std::move(params).value();
     v.env = std::move(env).value();
     v.config_json = stmt.text(6);
-    data.variants.push_back(VariantData{std::move(v), {}, {}});
+    data.variants.push_back(VariantData{std::move(v), {}, {}, {}});
   }
 }
 

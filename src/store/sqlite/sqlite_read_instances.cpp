@@ -132,20 +132,49 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
       else if (in.iterations.size() == 1 && in.iterations[0].metrics.empty())
         in.iterations[0].metrics = outside_metrics(in);
     }
+  if (schema_version_ >= kSummaryVersion) {
+    BG_ASSIGN(Stmt stmt,
+              db_->prepare("SELECT s.variant_id, s.metric_id, s.count, s.mean, s.stddev, "
+                           "s.median, s.min, s.max FROM summaries s JOIN variants v "
+                           "ON v.id = s.variant_id WHERE v.run_id = ? ORDER BY s.id"));
+    stmt.bind(1, run_id);
+    const auto optional_real = [&](int col) -> std::optional<double> {
+      if (stmt.is_null(col)) return std::nullopt;
+      return stmt.real(col);
+    };
+    while (true) {
+      BG_ASSIGN(bool row, stmt.step());
+      if (!row) break;
+      const auto variant = variant_pos.find(stmt.int64(0));
+      const auto name = metric_names.find(stmt.int64(1));
+      if (variant == variant_pos.end() || name == metric_names.end()) continue;
+      SummaryRecord summary;
+      summary.metric = name->second;
+      summary.count = stmt.int64(2);
+      summary.mean = optional_real(3).value_or(std::numeric_limits<double>::quiet_NaN());
+      summary.stddev = optional_real(4);
+      summary.median = optional_real(5);
+      summary.min = optional_real(6);
+      summary.max = optional_real(7);
+      data.variants[variant->second].summaries.push_back(std::move(summary));
+    }
+  }
   std::unordered_map<std::string_view, const MetricInfo*> by_name;
   for (const auto& [id, m] : metrics) by_name.emplace(m.name, &m);
   for (auto& v : data.variants) {
-    // Each stored metric the variant's iterations carry, as described in the store, in the
-    // order first met.
+    // Each stored metric the variant's iterations (then its summaries) carry, as described in
+    // the store, in the order first met.
     std::unordered_set<std::string_view> listed;
+    const auto list = [&](const std::string& name) {
+      if (listed.contains(name)) return;
+      listed.insert(name);
+      if (const auto known = by_name.find(name); known != by_name.end())
+        v.metrics.push_back(*known->second);
+    };
     for (const auto& in : v.instances)
       for (const auto& it : in.iterations)
-        for (const auto& [name, value] : it.metrics) {
-          if (listed.contains(name)) continue;
-          listed.insert(name);
-          if (const auto known = by_name.find(name); known != by_name.end())
-            v.metrics.push_back(*known->second);
-        }
+        for (const auto& [name, value] : it.metrics) list(name);
+    for (const auto& s : v.summaries) list(s.metric);
   }
   return ok_status();
 }

@@ -213,11 +213,28 @@ Status SqliteStore::insert_instance(int64_t variant_id, const InstanceRecord& in
   return ok_status();
 }
 
+Status SqliteStore::insert_summary(int64_t variant_id, const SummaryRecord& s) {
+  BG_ASSIGN(const std::string key, variant_key_of(variant_id));
+  BG_ASSIGN(int64_t metric, metric_id(s.metric));
+  BG_ASSIGN(Stmt dup, db_->prepare("SELECT 1 FROM summaries WHERE variant_id = ? AND "
+                                   "metric_id = ?"));
+  BG_ASSIGN(bool taken, dup.bind_all(variant_id, metric).step());
+  if (taken) return error("a variant reports a summary of metric '" + s.metric + "' twice");
+  BG_ASSIGN(Stmt insert, db_->prepare("INSERT INTO summaries(variant_id, metric_id, count, mean, "
+                                      "stddev, median, min, max, checksum) "
+                                      "VALUES(?,?,?,?,?,?,?,?,?)"));
+  return insert
+      .bind_all(variant_id, metric, s.count, s.mean, s.stddev, s.median, s.min, s.max,
+                summary_checksum(key, s))
+      .run();
+}
+
 Result<int64_t> SqliteStore::insert_run_data(const RunData& data) {
   BG_ASSIGN(int64_t run_id, insert_run(data.run));
   for (const auto& v : data.variants) {
     BG_ASSIGN(int64_t variant_id, insert_variant(run_id, v.variant));
     for (const auto& instance : v.instances) BG_TRY(insert_instance(variant_id, instance));
+    for (const auto& summary : v.summaries) BG_TRY(insert_summary(variant_id, summary));
   }
   return run_id;
 }

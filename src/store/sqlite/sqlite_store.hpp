@@ -83,6 +83,8 @@ class SqliteStore final : public Store {
   static constexpr int kOldestReadable = 4;
   // History (sqlite_history.cpp) needs migration 0007; an Error saying how to add it.
   static constexpr int kHistoryVersion = 7;
+  // Summary records (0008): read where the table exists, written with every run.
+  static constexpr int kSummaryVersion = 8;
   Status require_history() const;
   Error error(const std::string& message) const { return Error{db_->path() + ": " + message}; }
 
@@ -110,6 +112,7 @@ class SqliteStore final : public Store {
     variant_keys_.clear();
   }
   Status insert_instance(int64_t variant_id, const InstanceRecord& instance);
+  Status insert_summary(int64_t variant_id, const SummaryRecord& summary);
   // A run with everything below it; returns its id.
   Result<int64_t> insert_run_data(const RunData& data);
   Result<int64_t> benchmark_id(const std::string& name);

@@ -24,9 +24,9 @@ TEST(StoreRoundTrip, EveryFieldComesBackExactly) {
 
   // Inserted out of name order: the store must keep insertion order, not sort.
   std::vector<VariantData> expected;
-  expected.push_back({sample_variant("zeta", "b"), {}, {}});
-  expected.push_back({sample_variant("zeta", "a"), {}, {}});
-  expected.push_back({sample_variant("alpha", "default"), {}, {}});
+  expected.push_back({sample_variant("zeta", "b"), {}, {}, {}});
+  expected.push_back({sample_variant("zeta", "a"), {}, {}, {}});
+  expected.push_back({sample_variant("alpha", "default"), {}, {}, {}});
   expected[2].variant.command.clear();
   expected[2].variant.params.clear();
   expected[2].variant.env.clear();
