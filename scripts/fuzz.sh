@@ -40,6 +40,7 @@ seeds() {
     ingest_hail_jsonl_fuzz) ls "$data"/hail-*.jsonl ;;
     ingest_duet_csv_fuzz) ls "$data"/duet-*.csv ;;
     ingest_go_fuzz) ls "$data"/go-*.txt ;;
+    ingest_otava_csv_fuzz) ls "$data"/otava-*.csv ;;
     ingest_auto_fuzz) ls "$data"/*.json "$data"/*.jsonl "$data"/*.csv "$data"/*.txt ;;
     suite_fuzz) ls "$root"/examples/*.yml ;;
   esac
@@ -50,7 +51,7 @@ seeds() {
 # libFuzzer options of a target: the longest input and a dictionary.
 options() {
   case "$1" in
-    ingest_duet_csv_fuzz | ingest_go_fuzz) echo "-max_len=16384 -dict=$root/fuzz/text.dict" ;;
+    ingest_duet_csv_fuzz | ingest_go_fuzz | ingest_otava_csv_fuzz) echo "-max_len=16384 -dict=$root/fuzz/text.dict" ;;
     ingest_*) echo "-max_len=16384 -dict=$root/fuzz/json.dict" ;;
     protocol_fuzz | calibration_fuzz) echo "-max_len=4096 -dict=$root/fuzz/json.dict" ;;
     suite_fuzz | plan_fuzz) echo "-max_len=4096 -dict=$root/fuzz/yaml.dict" ;;

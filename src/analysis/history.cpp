@@ -68,6 +68,15 @@ bool is_history_run(std::string_view status, const KeyValues& labels) {
   return find_value(labels, "calibration") == nullptr && find_value(labels, "null") == nullptr;
 }
 
+int64_t HistoryPoint::summarised() const {
+  int64_t n = 0;
+  for (const auto& s : summaries) {
+    if (s.count <= 0) return 0;
+    n += s.count;
+  }
+  return n;
+}
+
 std::string HistorySeries::key() const {
   return fmt::format("{}|{}|{}|{}", benchmark, variant, metric.name, machine);
 }
@@ -114,7 +123,9 @@ History build_history(const std::vector<RunData>& runs, const HistoryOptions& op
         continue;
       for (const auto& m : metrics) {
         MetricSample sample = extract(v, m, options.burn_in);
-        if (sample.data.empty()) continue;
+        const auto summary = std::find_if(v.summaries.begin(), v.summaries.end(),
+                                          [&](const SummaryRecord& x) { return x.metric == m; });
+        if (sample.data.empty() && summary == v.summaries.end()) continue;
         auto [it, fresh] = gathered.try_emplace({v.variant.benchmark, v.variant.name, m, machine});
         Gathering& g = it->second;
         if (fresh) {
@@ -138,6 +149,7 @@ History build_history(const std::vector<RunData>& runs, const HistoryOptions& op
         }
         for (size_t i = 0; i < sample.data.instances(); ++i)
           point.data.add_instance(sample.data.instance(i));
+        if (summary != v.summaries.end()) point.summaries.push_back(*summary);
       }
     }
   }
@@ -157,6 +169,18 @@ History build_history(const std::vector<RunData>& runs, const HistoryOptions& op
     if (options.last > 0 && s.points.size() > options.last)
       s.points.erase(s.points.begin(), s.points.end() - static_cast<std::ptrdiff_t>(options.last));
     for (auto& p : s.points) {
+      if (p.summary()) {
+        std::vector<double> means;
+        double weighted = 0;
+        for (const auto& x : p.summaries) {
+          means.push_back(x.mean);
+          weighted += x.mean * static_cast<double>(x.count);
+        }
+        const int64_t n = p.summarised();
+        p.centre = n > 0 ? weighted / static_cast<double>(n) : stats::mean(means);
+        p.interval = mean_interval(means);
+        continue;
+      }
       const std::vector<double> means = stats::instance_means(p.data);
       p.centre = stats::mean(means);
       p.interval = mean_interval(means);

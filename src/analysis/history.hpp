@@ -56,8 +56,22 @@ struct HistoryPoint {
   std::vector<std::string> run_uuids;
   stats::Hierarchical data;  // the metric's steady-state iterations, one group per instance
   std::size_t instances() const { return data.instances(); }
-  double centre = 0;           // mean of the instance means
-  stats::Interval interval{};  // 95% Student t interval of that mean over instances; NaN for < 2
+  // The summary records of the metric from runs of this commit that kept no measurements
+  // (pytest-benchmark stats only, Google Benchmark aggregates only, Otava CSV).
+  std::vector<SummaryRecord> summaries;
+  // A summary point: no instance of this commit measured the metric, only summaries did.
+  // Its centre is theirs, it has no instance-level statistics, and a change point that
+  // needs it for confirmation stays suspected.
+  bool summary() const { return data.empty() && !summaries.empty(); }
+  // The measurements behind a summary point, summed over its summaries (0: not known).
+  int64_t summarised() const;
+  // Instance points: the mean of the instance means, and its 95% Student t interval over
+  // instances (NaN for fewer than 2). Summary points: the mean of the summaries' means,
+  // weighted by their counts when every count is known, and the t interval over those means
+  // when there are 2 or more summaries (NaN otherwise: the spread a summary reports is
+  // within one process, not between instances).
+  double centre = 0;
+  stats::Interval interval{};
 };
 
 struct HistorySeries {

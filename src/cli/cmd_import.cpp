@@ -28,28 +28,38 @@ Result<int> do_import(Context& ctx, const ImportFlags& f) {
   // transaction: one bad file and nothing is stored.
   std::vector<ingest::Imported> imports;
   std::vector<RunData> runs;
+  std::vector<size_t> first_run;  // of each file in `runs`
   std::vector<MetricInfo> metrics;
   for (const auto& file : f.files) {
     BG_ASSIGN(ingest::Imported imp, ingest::import_file(file, f.format));
     for (const auto& w : imp.warnings)
       ctx.err << fmt::format("benchguard: warning: {}: {}\n", escape_text(file), escape_text(w));
-    imp.data.run.uuid = schedule::new_uuid();
-    imp.data.run.command_line = "benchguard " + ctx.command_line;
-    imp.data.run.labels.insert(imp.data.run.labels.end(), labels.begin(), labels.end());
+    first_run.push_back(runs.size());
+    for (RunData* run : imp.runs()) {
+      run->run.uuid = schedule::new_uuid();
+      run->run.command_line = "benchguard " + ctx.command_line;
+      run->run.labels.insert(run->run.labels.end(), labels.begin(), labels.end());
+      runs.push_back(*run);
+    }
     add_metrics(metrics, imp.metrics);
-    runs.push_back(imp.data);
     imports.push_back(std::move(imp));
   }
   BG_ASSIGN(auto store, ctx.open_store(/*create=*/true));
   BG_ASSIGN(const auto ids, store->add_runs(runs, metrics));
   for (size_t i = 0; i < imports.size(); ++i) {
     const auto& imp = imports[i];
-    if (!ctx.globals.quiet)
-      ctx.out << fmt::format(
-          "{}: {}, {} benchmark(s), {} instance(s), {} iteration(s) -> run {} "
-          "({})\n",
-          imp.path, imp.format, imp.benchmarks(), imp.instances(), imp.iterations(), ids[i],
-          imp.data.run.uuid.substr(0, 8));
+    if (ctx.globals.quiet) continue;
+    std::string what = fmt::format("{}: {}, {} benchmark(s), {} instance(s), {} iteration(s)",
+                                   escape_text(imp.path), imp.format, imp.benchmarks(),
+                                   imp.instances(), imp.iterations());
+    if (imp.summaries() > 0) what += fmt::format(", {} summary record(s)", imp.summaries());
+    const size_t first = first_run[i];
+    const size_t count = imp.runs().size();
+    if (count == 1)
+      what += fmt::format(" -> run {} ({})", ids[first], runs[first].run.uuid.substr(0, 8));
+    else
+      what += fmt::format(" -> {} runs, {} to {}", count, ids[first], ids[first + count - 1]);
+    ctx.out << what << "\n";
   }
   ctx.err << fmt::format("benchguard: stored {} imported run(s) in {}\n", ids.size(),
                          ctx.globals.db);

@@ -23,6 +23,13 @@ nlohmann::json summary_json(const RunData& run, const std::vector<report::Varian
               {"suite", run.run.suite},
               {"hostname", run.run.hostname},
               {"git_commit", run.run.git_commit}};
+  j["summaries"] = nlohmann::json::array();
+  for (const auto& v : run.variants)
+    for (auto& s : report::summary_records_json(v)) {
+      s["benchmark"] = v.variant.benchmark;
+      s["variant"] = v.variant.name;
+      j["summaries"].push_back(std::move(s));
+    }
   j["benchmarks"] = nlohmann::json::array();
   for (const auto& s : rows) {
     j["benchmarks"].push_back({{"benchmark", s.benchmark},
@@ -80,6 +87,12 @@ void print_run(Context& ctx, const RunData& run) {
     ctx.out << (format == "md" ? "**" + head + "**\n\n" : head + "\n");
   }
   report::render(t, format == "jsonl" ? "csv" : format, ctx.out);
+  // Statistics a source kept without its measurements (docs/history.md, summary points).
+  const report::Table summaries = report::summary_records_table(run, machine);
+  if (summaries.rows.empty() || machine || format == "jsonl") return;
+  ctx.out << (format == "md" ? "\n**summary records** (statistics only, no measurements)\n\n"
+                             : "\nsummary records (statistics only, no measurements):\n");
+  report::render(summaries, format, ctx.out);
 }
 
 Action add_show(CLI::App& app, Context& ctx) {

@@ -2,6 +2,7 @@
 // before trusting a number.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -176,6 +177,14 @@ Result<int> do_summary(Context& ctx, const std::string& ref, const AnalysisFlags
                std::to_string(std::max(s.outliers_ratio, s.outliers_z))});
   }
   report::render(t, ctx.globals.format == "jsonl" ? "csv" : ctx.globals.format, ctx.out);
+  const auto summary_only = std::count_if(run.variants.begin(), run.variants.end(), [](auto& v) {
+    return v.instances.empty() && !v.summaries.empty();
+  });
+  if (!machine && summary_only > 0)
+    ctx.out << fmt::format(
+        "\n{} benchmark variant(s) hold summary records only (statistics without measurements, "
+        "nothing to summarise): `benchguard show {}` lists them\n",
+        summary_only, run.id);
   if (!machine && !balances.empty()) {
     const bool md = ctx.globals.format == "md";
     ctx.out << (md ? "\n**Duet balance**\n\n" : "\nduet balance")

@@ -67,14 +67,14 @@ std::string tried_list() {
 }
 
 // Fills in what every imported run has, whatever its format.
-void finish(Imported& imp, const std::string& path, int64_t fallback_time) {
-  RunRecord& run = imp.data.run;
+void finish(Imported& imp, RunData& data, const std::string& path, int64_t fallback_time) {
+  RunRecord& run = data.run;
   run.status = "imported";
   if (run.suite.empty()) run.suite = imp.format;
   run.suite_path = path;
   if (run.started_at == 0) {
     // The earliest instance launch the file records, else the fallback.
-    for (const auto& v : imp.data.variants)
+    for (const auto& v : data.variants)
       for (const auto& inst : v.instances)
         if (inst.started_at > 0 && (run.started_at == 0 || inst.started_at < run.started_at))
           run.started_at = inst.started_at;
@@ -86,22 +86,46 @@ void finish(Imported& imp, const std::string& path, int64_t fallback_time) {
 
 }  // namespace
 
+std::vector<RunData*> Imported::runs() {
+  std::vector<RunData*> out;
+  if (history.empty()) out.push_back(&data);
+  for (auto& r : history) out.push_back(&r);
+  return out;
+}
+
+std::vector<const RunData*> Imported::runs() const {
+  std::vector<const RunData*> out;
+  if (history.empty()) out.push_back(&data);
+  for (const auto& r : history) out.push_back(&r);
+  return out;
+}
+
 int Imported::benchmarks() const {
   std::unordered_set<std::string_view> names;
-  for (const auto& v : data.variants) names.insert(v.variant.benchmark);
+  for (const RunData* r : runs())
+    for (const auto& v : r->variants) names.insert(v.variant.benchmark);
   return static_cast<int>(names.size());
 }
 
 int Imported::instances() const {
   int n = 0;
-  for (const auto& v : data.variants) n += static_cast<int>(v.instances.size());
+  for (const RunData* r : runs())
+    for (const auto& v : r->variants) n += static_cast<int>(v.instances.size());
   return n;
 }
 
 int Imported::iterations() const {
   int n = 0;
-  for (const auto& v : data.variants)
-    for (const auto& inst : v.instances) n += static_cast<int>(inst.iterations.size());
+  for (const RunData* r : runs())
+    for (const auto& v : r->variants)
+      for (const auto& inst : v.instances) n += static_cast<int>(inst.iterations.size());
+  return n;
+}
+
+int Imported::summaries() const {
+  int n = 0;
+  for (const RunData* r : runs())
+    for (const auto& v : r->variants) n += static_cast<int>(v.summaries.size());
   return n;
 }
 
@@ -111,8 +135,10 @@ Result<const nlohmann::json*> Source::document() const {
 }
 
 const std::vector<Importer>& importers() {
-  static const std::vector<Importer> kAll = {kGoogleBenchmark, kHyperfine, kJmh,     kRenaissance,
-                                             kPytestBenchmark, kHailJsonl, kDuetCsv, kGoBench};
+  // Otava's CSV after duet's, whose header is the more particular.
+  static const std::vector<Importer> kAll = {kGoogleBenchmark, kHyperfine,       kJmh,
+                                             kRenaissance,     kPytestBenchmark, kHailJsonl,
+                                             kDuetCsv,         kGoBench,         kOtavaCsv};
   return kAll;
 }
 
@@ -155,7 +181,7 @@ Result<Imported> import_text(const std::string& path, std::string text, const st
   BG_ASSIGN(Imported imp, chosen->parse(src));
   imp.path = path;
   imp.format = std::string(chosen->name);
-  if (imp.iterations() == 0) {
+  if (imp.iterations() == 0 && imp.summaries() == 0) {
     std::string why = imp.warnings.empty() ? "it holds no measurements" : imp.warnings.front();
     return src.error(0, fmt::format("nothing to import as {}: {}", imp.format, why));
   }
@@ -163,10 +189,12 @@ Result<Imported> import_text(const std::string& path, std::string text, const st
   for (const auto& m : imp.metrics)
     if (auto st = check_name("metric name", m.name); !st.ok())
       return src.error(0, st.error().message);
-  if (auto st = check_run_names(imp.data); !st.ok()) return src.error(0, st.error().message);
-  if (auto st = check_values(imp.data, imp.metrics); !st.ok())
-    return src.error(0, st.error().message);
-  finish(imp, path, fallback_time);
+  for (RunData* run : imp.runs()) {
+    if (auto st = check_run_names(*run); !st.ok()) return src.error(0, st.error().message);
+    if (auto st = check_values(*run, imp.metrics); !st.ok())
+      return src.error(0, st.error().message);
+    finish(imp, *run, path, fallback_time);
+  }
   return imp;
 }
 

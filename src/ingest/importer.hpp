@@ -46,6 +46,7 @@ extern const Importer kPytestBenchmark;
 extern const Importer kHailJsonl;
 extern const Importer kDuetCsv;
 extern const Importer kGoBench;
+extern const Importer kOtavaCsv;
 
 // Collects the run's variants in first-seen order; instances get their index within the
 // variant and their position in the file as `order`.
@@ -60,6 +61,10 @@ class RunBuilder {
   VariantData& distinct_variant(const std::string& benchmark, std::vector<std::string>& warnings,
                                 const std::string& name = "default");
   InstanceRecord& add_instance(VariantData& v);
+  // Whether variant() was called for this benchmark and variant name.
+  bool has_variant(const std::string& benchmark, const std::string& name = "default") const {
+    return index_.contains(key(benchmark, name));
+  }
   RunData& data() { return data_; }
 
  private:

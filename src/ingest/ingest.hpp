@@ -1,5 +1,6 @@
 // Importers: results written by other harnesses (and by benchguard's own exporters) read
-// into the records the store keeps. Each file becomes one run with status "imported".
+// into the records the store keeps. Each file becomes one run with status "imported" (a file
+// of Otava's CSV layout one run per commit).
 // Parsing never touches a database: the CLI parses every file first and stores the runs
 // afterwards in one transaction, so a bad file stores nothing.
 #pragma once
@@ -18,14 +19,22 @@ struct Imported {
   std::string path;
   std::string format;  // the importer that read it
   RunData data;        // run.uuid is left empty for the caller to assign
+  // Formats that hold a history (Otava's CSV layout: one row per commit) give one run per
+  // commit here, in file order, and leave `data` empty.
+  std::vector<RunData> history;
   // Metrics that are not built in, with their unit and direction.
   std::vector<MetricInfo> metrics;
   // One line each, without the file name; e.g. samples that were not numbers.
   std::vector<std::string> warnings;
 
+  // Every run the file holds: the runs of `history` when there are any, else `data`.
+  std::vector<RunData*> runs();
+  std::vector<const RunData*> runs() const;
+
   int benchmarks() const;
   int instances() const;
   int iterations() const;
+  int summaries() const;
 };
 
 // The largest file import reads (1 GiB); a larger one, or an endless device, is refused.

@@ -1,7 +1,11 @@
 // pytest-benchmark --benchmark-json: each benchmark's stats.data holds one value per round
 // (the round's time divided by its calls, in seconds); they become the iterations of one
-// instance, as pytest measures every round in the same process.
+// instance, as pytest measures every round in the same process. A file saved without the
+// samples (stats.data absent, as pytest-benchmark's own storage keeps them by default) gives
+// a summary record instead: mean, stddev, median, min and max of `rounds` rounds.
 #include <fmt/format.h>
+
+#include <cmath>
 
 #include "ingest/importer.hpp"
 #include "ingest/json_field.hpp"
@@ -26,6 +30,26 @@ struct Skipped {
   int without_data = 0;  // benchmarks with summary statistics only
 };
 
+// The summary statistics of a benchmark saved without its samples.
+Status read_summary(const JsonField& stats, VariantData& v) {
+  SummaryRecord s;
+  s.metric = "wall_time";
+  BG_ASSIGN(s.mean, stats.number("mean"));
+  BG_ASSIGN(s.stddev, stats.opt_number("stddev"));
+  BG_ASSIGN(s.median, stats.opt_number("median"));
+  BG_ASSIGN(s.min, stats.opt_number("min"));
+  BG_ASSIGN(s.max, stats.opt_number("max"));
+  BG_ASSIGN(auto rounds, stats.opt_number("rounds"));
+  if (rounds) {
+    // A count is a whole number of rounds that an int64 holds.
+    if (!(*rounds >= 0 && *rounds < 9.2e18) || *rounds != std::floor(*rounds))
+      return stats.error("rounds is not a count of rounds");
+    s.count = static_cast<int64_t>(*rounds);
+  }
+  v.summaries.push_back(std::move(s));
+  return ok_status();
+}
+
 Status read_benchmark(const JsonField& bench, RunBuilder& b, Skipped& skipped,
                       std::vector<std::string>& warnings) {
   BG_ASSIGN(auto fullname, bench.opt_string("fullname"));
@@ -36,11 +60,6 @@ Status read_benchmark(const JsonField& bench, RunBuilder& b, Skipped& skipped,
   BG_ASSIGN(JsonField stats, bench.get("stats"));
   if (!stats.is_object()) return stats.error("expected an object");
   auto data = stats.find("data");
-  if (!data) {
-    ++skipped.without_data;
-    return ok_status();
-  }
-  BG_ASSIGN(auto samples, data->elements());
   VariantData& v = b.distinct_variant(name, warnings);
   if (auto p = bench.find("params")) {
     BG_ASSIGN(v.variant.params, p->key_values());
@@ -51,6 +70,11 @@ Status read_benchmark(const JsonField& bench, RunBuilder& b, Skipped& skipped,
     if (stats.has(key)) config[key] = stats.json()[key];
   }
   v.variant.config_json = config.dump();
+  if (!data) {
+    ++skipped.without_data;
+    return read_summary(stats, v);
+  }
+  BG_ASSIGN(auto samples, data->elements());
   InstanceRecord& inst = b.add_instance(v);
   for (const auto& sample : samples) {
     if (!sample.json().is_number()) {
@@ -101,7 +125,8 @@ Result<Imported> parse(const Source& src) {
 
   if (skipped.without_data > 0)
     out.warnings.push_back(
-        fmt::format("{} benchmark(s) have no stats.data samples, only summary statistics; left out",
+        fmt::format("{} benchmark(s) have no stats.data samples, only summary statistics: stored "
+                    "as summary records (history shows them; compare and summary cannot)",
                     skipped.without_data));
   if (skipped.values > 0)
     out.warnings.push_back(

@@ -90,7 +90,8 @@ void export_json(const std::vector<RunData>& runs, std::ostream& out) {
            {"env", key_values(v.variant.env)},
            {"config", json::parse(v.variant.config_json.empty() ? "{}" : v.variant.config_json,
                                   nullptr, false)},
-           {"instances", std::move(insts)}});
+           {"instances", std::move(insts)},
+           {"summaries", summary_records_json(v)}});
     }
     j["variants"] = std::move(vars);
     all.push_back(std::move(j));

@@ -101,6 +101,14 @@ Table changes_table(const std::vector<ChangeRow>& rows) {
   return t;
 }
 
+// The n column: instances; for a summary point "s" and the measurements it summarises
+// ("s:30", "s:?" when the source did not say).
+std::string point_count(const analysis::HistoryPoint& p) {
+  if (!p.summary()) return std::to_string(p.instances());
+  const int64_t n = p.summarised();
+  return n > 0 ? "s:" + std::to_string(n) : "s:?";
+}
+
 }  // namespace
 
 void render_history(const analysis::History& history, const std::string& format,
@@ -115,6 +123,8 @@ void render_history(const analysis::History& history, const std::string& format,
                           {"time", format_iso8601(p.time)},
                           {"runs", p.run_uuids},
                           {"instances", p.instances()},
+                          {"summary", p.summary()},
+                          {"summarised", p.summarised() > 0 ? json(p.summarised()) : json(nullptr)},
                           {"centre", number(p.centre)},
                           {"interval", {number(p.interval.lower), number(p.interval.upper)}}});
       all.push_back({{"benchmark", s.benchmark},
@@ -138,7 +148,7 @@ void render_history(const analysis::History& history, const std::string& format,
       t.add_row(
           {name, s.metric.name, s.machine,
            p.commit.empty() ? "run " + p.run_uuids.front().substr(0, 8) : short_name(p.commit),
-           format_time(p.time), std::to_string(p.runs.size()), std::to_string(p.instances()),
+           format_time(p.time), std::to_string(p.runs.size()), point_count(p),
            format_value(p.centre, s.metric.unit),
            interval_text(p.interval.lower, p.interval.upper, s.metric.unit)});
   }

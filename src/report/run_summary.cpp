@@ -1,8 +1,12 @@
 #include "report/run_summary.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <optional>
 
 #include "analysis/samples.hpp"
+#include "core/units.hpp"
 #include "stats/descriptive.hpp"
 
 namespace benchguard::report {
@@ -48,6 +52,51 @@ std::vector<VariantSummary> summarize_run(const RunData& run, const std::string&
     out.push_back(std::move(s));
   }
   return out;
+}
+
+namespace {
+
+std::string unit_of(const VariantData& v, const std::string& metric) {
+  for (const auto& m : v.metrics)
+    if (m.name == metric) return m.unit;
+  const MetricInfo* info = find_builtin_metric(metric);
+  return info != nullptr ? info->unit : "";
+}
+
+}  // namespace
+
+Table summary_records_table(const RunData& run, bool machine) {
+  Table t;
+  t.header = {"benchmark", "variant", "metric", "count", "mean", "stddev", "median", "min", "max"};
+  t.right = {false, false, false, true, true, true, true, true, true};
+  for (const auto& v : run.variants)
+    for (const auto& s : v.summaries) {
+      const std::string unit = unit_of(v, s.metric);
+      const auto value = [&](std::optional<double> x) -> std::string {
+        if (!x) return machine ? "" : "-";
+        return machine ? fmt::format("{:.9g}", *x) : format_value(*x, unit);
+      };
+      t.add_row({v.variant.benchmark, v.variant.name, s.metric,
+                 s.count > 0 ? std::to_string(s.count) : (machine ? "" : "?"), value(s.mean),
+                 value(s.stddev), value(s.median), value(s.min), value(s.max)});
+    }
+  return t;
+}
+
+nlohmann::json summary_records_json(const VariantData& variant) {
+  using nlohmann::json;
+  const auto value = [](std::optional<double> x) { return x ? json(*x) : json(nullptr); };
+  json all = json::array();
+  for (const auto& s : variant.summaries)
+    all.push_back({{"metric", s.metric},
+                   {"unit", unit_of(variant, s.metric)},
+                   {"count", s.count > 0 ? json(s.count) : json(nullptr)},
+                   {"mean", s.mean},
+                   {"stddev", value(s.stddev)},
+                   {"median", value(s.median)},
+                   {"min", value(s.min)},
+                   {"max", value(s.max)}});
+  return all;
 }
 
 }  // namespace benchguard::report

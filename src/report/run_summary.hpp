@@ -2,10 +2,12 @@
 // burn-in iterations and failed iterations left out. What `show` and `run` print.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "core/model.hpp"
+#include "report/table.hpp"
 
 namespace benchguard::report {
 
@@ -28,5 +30,13 @@ double instance_peak_memory(const InstanceRecord& inst);
 
 std::vector<VariantSummary> summarize_run(const RunData& run,
                                           const std::string& metric = "wall_time");
+
+// The summary records of a run (statistics a source kept without its measurements), one row
+// per variant and metric: benchmark, variant, metric, count ("?" when unknown), mean,
+// stddev, median, min, max ("-" when not given). `machine`: plain numbers for CSV. Units
+// come from the variant's metrics, else the built-in ones.
+Table summary_records_table(const RunData& run, bool machine);
+// The same as JSON objects (null where not given).
+nlohmann::json summary_records_json(const VariantData& variant);
 
 }  // namespace benchguard::report

@@ -28,14 +28,14 @@ size_t run_count(const std::string& db) {
   return runs.ok() ? runs->size() : 0;
 }
 
-TEST(CliImport, EveryInputIsOneImportedRun) {
+TEST(CliImport, EveryInputIsOneImportedRunAndOtavasCsvOnePerRow) {
   TempDir dir;
   std::vector<std::string> args{"import", "--db", dir.file("bg.db")};
-  for (const auto& f : all_inputs())
-    if (!f.holds_nothing) args.push_back(f.path);
+  for (const auto& f : all_inputs()) args.push_back(f.path);
   const auto r = run_cli(args);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(run_count(dir.file("bg.db")), args.size() - 3);
+  // otava-sample.csv holds 12 rows: 12 runs where every other file is one.
+  EXPECT_EQ(run_count(dir.file("bg.db")), args.size() - 3 + 11);
   EXPECT_NE(r.out.find("gbench-repetitions.json: google-benchmark, 2 benchmark(s), 8 "
                        "instance(s), 8 iteration(s) -> run 1"),
             std::string::npos)
@@ -44,9 +44,19 @@ TEST(CliImport, EveryInputIsOneImportedRun) {
                        "iteration(s) -> run"),
             std::string::npos)
       << r.out;
-  // No input leaves anything out: no warnings, only the line that says what was stored.
-  EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
-  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("otava-sample.csv: otava-csv, 1 benchmark(s), 0 instance(s), 0 "
+                       "iteration(s), 23 summary record(s) -> 12 runs"),
+            std::string::npos)
+      << r.out;
+  // No input leaves anything out. The warnings say which files hold summary records only,
+  // and what Otava's CSV does not say; then one line says what was stored.
+  EXPECT_EQ(testing::count_lines(r.err), 4) << r.err;
+  for (const char* file :
+       {"gbench-aggregates-only.json", "pytest-benchmark-stats-only.json", "otava-sample.csv"})
+    EXPECT_NE(r.err.find(std::string("benchguard: warning: ") + data_file(file) + ": "),
+              std::string::npos)
+        << file << "\n"
+        << r.err;
 
   auto store = store::open_store(dir.file("bg.db"));
   ASSERT_TRUE(store.ok());

@@ -161,6 +161,79 @@ std::vector<RunData> stepped_runs(int commits = 60) {
   return runs;
 }
 
+// The runs of stepped_runs() with each run's instances replaced by one summary record of
+// wall_time (their mean, `count` measurements), as a stats-only import gives them.
+std::vector<RunData> summarised(std::vector<RunData> runs, int64_t count) {
+  for (auto& r : runs)
+    for (auto& v : r.variants) {
+      double sum = 0;
+      int n = 0;
+      for (const auto& in : v.instances)
+        for (const auto& it : in.iterations) {
+          sum += *it.metric("wall_time");
+          ++n;
+        }
+      v.instances.clear();
+      SummaryRecord s;
+      s.metric = "wall_time";
+      s.count = count;
+      s.mean = sum / n;
+      s.stddev = 0.01 * s.mean;
+      v.summaries = {s};
+    }
+  return runs;
+}
+
+TEST(AnalysisHistory, SummaryRecordsArePointsMarkedAsSuch) {
+  // Commit c1 has one run of instances and one run of a summary: the instances make the
+  // point; c2 has two summaries (counts 10 and 30): a summary point, its centre weighted by
+  // the counts, its interval over the two means; c3 one summary of unknown count.
+  std::vector<RunData> runs{run_of(1, "c1", 100, 1.0), run_of(2, "c1", 100, 5.0),
+                            run_of(3, "c2", 200, 2.0), run_of(4, "c2", 200, 4.0),
+                            run_of(5, "c3", 300, 3.0)};
+  runs[1] = summarised({runs[1]}, 7)[0];
+  runs[2] = summarised({runs[2]}, 10)[0];
+  runs[3] = summarised({runs[3]}, 30)[0];
+  runs[4] = summarised({runs[4]}, 0)[0];
+  const History h = build_history(runs, options());
+  ASSERT_EQ(h.series.size(), 1u);
+  const auto& p = h.series[0].points;
+  ASSERT_EQ(p.size(), 3u);
+  EXPECT_FALSE(p[0].summary());
+  EXPECT_EQ(p[0].instances(), 3u);
+  EXPECT_DOUBLE_EQ(p[0].centre, 1.0);  // the summary beside instances does not count
+  EXPECT_EQ(p[0].summaries.size(), 1u);
+
+  EXPECT_TRUE(p[1].summary());
+  EXPECT_EQ(p[1].instances(), 0u);
+  EXPECT_EQ(p[1].summarised(), 40);
+  EXPECT_DOUBLE_EQ(p[1].centre, (2.0 * 10 + 4.0 * 30) / 40);
+  // Student t over the two means 2 and 4: 3 +- t(0.975, 1) * 1.
+  EXPECT_NEAR(p[1].interval.lower, 3.0 - 12.7062047361747, 1e-9);
+  EXPECT_NEAR(p[1].interval.upper, 3.0 + 12.7062047361747, 1e-9);
+
+  EXPECT_TRUE(p[2].summary());
+  EXPECT_EQ(p[2].summarised(), 0);  // not known
+  EXPECT_DOUBLE_EQ(p[2].centre, 3.0);
+  EXPECT_TRUE(std::isnan(p[2].interval.lower));  // one summary: no between-run spread
+}
+
+TEST(AnalysisDetection, AStepInSummaryPointsIsSuspectedNeverConfirmed) {
+  // The step of stepped_runs(), seen through summaries only: found at the same commit, but
+  // without instances on either side there is nothing to confirm it with.
+  const History h = build_history(summarised(stepped_runs(), 15), options());
+  ASSERT_EQ(h.series.size(), 1u);
+  ASSERT_TRUE(h.series[0].points.front().summary());
+  DetectOptions o;
+  o.verdict.resamples = 2000;
+  const Detection d = detect_history(h, o, {}, {}, 7);
+  ASSERT_EQ(d.changes.size(), 1u);
+  EXPECT_EQ(d.changes[0].first_bad, "c40");
+  EXPECT_EQ(d.changes[0].kind, "regression");
+  EXPECT_EQ(d.changes[0].status, "suspected");
+  EXPECT_NEAR(d.changes[0].change, 0.10, 0.01);
+}
+
 TEST(AnalysisDetection, StepIsAConfirmedRegressionWithItsCommitRange) {
   const History h = build_history(stepped_runs(), options());
   DetectOptions o;

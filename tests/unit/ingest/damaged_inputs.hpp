@@ -20,23 +20,16 @@ struct InputFile {
   std::string pointer;
   nlohmann::json wrong;
   std::string from, to;
-  // Intact, the file holds nothing to import (no repetitions with times, no samples).
-  bool holds_nothing = false;
 };
 
 inline InputFile json_input(std::string path, std::string format, std::string pointer,
                             nlohmann::json wrong) {
   return InputFile{
-      std::move(path), std::move(format), std::move(pointer), std::move(wrong), "", "", false};
-}
-inline InputFile nothing_to_import(InputFile f) {
-  f.holds_nothing = true;
-  return f;
+      std::move(path), std::move(format), std::move(pointer), std::move(wrong), "", ""};
 }
 inline InputFile text_input(std::string path, std::string format, std::string from,
                             std::string to) {
-  return InputFile{std::move(path), std::move(format), "",   nullptr,
-                   std::move(from), std::move(to),     false};
+  return InputFile{std::move(path), std::move(format), "", nullptr, std::move(from), std::move(to)};
 }
 
 inline std::vector<InputFile> all_inputs() {
@@ -48,8 +41,8 @@ inline std::vector<InputFile> all_inputs() {
                  json::array()),
       json_input(data_file("gbench-plain.json"), "google-benchmark", "/benchmarks/1/time_unit",
                  true),
-      nothing_to_import(json_input(data_file("gbench-aggregates-only.json"), "google-benchmark",
-                                   "/benchmarks/0/run_type", 5)),
+      json_input(data_file("gbench-aggregates-only.json"), "google-benchmark",
+                 "/benchmarks/0/run_type", 5),
       json_input(data_file("hyperfine-two.json"), "hyperfine", "/results/0/times/3", "0.1"),
       json_input(data_file("hyperfine-one.json"), "hyperfine", "/results/0/command", 42),
       json_input(data_file("hyperfine-scan.json"), "hyperfine", "/results/1/exit_codes/0", "1"),
@@ -61,13 +54,14 @@ inline std::vector<InputFile> all_inputs() {
       json_input(data_file("renaissance-two.json"), "renaissance", "/format_version", "5"),
       json_input(data_file("pytest-benchmark.json"), "pytest-benchmark", "/benchmarks/0/fullname",
                  7),
-      nothing_to_import(json_input(data_file("pytest-benchmark-stats-only.json"),
-                                   "pytest-benchmark", "/benchmarks/0/stats", json::array({1, 2}))),
+      json_input(data_file("pytest-benchmark-stats-only.json"), "pytest-benchmark",
+                 "/benchmarks/0/stats", json::array({1, 2})),
       text_input(data_file("duet-unified.csv"), "duet-csv", ",856789012,", ",856789012ns,"),
       text_input(data_file("duet-unified-v0.csv"), "duet-csv", ",421098765,", ",4.2e8s,"),
       text_input(data_file("hail-benchmarks.jsonl"), "hail-jsonl", "\"time\": 9.871",
                  "\"time\": \"9.871\""),
       text_input(data_file("go-test-bench.txt"), "go", "41696568", "4169x568"),
+      text_input(data_file("otava-sample.csv"), "otava-csv", ",1002.4,", ",1002.4x,"),
   };
 }
 

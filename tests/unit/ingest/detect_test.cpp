@@ -20,7 +20,8 @@ TEST(IngestDetect, NoMatchingFormatIsOneLineNamingTheFormatsTried) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message,
             "notes.txt: not a format benchguard imports (tried google-benchmark, hyperfine, jmh, "
-            "renaissance, pytest-benchmark, hail-jsonl, duet-csv, go); name one with --format");
+            "renaissance, pytest-benchmark, hail-jsonl, duet-csv, go, otava-csv); name one with "
+            "--format");
   EXPECT_EQ(r.error().code, ExitCode::kInput);
   auto json = import_text("other.json", R"({"some": "json"})");
   ASSERT_FALSE(json.ok());

@@ -114,14 +114,39 @@ TEST(IngestGoogleBenchmark, OutputWithoutRepetitions) {
   EXPECT_TRUE(memcpy->instances[0].ok());
 }
 
-TEST(IngestGoogleBenchmark, AggregatesOnlyIsNothingToImport) {
-  // --benchmark_report_aggregates_only: mean, median, stddev and cv of 3 repetitions.
+TEST(IngestGoogleBenchmark, AggregatesOnlyGiveSummaryRecords) {
+  // --benchmark_report_aggregates_only: mean, median, stddev and cv of 3 repetitions. The cv
+  // row (a ratio) is left out; times become seconds.
   auto r = import_file(data_file("gbench-aggregates-only.json"));
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code, ExitCode::kInput);
-  EXPECT_EQ(r.error().message, data_file("gbench-aggregates-only.json") +
-                                   ": nothing to import as google-benchmark: only aggregate rows "
-                                   "(4), no repetitions to import");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->benchmarks(), 1);
+  EXPECT_EQ(r->instances(), 0);
+  const VariantData* v = find_variant(r->data, "BM_StringBuild");
+  ASSERT_NE(v, nullptr);
+  ASSERT_EQ(v->summaries.size(), 2u);
+  const SummaryRecord& wall = v->summaries[0];
+  EXPECT_EQ(wall.metric, "wall_time");
+  EXPECT_EQ(wall.count, 3);
+  EXPECT_DOUBLE_EQ(wall.mean, 7.3401742857128272e-01 * 1e-3);
+  EXPECT_DOUBLE_EQ(wall.median.value(), 6.8726309523624096e-01 * 1e-3);
+  EXPECT_DOUBLE_EQ(wall.stddev.value(), 9.2443892485126120e-02 * 1e-3);
+  EXPECT_FALSE(wall.min.has_value());
+  const SummaryRecord& cpu = v->summaries[1];
+  EXPECT_EQ(cpu.metric, "cpu_time");
+  EXPECT_DOUBLE_EQ(cpu.mean, 6.5650355555555551e-01 * 1e-3);
+  EXPECT_DOUBLE_EQ(cpu.stddev.value(), 3.5045722135398105e-03 * 1e-3);
+  ASSERT_EQ(r->warnings.size(), 1u);
+  EXPECT_EQ(r->warnings[0],
+            "1 benchmark(s) have aggregate rows only (--benchmark_report_aggregates_only): "
+            "stored as summary records (history shows them; compare and summary cannot)");
+}
+
+TEST(IngestGoogleBenchmark, AggregatesBesideRepetitionsAddNoSummary) {
+  // With the repetitions in the file, the aggregates are statistics of what is imported.
+  auto r = import_file(data_file("gbench-repetitions.json"));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->summaries(), 0);
+  EXPECT_GT(r->instances(), 0);
 }
 
 TEST(IngestGoogleBenchmark, RowsWithoutRunTypeAreRepetitionsAndAggregatesAreNot) {

@@ -81,15 +81,49 @@ TEST(IngestPytestBenchmark, ShortenedSampleArraysWarnOnce) {
       1.5);
 }
 
-TEST(IngestPytestBenchmark, SavedWithoutDataIsAnError) {
-  // --benchmark-save without --benchmark-save-data keeps summary statistics only.
+TEST(IngestPytestBenchmark, SavedWithoutDataGivesSummaryRecords) {
+  // --benchmark-save without --benchmark-save-data keeps summary statistics only: each
+  // benchmark becomes a variant with no instance and one summary record of wall_time.
   auto r = import_file(data_file("pytest-benchmark-stats-only.json"));
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code, ExitCode::kInput);
-  EXPECT_EQ(r.error().message, data_file("pytest-benchmark-stats-only.json") +
-                                   ": nothing to import as pytest-benchmark: 2 benchmark(s) "
-                                   "have no stats.data samples, only summary statistics; left "
-                                   "out");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->benchmarks(), 2);
+  EXPECT_EQ(r->instances(), 0);
+  EXPECT_EQ(r->summaries(), 2);
+  const VariantData* sum = find_variant(r->data, "test_pytest_sample.py::test_sum_small");
+  ASSERT_NE(sum, nullptr);
+  EXPECT_TRUE(sum->instances.empty());
+  ASSERT_EQ(sum->summaries.size(), 1u);
+  const SummaryRecord& s = sum->summaries[0];
+  EXPECT_EQ(s.metric, "wall_time");
+  EXPECT_EQ(s.count, 6);  // rounds
+  EXPECT_DOUBLE_EQ(s.mean, 7.871533333059233e-07);
+  EXPECT_DOUBLE_EQ(s.stddev.value(), 1.0311637255227819e-08);
+  EXPECT_DOUBLE_EQ(s.median.value(), 7.83510000132992e-07);
+  EXPECT_DOUBLE_EQ(s.min.value(), 7.8145999964363e-07);
+  EXPECT_DOUBLE_EQ(s.max.value(), 8.080199995674775e-07);
+  const VariantData* sleep = find_variant(r->data, "test_pytest_sample.py::test_sleep_ms");
+  ASSERT_NE(sleep, nullptr);
+  EXPECT_EQ(sleep->summaries.at(0).count, 5);
+  ASSERT_EQ(r->warnings.size(), 1u);
+  EXPECT_EQ(r->warnings[0],
+            "2 benchmark(s) have no stats.data samples, only summary statistics: stored as "
+            "summary records (history shows them; compare and summary cannot)");
+}
+
+TEST(IngestPytestBenchmark, SummaryStatisticsThatCannotBeAreErrors) {
+  const auto with_stats = [](const std::string& stats) {
+    return import_text(
+        "p.json", R"({"machine_info": {}, "benchmarks": [{"name": "t", "stats": )" + stats + "}]}");
+  };
+  EXPECT_TRUE(with_stats(R"({"mean": 1.0, "rounds": 3})").ok());
+  for (const char* bad : {R"({"rounds": 3})", R"({"mean": -1.0})", R"({"mean": 1.0, "stddev": -2})",
+                          R"({"mean": 1.0, "min": 2, "max": 1})", R"({"mean": 1.0, "rounds": 2.5})",
+                          R"({"mean": 1.0, "rounds": -1})", R"({"mean": "fast"})"}) {
+    auto r = with_stats(bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.error().code, ExitCode::kInput) << bad;
+    EXPECT_TRUE(r.error().message.starts_with("p.json")) << r.error().message;
+  }
 }
 
 TEST(IngestPytestBenchmark, BenchmarksWithoutSamplesBesideOthersAreWarnedAbout) {
@@ -97,11 +131,14 @@ TEST(IngestPytestBenchmark, BenchmarksWithoutSamplesBesideOthersAreWarnedAbout) 
     {"name": "t_a", "fullname": "t.py::t_a", "params": {"n": 3}, "stats": {"data": [0.5, 0.25]}},
     {"name": "t_b", "stats": {"mean": 1.0}}]})");
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_EQ(r->benchmarks(), 1);
+  EXPECT_EQ(r->benchmarks(), 2);
   EXPECT_EQ(find_variant(r->data, "t.py::t_a")->variant.params, (KeyValues{{"n", "3"}}));
+  EXPECT_EQ(find_variant(r->data, "t_b")->summaries.at(0).mean, 1.0);
+  EXPECT_EQ(find_variant(r->data, "t_b")->summaries.at(0).count, 0);  // rounds not given
   ASSERT_EQ(r->warnings.size(), 1u);
   EXPECT_EQ(r->warnings[0],
-            "1 benchmark(s) have no stats.data samples, only summary statistics; left out");
+            "1 benchmark(s) have no stats.data samples, only summary statistics: stored as "
+            "summary records (history shows them; compare and summary cannot)");
 }
 
 }  // namespace
