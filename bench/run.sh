@@ -98,6 +98,11 @@ if want analysis; then
       "$build/bench/$b"
     fi
   done
+  if [ -x "$build/bench/steady_state_bench" ]; then
+    echo
+    echo "== steady_state_bench 1 4 100000 (long instances: segmented on block means)"
+    "$build/bench/steady_state_bench" 1 4 100000
+  fi
 fi
 
 # Change points over commit history (src/stats/series_changes.hpp): full detection of 1,000

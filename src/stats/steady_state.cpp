@@ -62,9 +62,32 @@ void segment_instance(std::span<const double> x, const SteadyStateOptions& optio
       kept.push_back(i);
       y.push_back(x[i]);
     }
+  std::size_t count = 0;
+  if (options.max_segmentation_points >= 4 && y.size() > options.max_segmentation_points) {
+    // Blocks of nearly equal size: block k holds y[bounds[k], bounds[k + 1]).
+    const std::size_t blocks = options.max_segmentation_points / 2;
+    std::vector<std::size_t> bounds(blocks + 1);
+    std::vector<double> means(blocks);
+    for (std::size_t k = 0; k <= blocks; ++k) bounds[k] = k * y.size() / blocks;
+    for (std::size_t k = 0; k < blocks; ++k) {
+      double sum = 0;
+      for (std::size_t i = bounds[k]; i < bounds[k + 1]; ++i) sum += y[i];
+      means[k] = sum / static_cast<double>(bounds[k + 1] - bounds[k]);
+    }
+    const PeltResult r = pelt(means, options.pelt);
+    std::vector<std::size_t> starts;  // iteration index where each segment starts
+    if (leading > 0) starts.push_back(0);
+    for (std::size_t j = 0; j < r.segments.size(); ++j)
+      starts.push_back(j == 0 ? leading : kept[bounds[r.segments[j].start]]);
+    for (std::size_t j = 0; j < starts.size(); ++j) {
+      const std::size_t end = j + 1 < starts.size() ? starts[j + 1] : n;
+      out.segments.push_back(segment_over(x, left_out, starts[j], end, count));
+      counts.push_back(count);
+    }
+    return;
+  }
   const PeltResult r = pelt(y, options.pelt);
 
-  std::size_t count = 0;
   if (leading > 0) {
     out.segments.push_back(segment_over(x, left_out, 0, leading, count));
     counts.push_back(count);

@@ -294,3 +294,59 @@ TEST(StatsSteadyState, ClassifyBenchmarkEndToEnd) {
 
 }  // namespace
 }  // namespace benchguard::stats
+
+namespace benchguard::stats {
+namespace {
+
+// Longer than max_segmentation_points: segmented on block means (1,000 blocks).
+TEST(StatsSteadyStateLong, AStepIsFoundWithinOneBlockOfWhereItIs) {
+  Normal rng(21);
+  std::vector<double> x;
+  add(x, rng, 9013, 1.10);
+  add(x, rng, 50987, 1.0);
+  const SteadyState s = classify_steady_state(x);
+  EXPECT_EQ(s.classification, SteadyClass::kWarmup);
+  ASSERT_TRUE(s.burn_in.has_value());
+  EXPECT_LE(*s.burn_in, 9013u + 60);  // blocks of 60 iterations
+  EXPECT_GE(*s.burn_in + 60, 9013u);
+  ASSERT_EQ(s.change_points.size(), 1u);
+  ASSERT_TRUE(s.steady.has_value());
+  EXPECT_EQ(s.steady->end, 60000u);
+  EXPECT_NEAR(s.steady->mean, 1.0, 0.001);  // from the iterations, not the block means
+  EXPECT_NEAR(std::sqrt(s.steady->variance), 0.005, 0.0005);
+}
+
+TEST(StatsSteadyStateLong, BlocksAgreeWithPeltOnTheIterations) {
+  // The same series segmented both ways: the same class, burn-ins within one block (3).
+  SteadyStateOptions whole;
+  whole.max_segmentation_points = 0;  // never blocked
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    Normal rng(seed);
+    std::vector<double> x;
+    if (seed % 3 == 1) add(x, rng, 400, 1.2);   // warm-up
+    if (seed % 3 == 2) add(x, rng, 2000, 0.9);  // slowdown (a better start)
+    add(x, rng, 3000 - x.size(), 1.0);
+    const SteadyState blocked = classify_steady_state(x);
+    const SteadyState exact = classify_steady_state(x, whole);
+    EXPECT_EQ(blocked.classification, exact.classification) << seed;
+    ASSERT_TRUE(blocked.burn_in && exact.burn_in) << seed;
+    EXPECT_LE(*blocked.burn_in > *exact.burn_in ? *blocked.burn_in - *exact.burn_in
+                                                : *exact.burn_in - *blocked.burn_in,
+              3u)
+        << seed;
+  }
+}
+
+TEST(StatsSteadyStateLong, AMillionFlatIterationsAreFlat) {
+  // Quadratic segmentation would take hours here; blocks take milliseconds.
+  Normal rng(5);
+  std::vector<double> x;
+  add(x, rng, 1000000, 1.0);
+  x[500000] = 3.0;  // a spike, averaged away in its block
+  const SteadyState s = classify_steady_state(x);
+  EXPECT_EQ(s.classification, SteadyClass::kFlat);
+  EXPECT_EQ(s.burn_in, 0u);
+}
+
+}  // namespace
+}  // namespace benchguard::stats
