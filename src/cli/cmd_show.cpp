@@ -88,8 +88,9 @@ void print_run(Context& ctx, const RunData& run) {
   }
   report::render(t, format == "jsonl" ? "csv" : format, ctx.out);
   // Statistics a source kept without its measurements (docs/history.md, summary points).
-  const report::Table summaries = report::summary_records_table(run, machine);
-  if (summaries.rows.empty() || machine || format == "jsonl") return;
+  if (machine || format == "jsonl") return;
+  const report::Table summaries = report::summary_records_table(run);
+  if (summaries.rows.empty()) return;
   ctx.out << (format == "md" ? "\n**summary records** (statistics only, no measurements)\n\n"
                              : "\nsummary records (statistics only, no measurements):\n");
   report::render(summaries, format, ctx.out);

@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 
 #include "ingest/importer.hpp"
@@ -80,12 +79,8 @@ Status read_aggregate(const JsonField& row, std::vector<Aggregates>& all) {
     a.config_json = config.dump();
     it = all.insert(all.end(), std::move(a));
   }
-  BG_ASSIGN(auto repetitions, row.opt_number("repetitions"));
-  if (repetitions) {
-    if (!(*repetitions >= 0 && *repetitions < 9.2e18) || *repetitions != std::floor(*repetitions))
-      return row.error("repetitions is not a count");
-    it->repetitions = static_cast<int64_t>(*repetitions);
-  }
+  BG_ASSIGN(auto repetitions, row.opt_integer("repetitions"));  // a negative one: check_values
+  if (repetitions) it->repetitions = *repetitions;
   auto& values = it->values[*statistic];
   BG_ASSIGN(auto unit, row.opt_string("time_unit"));
   const auto scale = seconds_per(unit.value_or("ns"));

@@ -1,7 +1,5 @@
 #include "report/run_summary.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <optional>
 
@@ -54,31 +52,19 @@ std::vector<VariantSummary> summarize_run(const RunData& run, const std::string&
   return out;
 }
 
-namespace {
-
-std::string unit_of(const VariantData& v, const std::string& metric) {
-  for (const auto& m : v.metrics)
-    if (m.name == metric) return m.unit;
-  const MetricInfo* info = find_builtin_metric(metric);
-  return info != nullptr ? info->unit : "";
-}
-
-}  // namespace
-
-Table summary_records_table(const RunData& run, bool machine) {
+Table summary_records_table(const RunData& run) {
   Table t;
   t.header = {"benchmark", "variant", "metric", "count", "mean", "stddev", "median", "min", "max"};
   t.right = {false, false, false, true, true, true, true, true, true};
   for (const auto& v : run.variants)
     for (const auto& s : v.summaries) {
-      const std::string unit = unit_of(v, s.metric);
+      const std::string unit = analysis::metric_info(v, s.metric).unit;
       const auto value = [&](std::optional<double> x) -> std::string {
-        if (!x) return machine ? "" : "-";
-        return machine ? fmt::format("{:.9g}", *x) : format_value(*x, unit);
+        return x ? format_value(*x, unit) : "-";
       };
       t.add_row({v.variant.benchmark, v.variant.name, s.metric,
-                 s.count > 0 ? std::to_string(s.count) : (machine ? "" : "?"), value(s.mean),
-                 value(s.stddev), value(s.median), value(s.min), value(s.max)});
+                 s.count > 0 ? std::to_string(s.count) : "?", value(s.mean), value(s.stddev),
+                 value(s.median), value(s.min), value(s.max)});
     }
   return t;
 }
@@ -89,7 +75,7 @@ nlohmann::json summary_records_json(const VariantData& variant) {
   json all = json::array();
   for (const auto& s : variant.summaries)
     all.push_back({{"metric", s.metric},
-                   {"unit", unit_of(variant, s.metric)},
+                   {"unit", analysis::metric_info(variant, s.metric).unit},
                    {"count", s.count > 0 ? json(s.count) : json(nullptr)},
                    {"mean", s.mean},
                    {"stddev", value(s.stddev)},

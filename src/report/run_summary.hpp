@@ -33,9 +33,9 @@ std::vector<VariantSummary> summarize_run(const RunData& run,
 
 // The summary records of a run (statistics a source kept without its measurements), one row
 // per variant and metric: benchmark, variant, metric, count ("?" when unknown), mean,
-// stddev, median, min, max ("-" when not given). `machine`: plain numbers for CSV. Units
-// come from the variant's metrics, else the built-in ones.
-Table summary_records_table(const RunData& run, bool machine);
+// stddev, median, min, max ("-" when not given), for people (machine formats have the JSON).
+// Units come from the variant's metrics, else the built-in ones.
+Table summary_records_table(const RunData& run);
 // The same as JSON objects (null where not given).
 nlohmann::json summary_records_json(const VariantData& variant);
 
