@@ -75,6 +75,7 @@ void print_json(Context& ctx, const analysis::CompareReport& r, const std::strin
                       {"threshold", jnum(c.threshold)},
                       {"calibrated", row.calibrated != nullptr},
                       {"method", row.duet ? "duet" : "instances"},
+                      {"resampling", stats::to_string(c.ratio.method)},
                       {"warnings", c.warnings}});
       if (row.duet)
         rows.back()["duet"] = {{"runs", row.duet->runs},
@@ -156,6 +157,12 @@ void print_table(Context& ctx, const analysis::CompareReport& r, const std::stri
             row.benchmark, m.metric.name, 100 * row.result.threshold,
             row.calibrated->slower + row.calibrated->faster, row.calibrated->comparisons,
             100 * row.calibrated->max_change));
+      if (row.result.ratio.method != stats::ResampleMethod::kFull)
+        notes.push_back(fmt::format(
+            "{} {}: interval from the large-sample bootstrap ({}; {} and {} iterations; "
+            "docs/statistics.md, \"Large samples\")",
+            row.benchmark, m.metric.name, stats::to_string(row.result.ratio.method),
+            row.a.data.size(), row.b.data.size()));
       for (const auto& w : row.result.warnings) notes.push_back(row.benchmark + ": " + w);
     }
   }

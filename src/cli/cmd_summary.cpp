@@ -48,6 +48,11 @@ nlohmann::json to_json(const analysis::VariantSummary& s) {
       {"median_ci", {num(s.median_ci.ci.lower), num(s.median_ci.ci.upper)}},
       {"median_ci_method", analysis::to_string(s.median_ci_method)},
       {"median_ci_coverage", num(s.median_ci_coverage)},
+      {"resampling",
+       {{"mean_ci", stats::to_string(s.mean_ci.method)},
+        {"median_ci", s.median_ci_method == analysis::MedianCiMethod::kBootstrap
+                          ? nlohmann::json(stats::to_string(s.median_ci.method))
+                          : nlohmann::json(nullptr)}}},
       {"stdev", num(s.stdev)},
       {"min", num(s.min)},
       {"max", num(s.max)},

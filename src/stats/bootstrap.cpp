@@ -49,9 +49,10 @@ Estimate bootstrap(const Hierarchical& data, const BootstrapOptions& options) {
   e.value = statistic_of(data, options.statistic);
   if (data.instances() < 2) e.warnings.push_back(kFewInstances);
   const auto replicates =
-      hierarchical_replicates(data, options.statistic, options.resamples, options.seed);
+      bootstrap_replicates(data, options.statistic, options.resamples, options.seed);
+  e.method = replicates.method;
   const VarianceTerm terms[] = {variance_term(data, options.statistic)};
-  return finish(std::move(e), replicates, options.confidence, options.interval,
+  return finish(std::move(e), replicates.values, options.confidence, options.interval,
                 combined_expansion(terms));
 }
 
@@ -125,8 +126,11 @@ RatioSample ratio_sample(const Hierarchical& a, const Hierarchical& b, Statistic
       stat_a == 0.0 ? std::numeric_limits<double>::infinity() : statistic_of(b, statistic) / stat_a;
   s.a = relative_variance_term(a, statistic);
   s.b = relative_variance_term(b, statistic);
-  auto rep_a = hierarchical_replicates(a, statistic, resamples, derive_seed(seed, 0));
-  const auto rep_b = hierarchical_replicates(b, statistic, resamples, derive_seed(seed, 1));
+  auto drawn_a = bootstrap_replicates(a, statistic, resamples, derive_seed(seed, 0));
+  const auto drawn_b = bootstrap_replicates(b, statistic, resamples, derive_seed(seed, 1));
+  s.method = std::max(drawn_a.method, drawn_b.method);
+  auto& rep_a = drawn_a.values;
+  const auto& rep_b = drawn_b.values;
   if (rep_a.empty() || rep_b.empty()) return s;
   for (std::size_t i = 0; i < rep_a.size(); ++i) {
     rep_a[i] = rep_a[i] == 0.0 ? std::numeric_limits<double>::infinity() : rep_b[i] / rep_a[i];
@@ -138,6 +142,7 @@ RatioSample ratio_sample(const Hierarchical& a, const Hierarchical& b, Statistic
 Estimate ratio_estimate(const RatioSample& sample, double confidence, CiMethod method) {
   Estimate e;
   e.value = sample.ratio;
+  e.method = sample.method;
   const VarianceTerm terms[] = {sample.a, sample.b};
   if (sample.a.instances < 2 || sample.b.instances < 2) {
     e.warnings.push_back(std::string("a side has ") + kFewInstances);
@@ -171,6 +176,7 @@ Estimate geomean_estimate(std::span<const RatioSample> samples, double confidenc
       return e;
     }
     log_ratio_sum += std::log(s.ratio);
+    e.method = std::max(e.method, s.method);
     for (std::size_t i = 0; i < resamples; ++i) log_sum[i] += std::log(s.replicates[i]);
     terms.push_back(s.a);
     terms.push_back(s.b);

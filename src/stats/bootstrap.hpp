@@ -33,10 +33,14 @@ struct Estimate {
   Interval ci{std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()};
   Expansion expansion;  // how the interval was widened; scale 1 means plain percentile
   double tail = std::numeric_limits<double>::quiet_NaN();  // probability read in each tail
+  // How the replicates were drawn (resample.hpp, "Large samples"); for a ratio or a geometric
+  // mean, the most approximate method of any side.
+  ResampleMethod method = ResampleMethod::kFull;
   std::vector<std::string> warnings;
 };
 
-// Estimate and confidence interval of the statistic of one sample.
+// Estimate and confidence interval of the statistic of one sample. Replicates are drawn by
+// choose_resample_method(data).
 Estimate bootstrap(const Hierarchical& data, const BootstrapOptions& options);
 
 // The variance of the pooled mean, estimated two ways (delta method for the ratio of sums
@@ -70,6 +74,7 @@ struct RatioSample {
   std::vector<double> replicates;
   VarianceTerm a{0.0, 0.0, 0};
   VarianceTerm b{0.0, 0.0, 0};
+  ResampleMethod method = ResampleMethod::kFull;
 };
 RatioSample ratio_sample(const Hierarchical& a, const Hierarchical& b, Statistic statistic,
                          int resamples, uint64_t seed);

@@ -32,8 +32,47 @@ double statistic_of(const Hierarchical& data, Statistic statistic);
 double trimmed_mean_sorted(std::span<const double> sorted);
 
 // `resamples` bootstrap replicates of the statistic, replicate b in slot b. Empty for empty
-// data.
+// data. Every iteration is drawn: the cost is resamples x iterations.
 std::vector<double> hierarchical_replicates(const Hierarchical& data, Statistic statistic,
                                             int resamples, uint64_t seed);
+
+// Large samples (docs/statistics.md, "Large samples"). Drawing every iteration of every
+// resample costs resamples x iterations: minutes at a million iterations. Two methods whose
+// cost does not grow with the iterations stand in for it:
+//  - kNormalWithin: instances are drawn as in the full bootstrap; the redrawing of a drawn
+//    instance's iterations is replaced by its limit, a normal draw. A replicate is the statistic
+//    of the drawn instances' iterations pooled (each drawn instance counted as often as drawn,
+//    no iteration redrawn) plus Z sqrt(sum m_k v_k) / sum m_k over the drawn instances, v_k the
+//    variance (denominator m_k) of instance k's influence values: x for the mean, x winsorized
+//    at the trimming quantiles / (1 - 2 kTrimFraction) for the trimmed mean, 1{x > median} / f
+//    for the median (f the density at the median, from quantile spacings with the Hall-Sheather
+//    bandwidth). For the mean this is exact in the first two moments of each inner draw.
+//  - kNormal: with many instances the bootstrap distribution is normal to a good approximation;
+//    replicates are normal draws with the two-stage bootstrap variance of the influence values
+//    (variance_term's bootstrap_variance).
+// Both match the full bootstrap's variance, so the expanded percentile interval reads them the
+// same way.
+enum class ResampleMethod { kFull, kNormalWithin, kNormal };
+const char* to_string(ResampleMethod method);  // "full", "normal within instances", "normal"
+
+// Up to this many iterations every iteration is redrawn (kFull).
+inline constexpr std::size_t kFullResampleLimit = 20000;
+// Above kFullResampleLimit iterations, up to this many instances are redrawn (kNormalWithin);
+// beyond it, kNormal.
+inline constexpr std::size_t kInstanceResampleLimit = 1000;
+
+ResampleMethod choose_resample_method(const Hierarchical& data);
+
+struct Replicates {
+  std::vector<double> values;
+  ResampleMethod method = ResampleMethod::kFull;
+};
+// Replicates by choose_resample_method(data).
+Replicates bootstrap_replicates(const Hierarchical& data, Statistic statistic, int resamples,
+                                uint64_t seed);
+// Replicates by the given method, whatever the size (to compare the methods on one sample).
+// Resample b draws from Rng(seed, b) only.
+std::vector<double> replicates_by(const Hierarchical& data, Statistic statistic, int resamples,
+                                  uint64_t seed, ResampleMethod method);
 
 }  // namespace benchguard::stats
