@@ -56,7 +56,9 @@ MetricSample extract(const VariantData& v, const std::string& metric, const Burn
 
   std::size_t shortest = SIZE_MAX;
   for (const auto& xs : s.series) shortest = std::min(shortest, xs.size());
-  if (!s.series.empty() && shortest >= kMinSeriesForDetection) {
+  // Detection runs only when asked for (kAuto): a configured or fixed burn-in is taken as
+  // given, and its cost (linear, but the largest part of reading a long run) is not paid.
+  if (policy.mode == Mode::kAuto && !s.series.empty() && shortest >= kMinSeriesForDetection) {
     stats::SteadyStateOptions opts;
     opts.direction = s.metric.direction;
     s.steady = stats::classify_benchmark(s.series, opts);
@@ -64,7 +66,7 @@ MetricSample extract(const VariantData& v, const std::string& metric, const Burn
     if (sum.no_steady_state_share > 0)
       s.warnings.push_back(fmt::format("{:.0f}% of instances never reach a steady state",
                                        100 * sum.no_steady_state_share));
-    if (policy.mode == Mode::kAuto && sum.recommended_burn_in && *sum.recommended_burn_in > 0) {
+    if (sum.recommended_burn_in && *sum.recommended_burn_in > 0) {
       // Keep at least half of the shortest instance: a burn-in that would eat most of the
       // data says more about the benchmark than about its warm-up.
       if (*sum.recommended_burn_in <= shortest / 2) {

@@ -16,7 +16,8 @@ namespace benchguard::analysis {
 struct BurnInPolicy {
   enum class Mode {
     kConfigured,  // leave out the iterations flagged burn-in (by the suite or the benchmark)
-    kAuto,        // those, then whatever steady-state detection finds on top of them
+    kAuto,        // those, then whatever steady-state detection finds on top of them (the
+                  // only mode that runs the detection)
     kFixed,       // the first `fixed` iterations of each instance, flags ignored
   };
   Mode mode = Mode::kAuto;

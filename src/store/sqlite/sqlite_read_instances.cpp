@@ -75,53 +75,58 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
   for (const auto& [id, slot] : instance_slots)
     instances.emplace(id, &data.variants[slot.first].instances[slot.second]);
 
-  std::vector<std::pair<int64_t, std::pair<InstanceRecord*, size_t>>> iteration_slots;
-  {
-    BG_ASSIGN(Stmt stmt, db_->prepare("SELECT it.id, it.instance_id, it.idx, it.start_ns, "
-                                      "it.end_ns, it.burn_in, it.timed_out, it.failure "
-                                      "FROM iterations it JOIN instances i ON i.id = "
-                                      "it.instance_id JOIN variants v ON v.id = i.variant_id "
-                                      "WHERE v.run_id = ? ORDER BY it.id"));
-    stmt.bind(1, run_id);
-    while (true) {
-      BG_ASSIGN(bool row, stmt.step());
-      if (!row) break;
-      IterationRecord it;
-      it.index = static_cast<int>(stmt.int64(2));
-      it.start_ns = stmt.int64(3);
-      it.end_ns = stmt.int64(4);
-      it.burn_in = stmt.int64(5) != 0;
-      it.timed_out = stmt.int64(6) != 0;
-      it.failure = stmt.text(7);
-      const auto found = instances.find(stmt.int64(1));
-      if (found == instances.end()) continue;
-      InstanceRecord* owner = found->second;
-      iteration_slots.push_back({stmt.int64(0), {owner, owner->iterations.size()}});
-      owner->iterations.push_back(std::move(it));
-    }
-  }
-  std::unordered_map<int64_t, IterationRecord*> iterations;
-  for (const auto& [id, slot] : iteration_slots)
-    iterations.emplace(id, &slot.first->iterations[slot.second]);
-
   BG_ASSIGN(auto metrics, read_metrics());
   std::unordered_map<int64_t, std::string> metric_names;
   for (const auto& [id, m] : metrics) metric_names.emplace(id, m.name);
-  BG_ASSIGN(Stmt stmt, db_->prepare("SELECT mv.iteration_id, mv.metric_id, mv.value "
-                                    "FROM metric_values mv JOIN iterations it ON it.id = "
-                                    "mv.iteration_id JOIN instances i ON i.id = it.instance_id "
-                                    "JOIN variants v ON v.id = i.variant_id WHERE v.run_id = ? "
-                                    "ORDER BY mv.iteration_id, mv.metric_id"));
-  stmt.bind(1, run_id);
-  while (true) {
-    BG_ASSIGN(bool row, stmt.step());
-    if (!row) break;
-    // NULL is how a NaN was stored.
-    const double value = stmt.is_null(2) ? std::numeric_limits<double>::quiet_NaN() : stmt.real(2);
-    const auto iteration = iterations.find(stmt.int64(0));
-    const auto name = metric_names.find(stmt.int64(1));
-    if (iteration == iterations.end() || name == metric_names.end()) continue;
-    iteration->second->metrics.emplace_back(name->second, value);
+  {
+    // Iterations with their metric values in one pass. The order is the one the indexes give
+    // (variant, instance id, iteration id, metric id), so SQLite sorts nothing and each
+    // instance's and iteration's rows arrive together.
+    BG_ASSIGN(Stmt stmt,
+              db_->prepare("SELECT i.id, it.id, it.idx, it.start_ns, it.end_ns, it.burn_in, "
+                           "it.timed_out, it.failure, mv.metric_id, mv.value "
+                           "FROM variants v JOIN instances i ON i.variant_id = v.id "
+                           "JOIN iterations it ON it.instance_id = i.id "
+                           "LEFT JOIN metric_values mv ON mv.iteration_id = it.id "
+                           "WHERE v.run_id = ? "
+                           "ORDER BY v.benchmark_id, v.name, i.id, it.id, mv.metric_id"));
+    stmt.bind(1, run_id);
+    int64_t instance_id = 0, iteration_id = 0, metric = 0;
+    InstanceRecord* owner = nullptr;
+    const std::string* metric_name = nullptr;
+    while (true) {
+      BG_ASSIGN(bool row, stmt.step());
+      if (!row) break;
+      if (const int64_t id = stmt.int64(0); owner == nullptr || id != instance_id) {
+        const auto found = instances.find(id);
+        if (found == instances.end()) continue;
+        owner = found->second;
+        instance_id = id;
+        iteration_id = 0;
+      }
+      if (const int64_t id = stmt.int64(1); owner->iterations.empty() || id != iteration_id) {
+        IterationRecord it;
+        it.index = static_cast<int>(stmt.int64(2));
+        it.start_ns = stmt.int64(3);
+        it.end_ns = stmt.int64(4);
+        it.burn_in = stmt.int64(5) != 0;
+        it.timed_out = stmt.int64(6) != 0;
+        it.failure = stmt.text(7);
+        owner->iterations.push_back(std::move(it));
+        iteration_id = id;
+      }
+      if (stmt.is_null(8)) continue;  // an iteration without metric values
+      if (metric_name == nullptr || stmt.int64(8) != metric) {
+        metric = stmt.int64(8);
+        const auto name = metric_names.find(metric);
+        metric_name = name == metric_names.end() ? nullptr : &name->second;
+        if (metric_name == nullptr) continue;
+      }
+      // NULL is how a NaN was stored.
+      const double value =
+          stmt.is_null(9) ? std::numeric_limits<double>::quiet_NaN() : stmt.real(9);
+      owner->iterations.back().metrics.emplace_back(*metric_name, value);
+    }
   }
   for (auto& v : data.variants)
     for (auto& in : v.instances) {

@@ -70,7 +70,11 @@ TEST(AnalysisSamples, AutoDetectsAWarmupThePlanDidNotFlag) {
 
   BurnInPolicy configured;
   configured.mode = BurnInPolicy::Mode::kConfigured;
-  EXPECT_EQ(extract(v, "wall_time", configured).data.size(), 6u * 40u);
+  const auto as_configured = extract(v, "wall_time", configured);
+  EXPECT_EQ(as_configured.data.size(), 6u * 40u);
+  // A configured burn-in is taken as given: no detection runs.
+  EXPECT_FALSE(as_configured.steady.has_value());
+  EXPECT_EQ(as_configured.detected_burn_in, 0u);
 }
 
 TEST(AnalysisSamples, ShortSeriesSkipDetection) {
