@@ -27,7 +27,8 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
   std::unordered_map<int64_t, size_t> variant_pos;
   for (size_t i = 0; i < variant_ids.size(); ++i) variant_pos.emplace(variant_ids[i], i);
 
-  // Instances first; pointers to them are taken only once every vector has stopped growing.
+  // Instances first, in index order (each variant's by id; nothing to sort); pointers to them
+  // are taken only once every vector has stopped growing.
   std::vector<std::pair<int64_t, std::pair<size_t, size_t>>> instance_slots;
   {
     BG_ASSIGN(Stmt stmt,
@@ -37,7 +38,7 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
                            "i.mem_samples, i.instructions, i.cycles, i.cpus, i.schedule_tag, "
                            "i.schedule, i.timed_outside "
                            "FROM instances i JOIN variants v ON v.id = i.variant_id "
-                           "WHERE v.run_id = ? ORDER BY i.id"));
+                           "WHERE v.run_id = ? ORDER BY v.benchmark_id, v.name, i.id"));
     stmt.bind(1, run_id);
     while (true) {
       BG_ASSIGN(bool row, stmt.step());
