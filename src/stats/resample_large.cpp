@@ -38,7 +38,10 @@ std::pair<double, double> moments(std::span<const double> xs, F&& f) {
   for (double x : xs) sum += f(x);
   const double mu = sum / static_cast<double>(xs.size());
   double ss = 0.0;
-  for (double x : xs) ss += (f(x) - mu) * (f(x) - mu);
+  for (double x : xs) {
+    const double d = f(x) - mu;
+    ss += d * d;
+  }
   return {mu, ss / static_cast<double>(xs.size())};
 }
 
@@ -142,13 +145,12 @@ class Mixture {
     return std::span<const double>(sorted_).subspan(offsets_[k], offsets_[k + 1] - offsets_[k]);
   }
 
-  // How many drawn iterations are <= x (or < x).
-  std::size_t rank(std::span<const Draw> drawn, double x, bool strict) const {
+  // How many drawn iterations are <= x.
+  std::size_t rank(std::span<const Draw> drawn, double x) const {
     std::size_t r = 0;
     for (const auto& d : drawn) {
       const auto xs = values(d.instance);
-      const auto pos = strict ? std::lower_bound(xs.begin(), xs.end(), x)
-                              : std::upper_bound(xs.begin(), xs.end(), x);
+      const auto pos = std::upper_bound(xs.begin(), xs.end(), x);
       r += d.copies * static_cast<std::size_t>(pos - xs.begin());
     }
     return r;
@@ -160,7 +162,7 @@ class Mixture {
     std::size_t lo = 0, hi = global_.size() - 1;
     while (lo < hi) {
       const std::size_t mid = lo + (hi - lo) / 2;
-      if (rank(drawn, global_[mid], false) > r)
+      if (rank(drawn, global_[mid]) > r)
         hi = mid;
       else
         lo = mid + 1;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "support/test_support.hpp"
+#include "unit/ingest/ingest_test_util.hpp"
 
 namespace benchguard {
 namespace {
@@ -17,9 +18,7 @@ using testing::CliResult;
 using testing::run_cli;
 using testing::TempDir;
 
-std::string data_file(const std::string& name) {
-  return std::string(BG_SOURCE_DIR) + "/tests/data/ingest/" + name;
-}
+using ingest::testing::data_file;
 
 TEST(CliSummaryPoints, OtavaHistoryIsSummaryPointsWithASuspectedChange) {
   TempDir dir;
