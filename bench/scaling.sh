@@ -8,7 +8,8 @@
 #   summary  the run (intervals, variability, steady state, outliers)
 #   compare  the two imports, A/A (trimmed means, the default)
 #   export   the run as JSON
-#   floor    reading the n values back with the sqlite3 shell (what the storage alone costs)
+#   floor    reading the stored value arrays back with the sqlite3 shell (what the storage
+#            alone costs)
 # and prints the database's bytes per stored iteration (after VACUUM, both imports). The last line gives the growth
 # exponent between the two largest sizes, log10(t(10n) / t(n)): 1 is linear.
 set -euo pipefail
@@ -49,7 +50,7 @@ for e in $(seq 3 "$max_exp"); do
   summary=$(seconds "$bg" --db "$db" summary 1)
   compare=$(seconds "$bg" --db "$db" compare 1 2)
   export=$(seconds "$bg" --db "$db" export 1 --format json)
-  floor=$(seconds sqlite3 "$db" "SELECT sum(value) FROM metric_values")
+  floor=$(seconds sqlite3 "$db" "SELECT sum(length(data || x'00')) FROM iteration_values")
   sqlite3 "$db" "VACUUM"
   bytes=$(stat -c %s "$db")  # two imports: 2n iterations
   printf "%10d %8ss %8ss %8ss %8ss %8ss %8.1f\n" "$n" "$import" "$summary" "$compare" "$export" \

@@ -50,6 +50,12 @@ void Stmt::bind_text(int index, std::string_view value) {
   if (bind_rc_ == SQLITE_OK) bind_rc_ = rc;
 }
 
+void Stmt::bind_blob(int index, std::string_view bytes) {
+  // SQLITE_STATIC: the bytes outlive the statement's run (Blob).
+  const int rc = sqlite3_bind_blob64(stmt_, index, bytes.data(), bytes.size(), SQLITE_STATIC);
+  if (bind_rc_ == SQLITE_OK) bind_rc_ = rc;
+}
+
 Result<bool> Stmt::step() {
   if (bind_rc_ != SQLITE_OK)
     return Error{db_->path() + ": cannot bind a parameter: " + sqlite3_errstr(bind_rc_)};
@@ -76,6 +82,12 @@ double Stmt::real(int col) const {
 }
 bool Stmt::is_null(int col) const {
   return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
+}
+
+std::string_view Stmt::blob(int col) const {
+  const auto* p = static_cast<const char*>(sqlite3_column_blob(stmt_, col));
+  if (p == nullptr) return {};
+  return {p, static_cast<size_t>(sqlite3_column_bytes(stmt_, col))};
 }
 
 std::string Stmt::text(int col) const {

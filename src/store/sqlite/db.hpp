@@ -20,6 +20,16 @@ namespace benchguard::store::sqlite {
 
 class Db;
 
+// Bytes bound as a BLOB (Stmt::bind); the caller keeps them alive until the statement has run.
+struct Blob {
+  std::string_view bytes;
+};
+// NULL for nullopt.
+inline std::optional<Blob> blob_or_null(const std::optional<std::string>& bytes) {
+  if (!bytes) return std::nullopt;
+  return Blob{*bytes};
+}
+
 // A prepared statement in use, usually borrowed from the connection's cache. Resets itself
 // when it goes out of scope so that no read transaction is left open behind the caller's
 // back (which would block WAL checkpoints), and gives the cached statement back.
@@ -37,7 +47,7 @@ class Stmt {
   ~Stmt();
 
   // Parameters are 1-based. Integers (and bool) bind as INTEGER, floating point as REAL,
-  // strings as TEXT, std::nullopt / nullptr as NULL.
+  // strings as TEXT, Blob as BLOB, std::nullopt / nullptr as NULL.
   template <class T>
   Stmt& bind(int index, const T& value) {
     using V = std::decay_t<T>;
@@ -47,6 +57,8 @@ class Stmt {
       bind_int64(index, static_cast<int64_t>(value));
     } else if constexpr (std::is_floating_point_v<V>) {
       bind_double(index, static_cast<double>(value));
+    } else if constexpr (std::is_same_v<V, Blob>) {
+      bind_blob(index, value.bytes);
     } else if constexpr (requires {
                            value.has_value();
                            *value;
@@ -80,12 +92,15 @@ class Stmt {
   double real(int col) const;
   std::string text(int col) const;
   bool is_null(int col) const;
+  // The bytes of a BLOB (or TEXT) column, valid until the next step or reset; empty for NULL.
+  std::string_view blob(int col) const;
 
  private:
   void bind_null(int index);
   void bind_int64(int index, int64_t value);
   void bind_double(int index, double value);
   void bind_text(int index, std::string_view value);
+  void bind_blob(int index, std::string_view bytes);
 
   Db* db_;
   sqlite3_stmt* stmt_;

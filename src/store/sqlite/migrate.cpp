@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <limits>
+#include <unordered_map>
 
 #include "core/embedded.hpp"
+#include "store/sqlite/iteration_columns.hpp"
 
 namespace benchguard::store::sqlite {
 namespace {
@@ -48,6 +51,75 @@ std::string join_tables(const std::vector<std::string>& tables) {
   return out;
 }
 
+// 0009: the rows of iterations and metric_values become one iteration_blocks row per instance
+// and one iteration_values row per (instance, metric), one instance at a time; then the two
+// tables go.
+Status pack_iteration_rows(Db& db) {
+  std::unordered_map<int64_t, std::string> names;
+  std::unordered_map<std::string, int64_t> ids;
+  {
+    BG_ASSIGN(Stmt stmt, db.prepare("SELECT id, name FROM metrics"));
+    while (true) {
+      BG_ASSIGN(bool row, stmt.step());
+      if (!row) break;
+      names.emplace(stmt.int64(0), stmt.text(1));
+      ids.emplace(stmt.text(1), stmt.int64(0));
+    }
+  }
+  BG_ASSIGN(Stmt block, db.prepare("INSERT INTO iteration_blocks(instance_id, count, idx, "
+                                   "start_ns, end_ns, flags, failures) VALUES(?,?,?,?,?,?,?)"));
+  BG_ASSIGN(Stmt values, db.prepare("INSERT INTO iteration_values(instance_id, metric_id, "
+                                    "present, data) VALUES(?,?,?,?)"));
+  int64_t instance = 0;
+  std::vector<IterationRecord> iterations;
+  const auto flush = [&]() -> Status {
+    if (iterations.empty()) return ok_status();
+    BG_ASSIGN(PackedIterations packed, pack_iterations(iterations, 0));
+    BG_TRY(block
+               .bind_all(instance, packed.count, blob_or_null(packed.idx), Blob{packed.start_ns},
+                         Blob{packed.end_ns}, blob_or_null(packed.flags), packed.failures)
+               .run());
+    for (const auto& m : packed.metrics)
+      BG_TRY(
+          values.bind_all(instance, ids.at(m.name), blob_or_null(m.present), Blob{m.data}).run());
+    iterations.clear();
+    return ok_status();
+  };
+  BG_ASSIGN(Stmt rows, db.prepare("SELECT it.instance_id, it.id, it.idx, it.start_ns, it.end_ns, "
+                                  "it.burn_in, it.timed_out, it.failure, mv.metric_id, mv.value "
+                                  "FROM iterations it LEFT JOIN metric_values mv "
+                                  "ON mv.iteration_id = it.id "
+                                  "ORDER BY it.instance_id, it.id, mv.metric_id"));
+  int64_t iteration = 0;
+  while (true) {
+    BG_ASSIGN(bool row, rows.step());
+    if (!row) break;
+    if (rows.int64(0) != instance) {
+      BG_TRY(flush());
+      instance = rows.int64(0);
+    }
+    if (iterations.empty() || rows.int64(1) != iteration) {
+      IterationRecord it;
+      it.index = static_cast<int>(rows.int64(2));
+      it.start_ns = rows.int64(3);
+      it.end_ns = rows.int64(4);
+      it.burn_in = rows.int64(5) != 0;
+      it.timed_out = rows.int64(6) != 0;
+      it.failure = rows.text(7);
+      iterations.push_back(std::move(it));
+      iteration = rows.int64(1);
+    }
+    if (rows.is_null(8)) continue;
+    const auto name = names.find(rows.int64(8));
+    if (name == names.end()) continue;  // a value of no metric: foreign keys were off
+    iterations.back().metrics.emplace_back(
+        name->second, rows.is_null(9) ? std::numeric_limits<double>::quiet_NaN() : rows.real(9));
+  }
+  BG_TRY(flush());
+  rows.reset();
+  return db.exec("DROP TABLE metric_values; DROP TABLE iterations;");
+}
+
 Status apply_one(Db& db, const Migration& m) {
   BG_ASSIGN(Transaction txn, Transaction::begin(db));
   // Another process may have migrated while this one waited for the write lock.
@@ -56,6 +128,8 @@ Status apply_one(Db& db, const Migration& m) {
   const std::string what = fmt::format("migration {:04d}_{} failed", m.version, m.name);
   if (auto s = db.exec(std::string(m.sql)); !s.ok())
     return Error{s.error().message + " (" + what + ")"};
+  if (m.step != nullptr)
+    if (auto s = m.step(db); !s.ok()) return Error{s.error().message + " (" + what + ")"};
   BG_TRY(db.exec(std::string(kCreateMigrationsTable)));
   BG_ASSIGN(Stmt insert,
             db.prepare("INSERT INTO schema_migrations(version, name, applied_at) VALUES(?,?,?)"));
@@ -71,6 +145,7 @@ Result<std::vector<Migration>> embedded_migrations() {
   std::vector<Migration> out;
   for (const auto& file : sqlite_migration_files()) {
     BG_ASSIGN(Migration m, parse_migration(file));
+    if (m.version == kIterationColumnsVersion) m.step = pack_iteration_rows;
     if (m.version != static_cast<int>(out.size()) + 1)
       return Error{"embedded migration '" + std::string(file.name) + "' should be version " +
                    std::to_string(out.size() + 1) + "; fix src/store/migrations"};

@@ -16,14 +16,18 @@ struct Migration {
   int version = 0;
   std::string name;  // "history_indexes" for 0002_history_indexes.sql
   std::string_view sql;
+  // What SQL alone cannot do, run after `sql` in the same transaction (0009 packs the rows
+  // of iterations into arrays); nullptr for most.
+  Status (*step)(Db&) = nullptr;
 };
 
 // The embedded migrations, checked once: well-formed names, versions 1..N without gaps.
 Result<std::vector<Migration>> embedded_migrations();
 // N, the newest version this binary knows (0 if the embedded set is malformed).
 int latest_schema_version();
-// The oldest version the readers understand: later migrations add only what reading does not
-// need (0005 run writers, 0006 checksums), so a database at 4 is read without migrating it.
+// The oldest version the readers understand: later migrations add what reading does not
+// need (0005 run writers, 0006 checksums) or what it reads either way (0009 iterations by
+// column), so a database at 4 is read without migrating it.
 inline constexpr int kOldestReadableVersion = 4;
 
 // What a file holds, learned without writing to it.
@@ -44,6 +48,9 @@ Result<SchemaProbe> check_schema(Db& db);
 
 // Applies the migrations after the database's version up to `target`, one transaction each.
 Status apply_migrations(Db& db, int target);
+
+// The version from which iterations are stored by column (iteration_columns.hpp).
+inline constexpr int kIterationColumnsVersion = 9;
 
 Result<SchemaStatus> read_schema_status(Db& db);
 

@@ -6,10 +6,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "store/checksum.hpp"
 #include "store/sqlite/json_columns.hpp"
@@ -36,6 +38,8 @@ const std::vector<std::string> kReal = {"real", "integer"};
 const std::vector<std::string> kRealOrNull = {"real", "integer", "null"};
 const std::vector<std::string> kText = {"text"};
 const std::vector<std::string> kTextOrNull = {"text", "null"};
+const std::vector<std::string> kBlob = {"blob"};
+const std::vector<std::string> kBlobOrNull = {"blob", "null"};
 
 std::vector<ColumnTypes> column_types(int version) {
   std::vector<ColumnTypes> out = {
@@ -89,19 +93,33 @@ std::vector<ColumnTypes> column_types(int version) {
         {"schedule_tag", kText},
         {"schedule", kText},
         {"timed_outside", kInt}}},
-      {"iterations",
-       "id",
-       {{"instance_id", kInt},
-        {"idx", kInt},
-        {"start_ns", kInt},
-        {"end_ns", kInt},
-        {"burn_in", kInt},
-        {"timed_out", kInt},
-        {"failure", kTextOrNull}}},
-      {"metric_values",
-       "iteration_id || '/' || metric_id",
-       {{"iteration_id", kInt}, {"metric_id", kInt}, {"value", kRealOrNull}}},
   };
+  if (version >= kIterationColumnsVersion) {
+    out.push_back({"iteration_blocks",
+                   "instance_id",
+                   {{"count", kInt},
+                    {"idx", kBlobOrNull},
+                    {"start_ns", kBlob},
+                    {"end_ns", kBlob},
+                    {"flags", kBlobOrNull},
+                    {"failures", kTextOrNull}}});
+    out.push_back({"iteration_values",
+                   "instance_id || '/' || metric_id",
+                   {{"metric_id", kInt}, {"present", kBlobOrNull}, {"data", kBlob}}});
+  } else {
+    out.push_back({"iterations",
+                   "id",
+                   {{"instance_id", kInt},
+                    {"idx", kInt},
+                    {"start_ns", kInt},
+                    {"end_ns", kInt},
+                    {"burn_in", kInt},
+                    {"timed_out", kInt},
+                    {"failure", kTextOrNull}}});
+    out.push_back({"metric_values",
+                   "iteration_id || '/' || metric_id",
+                   {{"iteration_id", kInt}, {"metric_id", kInt}, {"value", kRealOrNull}}});
+  }
   if (version >= kRunWritersVersion)
     out.push_back({"run_writers",
                    "run_id",
@@ -219,6 +237,10 @@ std::vector<Invariant> invariants(int version) {
        "schedule_tag '{}' is not AB or BA"},
       {"instances", "SELECT id, '' FROM instances WHERE failure = ''",
        "failure is an empty string, not NULL"},
+  };
+  // Before 0009 a row per iteration and per value; from 0009 arrays, whose decoded values
+  // check() tests as it reads them.
+  const std::vector<Invariant> rows = {
       {"instances",
        "SELECT i.id, COUNT(*) FROM instances i JOIN iterations it ON it.instance_id = i.id "
        "WHERE i.timed_outside = 1 GROUP BY i.id HAVING COUNT(*) > 1",
@@ -244,6 +266,35 @@ std::vector<Invariant> invariants(int version) {
            "-1.7976931348623157e308)",
        "a built-in metric is negative or infinite ({})"},
   };
+  const std::vector<Invariant> arrays = {
+      {"instances",
+       "SELECT i.id, b.count FROM instances i JOIN iteration_blocks b ON b.instance_id = i.id "
+       "WHERE i.timed_outside = 1 AND b.count > 1",
+       "was timed from outside but has {} iterations"},
+      {"instances",
+       "SELECT i.id, '' FROM instances i WHERE i.timed_outside = 0 AND NOT EXISTS (SELECT 1 FROM "
+       "iteration_blocks b WHERE b.instance_id = i.id)",
+       "has no iterations"},
+      {"iteration_blocks", "SELECT instance_id, count FROM iteration_blocks WHERE count < 1",
+       "count is {}, not positive"},
+      {"iteration_blocks",
+       "SELECT instance_id, count || ' iterations; start_ns ' || length(start_ns) || ', end_ns ' "
+       "|| length(end_ns) || ', idx ' || IFNULL(length(idx), '-') || ', flags ' || "
+       "IFNULL(length(flags), '-') FROM iteration_blocks WHERE length(start_ns) <> 8 * count OR "
+       "length(end_ns) <> 8 * count OR length(idx) <> 8 * count OR length(flags) <> count",
+       "arrays do not match its count ({} bytes)"},
+      {"iteration_blocks",
+       "SELECT instance_id, '' FROM iteration_blocks WHERE failures IS NOT NULL AND "
+       "(json_valid(failures) = 0 OR json_type(failures) <> 'array')",
+       "failures is not a JSON array"},
+      {"iteration_values",
+       "SELECT iv.instance_id || '/' || iv.metric_id, b.count || ' iterations; data ' || "
+       "length(iv.data) || ', present ' || IFNULL(length(iv.present), '-') FROM "
+       "iteration_values iv JOIN iteration_blocks b ON b.instance_id = iv.instance_id WHERE "
+       "length(iv.data) <> 8 * b.count OR length(iv.present) <> b.count",
+       "arrays do not match its block's count ({} bytes)"},
+  };
+  for (const auto& inv : version >= kIterationColumnsVersion ? arrays : rows) out.push_back(inv);
   if (version >= kSummariesVersion) {
     out.push_back(
         {"summaries", "SELECT id, count FROM summaries WHERE count < 0", "count is negative ({})"});
@@ -429,6 +480,30 @@ Result<CheckReport> SqliteStore::check() {
       problem("invariant", where + ": env is not a JSON object of strings");
   });
 
+  // From 0009 the values of an instance's iterations are arrays, tested once decoded. An
+  // instance timed from outside is tested by its own columns.
+  std::unordered_set<std::string> builtin_names;
+  for (const auto& m : builtin_metrics()) builtin_names.insert(m.name);
+  const auto check_iterations = [&](int64_t id, const InstanceRecord& instance) {
+    if (instance.timed_outside) return;
+    const std::string where = fmt::format("iteration_blocks row {}", id);
+    for (size_t k = 0; k < instance.iterations.size(); ++k) {
+      const IterationRecord& it = instance.iterations[k];
+      if (it.end_ns < it.start_ns)
+        problem("invariant", fmt::format("{}: iteration {} ends before it starts ({} ns)", where, k,
+                                         it.end_ns - it.start_ns));
+      if (it.index < 0)
+        problem("invariant",
+                fmt::format("{}: iteration {} has a negative index ({})", where, k, it.index));
+      for (const auto& [name, value] : it.metrics)
+        if (builtin_names.contains(name) && (value < 0 || std::isinf(value)))
+          problem("invariant",
+                  fmt::format("{}: iteration {}: a built-in metric is negative or infinite ({} = "
+                              "{})",
+                              where, k, name, value));
+    }
+  };
+
   // Counts, and the checksums of every run, variant and instance that has one.
   std::vector<int64_t> run_ids;
   each_row("read", "SELECT id FROM runs ORDER BY id",
@@ -495,12 +570,16 @@ Result<CheckReport> SqliteStore::check() {
              [&](Stmt& s) {
                ++report.instances;
                const auto pos = variant_pos.find(s.int64(1));
-               if (!checksums || pos == variant_pos.end()) return;
+               if (pos == variant_pos.end()) return;
                const size_t v = pos->second;
                const size_t k = next[v]++;
                if (k >= data.variants[v].instances.size()) return;
-               verify(fmt::format("instances row {}", s.int64(0)), s.is_null(2), s.int64(2),
-                      instance_checksum(keys[v], data.variants[v].instances[k]));
+               const InstanceRecord& instance = data.variants[v].instances[k];
+               if (schema_version_ >= kIterationColumnsVersion)
+                 check_iterations(s.int64(0), instance);
+               if (checksums)
+                 verify(fmt::format("instances row {}", s.int64(0)), s.is_null(2), s.int64(2),
+                        instance_checksum(keys[v], instance));
              });
     if (schema_version_ < kSummariesVersion) continue;
     std::vector<size_t> next_summary(variant_ids->size(), 0);

@@ -27,13 +27,13 @@ Result<PruneCounts> SqliteStore::prune(const PruneFilter& filter) {
   }
   PruneCounts counts;
   {
-    // An instance timed from outside holds its one iteration in its own columns.
-    BG_ASSIGN(Stmt stmt, db_->prepare("SELECT COUNT(DISTINCT v.id), COUNT(DISTINCT i.id), "
-                                      "COUNT(it.id) + COUNT(DISTINCT CASE WHEN it.id IS NULL "
-                                      "AND i.timed_outside = 1 THEN i.id END)" +
+    // An instance timed from outside may hold its one iteration in its own columns.
+    BG_ASSIGN(Stmt stmt, db_->prepare("SELECT COUNT(DISTINCT v.id), COUNT(i.id), "
+                                      "IFNULL(SUM(CASE WHEN b.instance_id IS NOT NULL THEN "
+                                      "b.count WHEN i.timed_outside = 1 THEN 1 ELSE 0 END), 0)" +
                                       kVariants +
                                       " LEFT JOIN instances i ON i.variant_id = v.id"
-                                      " LEFT JOIN iterations it ON it.instance_id = i.id" +
+                                      " LEFT JOIN iteration_blocks b ON b.instance_id = i.id" +
                                       kSelected));
     stmt.bind_all(benchmark, filter.before);
     BG_ASSIGN(bool row, stmt.step());
@@ -54,7 +54,7 @@ Result<PruneCounts> SqliteStore::prune(const PruneFilter& filter) {
     }
   }
   {
-    // Instances, iterations and metric values follow by ON DELETE CASCADE.
+    // Instances and their iteration arrays follow by ON DELETE CASCADE.
     BG_ASSIGN(Stmt stmt, db_->prepare("DELETE FROM variants WHERE id IN (SELECT v.id" + kVariants +
                                       kSelected + ")"));
     BG_TRY(stmt.bind_all(benchmark, filter.before).run());

@@ -6,9 +6,124 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "store/sqlite/iteration_columns.hpp"
+#include "store/sqlite/migrate.hpp"
 #include "store/sqlite/sqlite_store.hpp"
 
 namespace benchguard::store::sqlite {
+
+namespace {
+
+using InstanceMap = std::unordered_map<int64_t, InstanceRecord*>;
+using MetricNames = std::unordered_map<int64_t, std::string>;
+
+// Before 0009: iterations with their metric values in one pass, a row per (iteration, metric).
+// The order is the one the indexes give (variant, instance id, iteration id, metric id), so
+// SQLite sorts nothing and each instance's and iteration's rows arrive together.
+Status read_iteration_rows(Db& db, int64_t run_id, const InstanceMap& instances,
+                           const MetricNames& metric_names) {
+  BG_ASSIGN(Stmt stmt, db.prepare("SELECT i.id, it.id, it.idx, it.start_ns, it.end_ns, it.burn_in, "
+                                  "it.timed_out, it.failure, mv.metric_id, mv.value "
+                                  "FROM variants v JOIN instances i ON i.variant_id = v.id "
+                                  "JOIN iterations it ON it.instance_id = i.id "
+                                  "LEFT JOIN metric_values mv ON mv.iteration_id = it.id "
+                                  "WHERE v.run_id = ? "
+                                  "ORDER BY v.benchmark_id, v.name, i.id, it.id, mv.metric_id"));
+  stmt.bind(1, run_id);
+  int64_t instance_id = 0, iteration_id = 0, metric = 0;
+  InstanceRecord* owner = nullptr;
+  const std::string* metric_name = nullptr;
+  while (true) {
+    BG_ASSIGN(bool row, stmt.step());
+    if (!row) break;
+    if (const int64_t id = stmt.int64(0); owner == nullptr || id != instance_id) {
+      const auto found = instances.find(id);
+      if (found == instances.end()) continue;
+      owner = found->second;
+      instance_id = id;
+      iteration_id = 0;
+    }
+    if (const int64_t id = stmt.int64(1); owner->iterations.empty() || id != iteration_id) {
+      IterationRecord it;
+      it.index = static_cast<int>(stmt.int64(2));
+      it.start_ns = stmt.int64(3);
+      it.end_ns = stmt.int64(4);
+      it.burn_in = stmt.int64(5) != 0;
+      it.timed_out = stmt.int64(6) != 0;
+      it.failure = stmt.text(7);
+      owner->iterations.push_back(std::move(it));
+      iteration_id = id;
+    }
+    if (stmt.is_null(8)) continue;  // an iteration without metric values
+    if (metric_name == nullptr || stmt.int64(8) != metric) {
+      metric = stmt.int64(8);
+      const auto name = metric_names.find(metric);
+      metric_name = name == metric_names.end() ? nullptr : &name->second;
+      if (metric_name == nullptr) continue;
+    }
+    // NULL is how a NaN was stored.
+    const double value = stmt.is_null(9) ? std::numeric_limits<double>::quiet_NaN() : stmt.real(9);
+    owner->iterations.back().metrics.emplace_back(*metric_name, value);
+  }
+  return ok_status();
+}
+
+// From 0009: a run's iteration_blocks rows, then its iteration_values rows, both in instance
+// order (the indexes' order; SQLite sorts nothing). Arrays are decoded straight from
+// the rows.
+Status read_iteration_columns(Db& db, int64_t run_id, const InstanceMap& instances,
+                              const MetricNames& metric_names) {
+  const auto optional_blob = [](Stmt& stmt, int col) -> std::optional<std::string_view> {
+    if (stmt.is_null(col)) return std::nullopt;
+    return stmt.blob(col);
+  };
+  const auto where = [](int64_t id, const Error& e) {
+    return Error{"iteration_blocks row " + std::to_string(id) + ": " + e.message};
+  };
+  {
+    BG_ASSIGN(Stmt stmt, db.prepare("SELECT b.instance_id, b.count, b.idx, b.start_ns, b.end_ns, "
+                                    "b.flags, b.failures FROM variants v "
+                                    "JOIN instances i ON i.variant_id = v.id "
+                                    "JOIN iteration_blocks b ON b.instance_id = i.id "
+                                    "WHERE v.run_id = ?"));
+    stmt.bind(1, run_id);
+    while (true) {
+      BG_ASSIGN(bool row, stmt.step());
+      if (!row) break;
+      const auto found = instances.find(stmt.int64(0));
+      if (found == instances.end()) continue;
+      BlockView block;
+      block.count = stmt.int64(1);
+      block.idx = optional_blob(stmt, 2);
+      block.start_ns = stmt.blob(3);
+      block.end_ns = stmt.blob(4);
+      block.flags = optional_blob(stmt, 5);
+      block.failures = optional_blob(stmt, 6);
+      if (auto s = unpack_iterations(block, found->second->iterations); !s.ok())
+        return where(stmt.int64(0), s.error());
+    }
+  }
+  BG_ASSIGN(Stmt stmt,
+            db.prepare("SELECT iv.instance_id, iv.metric_id, iv.present, iv.data "
+                       "FROM variants v JOIN instances i ON i.variant_id = v.id "
+                       "JOIN iteration_values iv ON iv.instance_id = i.id "
+                       "WHERE v.run_id = ? ORDER BY v.benchmark_id, v.name, i.id, iv.metric_id"));
+  stmt.bind(1, run_id);
+  while (true) {
+    BG_ASSIGN(bool row, stmt.step());
+    if (!row) return ok_status();
+    const auto found = instances.find(stmt.int64(0));
+    const auto name = metric_names.find(stmt.int64(1));
+    if (found == instances.end() || name == metric_names.end()) continue;
+    if (auto s = unpack_metric(name->second, optional_blob(stmt, 2), stmt.blob(3),
+                               found->second->iterations);
+        !s.ok())
+      return Error{"iteration_values row " + std::to_string(stmt.int64(0)) + "/" +
+                   std::to_string(stmt.int64(1)) + ": " + s.error().message};
+  }
+}
+
+}  // namespace
 
 Result<std::vector<std::pair<int64_t, MetricInfo>>> SqliteStore::read_metrics() {
   BG_ASSIGN(Stmt stmt, db_->prepare("SELECT id, name, unit, direction FROM metrics ORDER BY id"));
@@ -72,63 +187,17 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
       data.variants[v].instances.push_back(std::move(in));
     }
   }
-  std::unordered_map<int64_t, InstanceRecord*> instances;
+  InstanceMap instances;
   for (const auto& [id, slot] : instance_slots)
     instances.emplace(id, &data.variants[slot.first].instances[slot.second]);
 
   BG_ASSIGN(auto metrics, read_metrics());
-  std::unordered_map<int64_t, std::string> metric_names;
+  MetricNames metric_names;
   for (const auto& [id, m] : metrics) metric_names.emplace(id, m.name);
-  {
-    // Iterations with their metric values in one pass. The order is the one the indexes give
-    // (variant, instance id, iteration id, metric id), so SQLite sorts nothing and each
-    // instance's and iteration's rows arrive together.
-    BG_ASSIGN(Stmt stmt,
-              db_->prepare("SELECT i.id, it.id, it.idx, it.start_ns, it.end_ns, it.burn_in, "
-                           "it.timed_out, it.failure, mv.metric_id, mv.value "
-                           "FROM variants v JOIN instances i ON i.variant_id = v.id "
-                           "JOIN iterations it ON it.instance_id = i.id "
-                           "LEFT JOIN metric_values mv ON mv.iteration_id = it.id "
-                           "WHERE v.run_id = ? "
-                           "ORDER BY v.benchmark_id, v.name, i.id, it.id, mv.metric_id"));
-    stmt.bind(1, run_id);
-    int64_t instance_id = 0, iteration_id = 0, metric = 0;
-    InstanceRecord* owner = nullptr;
-    const std::string* metric_name = nullptr;
-    while (true) {
-      BG_ASSIGN(bool row, stmt.step());
-      if (!row) break;
-      if (const int64_t id = stmt.int64(0); owner == nullptr || id != instance_id) {
-        const auto found = instances.find(id);
-        if (found == instances.end()) continue;
-        owner = found->second;
-        instance_id = id;
-        iteration_id = 0;
-      }
-      if (const int64_t id = stmt.int64(1); owner->iterations.empty() || id != iteration_id) {
-        IterationRecord it;
-        it.index = static_cast<int>(stmt.int64(2));
-        it.start_ns = stmt.int64(3);
-        it.end_ns = stmt.int64(4);
-        it.burn_in = stmt.int64(5) != 0;
-        it.timed_out = stmt.int64(6) != 0;
-        it.failure = stmt.text(7);
-        owner->iterations.push_back(std::move(it));
-        iteration_id = id;
-      }
-      if (stmt.is_null(8)) continue;  // an iteration without metric values
-      if (metric_name == nullptr || stmt.int64(8) != metric) {
-        metric = stmt.int64(8);
-        const auto name = metric_names.find(metric);
-        metric_name = name == metric_names.end() ? nullptr : &name->second;
-        if (metric_name == nullptr) continue;
-      }
-      // NULL is how a NaN was stored.
-      const double value =
-          stmt.is_null(9) ? std::numeric_limits<double>::quiet_NaN() : stmt.real(9);
-      owner->iterations.back().metrics.emplace_back(*metric_name, value);
-    }
-  }
+  if (schema_version_ >= kIterationColumnsVersion)
+    BG_TRY(read_iteration_columns(*db_, run_id, instances, metric_names));
+  else
+    BG_TRY(read_iteration_rows(*db_, run_id, instances, metric_names));
   for (auto& v : data.variants)
     for (auto& in : v.instances) {
       if (!in.timed_outside) continue;

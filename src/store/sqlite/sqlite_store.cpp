@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "store/checksum.hpp"
+#include "store/sqlite/iteration_columns.hpp"
 #include "store/sqlite/json_columns.hpp"
 #include "store/sqlite/migrate.hpp"
 
@@ -186,29 +187,21 @@ Status SqliteStore::insert_instance(int64_t variant_id, const InstanceRecord& in
   if (in.timed_outside && in.iterations.size() == 1 && is_outside_iteration(in, in.iterations[0]))
     return ok_status();
 
-  BG_ASSIGN(Stmt iteration, db_->prepare("INSERT INTO iterations(instance_id, idx, start_ns, "
-                                         "end_ns, burn_in, timed_out, failure) "
-                                         "VALUES(?,?,?,?,?,?,?)"));
-  BG_ASSIGN(Stmt value, db_->prepare("INSERT INTO metric_values(iteration_id, metric_id, value) "
-                                     "VALUES(?,?,?)"));
-  for (const auto& it : in.iterations) {
-    BG_TRY(iteration
-               .bind_all(instance_id, it.index, it.start_ns, it.end_ns, it.burn_in, it.timed_out,
-                         null_if_empty(it.failure))
-               .run());
-    const int64_t iteration_id = db_->last_insert_rowid();
-    // Timed from outside: the metrics are the instance's columns (outside_metrics).
-    if (in.timed_outside) continue;
-    for (size_t m = 0; m < it.metrics.size(); ++m) {
-      const auto& [name, v] = it.metrics[m];
-      for (size_t earlier = 0; earlier < m; ++earlier)
-        if (it.metrics[earlier].first == name)
-          return error("iteration " + std::to_string(it.index) + " of instance " +
-                       std::to_string(in.index) + " reports metric '" + name + "' twice");
-      BG_ASSIGN(int64_t metric, metric_id(name));
-      // NaN binds as NULL (SQLite has no REAL NaN); read back as NaN.
-      BG_TRY(value.bind_all(iteration_id, metric, v).run());
-    }
+  if (in.iterations.empty()) return ok_status();
+  // Timed from outside: the metrics are the instance's columns (outside_metrics).
+  BG_ASSIGN(PackedIterations packed,
+            pack_iterations(in.iterations, in.index, /*with_metrics=*/!in.timed_outside));
+  BG_ASSIGN(Stmt block, db_->prepare("INSERT INTO iteration_blocks(instance_id, count, idx, "
+                                     "start_ns, end_ns, flags, failures) VALUES(?,?,?,?,?,?,?)"));
+  BG_TRY(block
+             .bind_all(instance_id, packed.count, blob_or_null(packed.idx), Blob{packed.start_ns},
+                       Blob{packed.end_ns}, blob_or_null(packed.flags), packed.failures)
+             .run());
+  BG_ASSIGN(Stmt values, db_->prepare("INSERT INTO iteration_values(instance_id, metric_id, "
+                                      "present, data) VALUES(?,?,?,?)"));
+  for (const auto& m : packed.metrics) {
+    BG_ASSIGN(int64_t metric, metric_id(m.name));
+    BG_TRY(values.bind_all(instance_id, metric, blob_or_null(m.present), Blob{m.data}).run());
   }
   return ok_status();
 }

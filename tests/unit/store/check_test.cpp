@@ -96,12 +96,14 @@ TEST(DbCheck, EachBrokenInvariantIsOneLineNamingTheRow) {
                          "UPDATE instances SET end_ns = start_ns - 5 WHERE id = 1;"
                          "UPDATE instances SET idx = 7 WHERE id = 3;"
                          "UPDATE instances SET user_s = -1.5 WHERE id = 4;"
-                         "UPDATE metric_values SET value = -2 WHERE iteration_id = 9 AND "
+                         // -2.0, little-endian, as the first wall time of instance 2
+                         "UPDATE iteration_values SET data = X'00000000000000C0' || "
+                         "substr(data, 9) WHERE instance_id = 2 AND "
                          "metric_id = (SELECT id FROM metrics WHERE name = 'wall_time');"
                          "UPDATE instances SET max_rss_bytes = 'lots' WHERE id = 5;"
                          "PRAGMA foreign_keys = OFF;"
-                         "INSERT INTO iterations(instance_id, idx, start_ns, end_ns) "
-                         "VALUES(999, 0, 1, 2);")
+                         "INSERT INTO iteration_blocks(instance_id, count, start_ns, end_ns) "
+                         "VALUES(999, 1, zeroblob(8), zeroblob(8));")
                     .ok());
   }
   auto r = check_store(path);
@@ -122,12 +124,16 @@ TEST(DbCheck, EachBrokenInvariantIsOneLineNamingTheRow) {
                        "system)") ||
               all.find("instances row 4: CPU time is negative") != std::string::npos)
       << all;
-  EXPECT_NE(all.find("metric_values row 9/"), std::string::npos) << all;
+  EXPECT_TRUE(reported(*r,
+                       "iteration_blocks row 2: iteration 0: a built-in metric is negative or "
+                       "infinite (wall_time = -2)"))
+      << all;
   EXPECT_TRUE(reported(*r,
                        "instances row 5: max_rss_bytes holds a value of type text, not "
                        "integer"))
       << all;
-  EXPECT_TRUE(reported(*r, "iterations row 11: refers to a instances row that does not exist"))
+  EXPECT_TRUE(
+      reported(*r, "iteration_blocks row 999: refers to a instances row that does not exist"))
       << all;
   // Changed values no longer match their checksums.
   EXPECT_TRUE(reported(*r,
@@ -139,6 +145,43 @@ TEST(DbCheck, EachBrokenInvariantIsOneLineNamingTheRow) {
                        "was stored"))
       << all;
   for (const auto& p : r->problems) EXPECT_EQ(p.text.find('\n'), std::string::npos);
+}
+
+// Arrays whose length disagrees with their count: found by the invariants, and the run that
+// holds them is named as unreadable rather than read wrong.
+TEST(DbCheck, ArraysOfTheWrongLengthAreNamed) {
+  TempDir dir;
+  const std::string path = dir.file("bg.db");
+  {
+    auto store = open_or_die(path);
+    ASSERT_TRUE(store);
+    store_run(*store, "40000000-0000-4000-8000-000000000005", 1000, {"x"}, 2);
+  }
+  {
+    auto db = raw_db(path);
+    ASSERT_TRUE(db);
+    ASSERT_TRUE(db->exec("UPDATE iteration_blocks SET end_ns = substr(end_ns, 1, 8) WHERE "
+                         "instance_id = 1;")
+                    .ok());
+  }
+  auto r = check_store(path);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const std::string all = problems_text(*r);
+  EXPECT_TRUE(reported(*r,
+                       "iteration_blocks row 1: arrays do not match its count (2 iterations; "
+                       "start_ns 16, end_ns 8, idx -, flags 2 bytes)"))
+      << all;
+  EXPECT_NE(all.find("its measurements cannot be read: iteration_blocks row 1: end_ns holds 8 "
+                     "bytes for 2 iterations"),
+            std::string::npos)
+      << all;
+  auto store = open_or_die(path);
+  ASSERT_TRUE(store);
+  auto run = store->load_run("1");
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.error().message.find("iteration_blocks row 1: end_ns holds 8 bytes"),
+            std::string::npos)
+      << run.error().message;
 }
 
 TEST(DbCheck, RowsStoredBeforeChecksumsAreNotedNotFlagged) {

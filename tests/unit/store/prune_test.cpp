@@ -44,8 +44,9 @@ TEST(Prune, BeforeTimeCountsAndCascades) {
   EXPECT_EQ(count_rows(*db, "runs"), 2);
   EXPECT_EQ(count_rows(*db, "variants"), 3);
   EXPECT_EQ(count_rows(*db, "instances"), 3 + 1 + 1);
-  EXPECT_EQ(count_rows(*db, "iterations"), (3 + 1 + 1) * 2);
-  EXPECT_EQ(count_rows(*db, "metric_values"), (3 + 1 + 1) * 2 * 3);
+  EXPECT_EQ(count_rows(*db, "iteration_blocks"), 3 + 1 + 1);  // one per instance
+  EXPECT_EQ(*db->query_int("SELECT SUM(count) FROM iteration_blocks"), (3 + 1 + 1) * 2);
+  EXPECT_EQ(count_rows(*db, "iteration_values"), (3 + 1 + 1) * 3);
   EXPECT_EQ(count_rows(*db, "run_labels"), 2 * 3);  // B's labels went with it
   EXPECT_EQ(count_rows(*db, "artifacts"), 2 * 2);
 

@@ -83,16 +83,15 @@ TEST(StoreRoundTrip, EveryFieldComesBackExactly) {
     for (size_t i = 0; i < expected[v].instances.size(); ++i)
       expect_same(data->variants[v].instances[i], expected[v].instances[i]);
   }
-  // ... and are not stored twice: no metric values, and no iteration row but the odd one's.
+  // ... and are not stored twice: no metric values, and no iterations but the odd one's.
   store.reset();
   auto db = raw_db(dir.file("bg.db"));
   ASSERT_TRUE(db);
-  EXPECT_EQ(*db->query_int("SELECT COUNT(*) FROM metric_values mv JOIN iterations it ON "
-                           "it.id = mv.iteration_id JOIN instances i ON i.id = it.instance_id "
-                           "WHERE i.timed_outside = 1"),
+  EXPECT_EQ(*db->query_int("SELECT COUNT(*) FROM iteration_values iv JOIN instances i ON i.id = "
+                           "iv.instance_id WHERE i.timed_outside = 1"),
             0);
-  EXPECT_EQ(*db->query_int("SELECT COUNT(*) FROM iterations it JOIN instances i ON i.id = "
-                           "it.instance_id WHERE i.timed_outside = 1"),
+  EXPECT_EQ(*db->query_int("SELECT COUNT(*) FROM iteration_blocks b JOIN instances i ON i.id = "
+                           "b.instance_id WHERE i.timed_outside = 1"),
             1);
 }
 
