@@ -41,6 +41,7 @@ MetricSample extract(const VariantData& v, const std::string& metric, const Burn
     }
     ++s.instances_ok;
     std::vector<double> xs;
+    xs.reserve(inst.iterations.size());
     std::size_t index = 0;
     for (const auto& it : inst.iterations) {
       const bool leading = policy.mode == Mode::kFixed ? index++ < policy.fixed : it.burn_in;
