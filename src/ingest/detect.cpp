@@ -26,6 +26,10 @@ Status check_text(const Source& src) {
   int line = 1;
   size_t line_start = 0;
   for (size_t i = 0; i < t.size();) {
+    if (const auto c = static_cast<unsigned char>(t[i]); c >= 0x20 && c < 0x7f) {
+      ++i;  // printable ASCII, most of any file
+      continue;
+    }
     const size_t at = i;
     const auto cp = next_code_point(t, i);
     if (cp == U'\n') {
