@@ -1,6 +1,8 @@
 // Reading a run's measurements: instances, their iterations and metric values. Each level
 // is one query over the whole run, joined to its parents by id in memory. The caller holds
 // a read transaction, so the levels agree; rows without a parent are skipped regardless.
+#include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <string_view>
 #include <unordered_map>
@@ -68,11 +70,18 @@ Status read_iteration_rows(Db& db, int64_t run_id, const InstanceMap& instances,
   return ok_status();
 }
 
-// From 0009: a run's iteration_blocks rows, then its iteration_values rows, both in instance
-// order (the indexes' order; SQLite sorts nothing). Arrays are decoded straight from
-// the rows.
-Status read_iteration_columns(Db& db, int64_t run_id, const InstanceMap& instances,
+// From 0009: the iteration_blocks rows, then the iteration_values rows, of the run's range of
+// instance ids, both in id order (their primary keys' order: SQLite sorts nothing, and
+// instances without iterations cost no lookup). A range may hold another run's instances,
+// written while this one was; they are skipped. Arrays are decoded straight from the rows.
+Status read_iteration_columns(Db& db, const InstanceMap& instances,
                               const MetricNames& metric_names) {
+  if (instances.empty()) return ok_status();
+  int64_t first = INT64_MAX, last = INT64_MIN;
+  for (const auto& [id, instance] : instances) {
+    first = std::min(first, id);
+    last = std::max(last, id);
+  }
   const auto optional_blob = [](Stmt& stmt, int col) -> std::optional<std::string_view> {
     if (stmt.is_null(col)) return std::nullopt;
     return stmt.blob(col);
@@ -81,12 +90,10 @@ Status read_iteration_columns(Db& db, int64_t run_id, const InstanceMap& instanc
     return Error{"iteration_blocks row " + std::to_string(id) + ": " + e.message};
   };
   {
-    BG_ASSIGN(Stmt stmt, db.prepare("SELECT b.instance_id, b.count, b.idx, b.start_ns, b.end_ns, "
-                                    "b.flags, b.failures FROM variants v "
-                                    "JOIN instances i ON i.variant_id = v.id "
-                                    "JOIN iteration_blocks b ON b.instance_id = i.id "
-                                    "WHERE v.run_id = ?"));
-    stmt.bind(1, run_id);
+    BG_ASSIGN(Stmt stmt, db.prepare("SELECT instance_id, count, idx, start_ns, end_ns, flags, "
+                                    "failures FROM iteration_blocks WHERE instance_id BETWEEN ? "
+                                    "AND ? ORDER BY instance_id"));
+    stmt.bind_all(first, last);
     while (true) {
       BG_ASSIGN(bool row, stmt.step());
       if (!row) break;
@@ -103,12 +110,10 @@ Status read_iteration_columns(Db& db, int64_t run_id, const InstanceMap& instanc
         return where(stmt.int64(0), s.error());
     }
   }
-  BG_ASSIGN(Stmt stmt,
-            db.prepare("SELECT iv.instance_id, iv.metric_id, iv.present, iv.data "
-                       "FROM variants v JOIN instances i ON i.variant_id = v.id "
-                       "JOIN iteration_values iv ON iv.instance_id = i.id "
-                       "WHERE v.run_id = ? ORDER BY v.benchmark_id, v.name, i.id, iv.metric_id"));
-  stmt.bind(1, run_id);
+  BG_ASSIGN(Stmt stmt, db.prepare("SELECT instance_id, metric_id, present, data FROM "
+                                  "iteration_values WHERE instance_id BETWEEN ? AND ? "
+                                  "ORDER BY instance_id, metric_id"));
+  stmt.bind_all(first, last);
   while (true) {
     BG_ASSIGN(bool row, stmt.step());
     if (!row) return ok_status();
@@ -195,7 +200,7 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
   MetricNames metric_names;
   for (const auto& [id, m] : metrics) metric_names.emplace(id, m.name);
   if (schema_version_ >= kIterationColumnsVersion)
-    BG_TRY(read_iteration_columns(*db_, run_id, instances, metric_names));
+    BG_TRY(read_iteration_columns(*db_, instances, metric_names));
   else
     BG_TRY(read_iteration_rows(*db_, run_id, instances, metric_names));
   for (auto& v : data.variants)
