@@ -1,6 +1,7 @@
 #include "analysis/compare.hpp"
 
 #include <fmt/format.h>
+#include <tbb/parallel_invoke.h>
 
 #include <algorithm>
 #include <cmath>
@@ -107,8 +108,9 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
       BenchmarkComparison row;
       row.benchmark = va->variant.benchmark;
       row.metric = mc.metric;
-      row.a = extract(*va, metric, options.burn_in);
-      row.b = extract(*vb, metric, options.burn_in);
+      // The two sides are independent (and on long series steady-state detection dominates).
+      tbb::parallel_invoke([&] { row.a = extract(*va, metric, options.burn_in); },
+                           [&] { row.b = extract(*vb, metric, options.burn_in); });
       const uint64_t seed = stats::derive_seed(options.verdict.seed, mc.rows.size());
       stats::RatioSample sample;
       if (options.duet && has_duet_pairs(*va, *vb)) {

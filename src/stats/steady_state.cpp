@@ -1,5 +1,7 @@
 #include "stats/steady_state.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -220,9 +222,11 @@ BenchmarkSteadyState classify_benchmark(std::span<const std::vector<double>> ins
                                         const SteadyStateOptions& options,
                                         double burn_in_quantile) {
   BenchmarkSteadyState b;
-  b.instances.reserve(instances.size());
-  for (const std::vector<double>& series : instances)
-    b.instances.push_back(classify_steady_state(series, options));
+  // Instances are independent: classified in parallel, each into its own slot.
+  b.instances.resize(instances.size());
+  tbb::parallel_for(std::size_t{0}, instances.size(), [&](std::size_t k) {
+    b.instances[k] = classify_steady_state(instances[k], options);
+  });
   b.summary = summarize_steady_state(b.instances, burn_in_quantile);
   return b;
 }
