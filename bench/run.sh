@@ -2,11 +2,11 @@
 # Benchmarks of benchguard itself. Prints figures as ratios against baselines measured in
 # the same run, because this machine is shared and noisy.
 #   bench/run.sh [BUILD_DIR] [SECTION...]   sections: overhead noise outliers plan analysis
-#                                           history (default: all)
+#                                           history store (default: all)
 set -euo pipefail
 build=${1:-build}
 shift || true
-sections=${*:-overhead noise outliers plan analysis history}
+sections=${*:-overhead noise outliers plan analysis history store}
 want() { [[ " $sections " == *" $1 "* ]]; }
 bg="$build/benchguard"
 [ -x "$bg" ] || { echo "build first: make build" >&2; exit 2; }
@@ -114,4 +114,13 @@ if want history && [ -x "$build/bench/series_changes_bench" ]; then
   echo "== change points over history: speed and accuracy (load $(cut -d' ' -f1 /proc/loadavg))"
   "$build/bench/series_changes_bench" "${HISTORY_SERIES:-1000}" "${HISTORY_POINTS:-1000}" \
     "${HISTORY_TRIALS:-200}"
+fi
+
+# A million iterations stored and read back against a bare SQLite INSERT / SELECT loop in the
+# same run (target: at least 1,000,000 iterations per second stored; at most 32 bytes each).
+# bench/scaling.sh has the CLI from 10^3 to 10^7.
+if want store && [ -x "$build/bench/iteration_store_bench" ]; then
+  echo
+  echo "== storing iterations (load $(cut -d' ' -f1 /proc/loadavg))"
+  "$build/bench/iteration_store_bench" "${STORE_ITERATIONS:-1000000}"
 fi
