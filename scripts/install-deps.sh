@@ -4,7 +4,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config git
   clang libclang-rt-14-dev
-  libcli11-dev libyaml-cpp-dev nlohmann-json3-dev libfmt-dev libsqlite3-dev sqlite3
+  libcli11-dev libyaml-cpp-dev nlohmann-json3-dev libsimdjson-dev libfmt-dev libsqlite3-dev sqlite3
   libboost-dev libtbb-dev libgtest-dev libgmock-dev libpq-dev
   hyperfine
 )

@@ -3,9 +3,11 @@
 // is_burn_in, timed_out, failure, task_memory}]}. Hail's newer writer calls the list "runs"
 // and adds uname, batch_id, job_id, trial; benchguard adds variant, instance, run, failure.
 #include <fmt/format.h>
+#include <simdjson.h>
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "core/json_error.hpp"
 #include "ingest/importer.hpp"
@@ -65,7 +67,139 @@ Status read_iteration(const JsonField& f, InstanceRecord& inst) {
   return ok_status();
 }
 
-Status read_record(const JsonField& record, bool first, RunBuilder& b) {
+// A record read by the fast path below: its iterations, and the rest as a DOM with an empty
+// array in their place.
+struct FastRecord {
+  json rest;
+  std::vector<IterationRecord> iterations;
+  std::optional<double> memory;  // the largest task_memory
+};
+
+// A simdjson value as nlohmann's DOM holds it: members in order, a repeated one counting as
+// its last occurrence. Negative zero and what nests deeper than kMaxJsonDepth give nullopt
+// (the DOM path reads them, or says what is wrong).
+std::optional<json> to_json(simdjson::dom::element e, size_t depth = 0) {
+  using simdjson::dom::element_type;
+  switch (e.type()) {
+    case element_type::ARRAY: {
+      if (depth >= kMaxJsonDepth) return std::nullopt;
+      json out = json::array();
+      const simdjson::dom::array items = e.get_array().value_unsafe();
+      for (auto x : items) {
+        auto v = to_json(x, depth + 1);
+        if (!v) return std::nullopt;
+        out.push_back(std::move(*v));
+      }
+      return out;
+    }
+    case element_type::OBJECT: {
+      if (depth >= kMaxJsonDepth) return std::nullopt;
+      json out = json::object();
+      const simdjson::dom::object members = e.get_object().value_unsafe();
+      for (auto [key, x] : members) {
+        auto v = to_json(x, depth + 1);
+        if (!v) return std::nullopt;
+        out[std::string(key)] = std::move(*v);
+      }
+      return out;
+    }
+    case element_type::INT64:
+      return json(e.get_int64().value_unsafe());
+    case element_type::UINT64:
+      return json(e.get_uint64().value_unsafe());
+    case element_type::DOUBLE: {
+      const double d = e.get_double().value_unsafe();
+      if (d == 0 && std::signbit(d)) return std::nullopt;
+      return json(d);
+    }
+    case element_type::STRING:
+      return json(std::string(e.get_string().value_unsafe()));
+    case element_type::BOOL:
+      return json(e.get_bool().value_unsafe());
+    case element_type::NULL_VALUE:
+      return json(nullptr);
+  }
+  return std::nullopt;
+}
+
+// The number a member holds as the DOM path reads it (JsonField::number), or nullopt.
+std::optional<double> number_of(simdjson::dom::element e) {
+  using simdjson::dom::element_type;
+  switch (e.type()) {
+    case element_type::INT64:
+      return static_cast<double>(e.get_int64().value_unsafe());
+    case element_type::UINT64:
+      return static_cast<double>(e.get_uint64().value_unsafe());
+    case element_type::DOUBLE:
+      return e.get_double().value_unsafe();
+    default:
+      return std::nullopt;
+  }
+}
+
+// The fast path: simdjson parses the line (its parser picks the CPU's SIMD kernel at run time)
+// and reads the iterations from its tape without a DOM node per value, when every iteration
+// is an object whose members hold what the DOM path expects: time and task_memory numbers
+// (task_memory within an int64), is_burn_in and timed_out booleans, failure a string, each
+// possibly null or absent; other members scalars. Anything else, from a syntax error to a
+// nested member, gives nullopt and the line takes the DOM path, which reads it or says exactly
+// what is wrong. Both paths give the same records (tests/unit/ingest/hail_jsonl_test.cpp).
+std::optional<FastRecord> fast_record(std::string_view line, simdjson::dom::parser& parser) {
+  using simdjson::dom::element_type;
+  simdjson::dom::element doc;
+  if (parser.parse(line.data(), line.size()).get(doc) || doc.type() != element_type::OBJECT)
+    return std::nullopt;
+  const simdjson::dom::object record = doc.get_object().value_unsafe();
+  FastRecord out;
+  out.rest = json::object();
+  std::optional<simdjson::dom::array> array;
+  for (auto [key, value] : record) {
+    if (key == "iterations" || key == "runs") {
+      // Only the one list, an array, given once; the DOM path decides the rest.
+      if (array || value.type() != element_type::ARRAY) return std::nullopt;
+      array = value.get_array().value_unsafe();
+      out.rest[std::string(key)] = json::array();
+      continue;
+    }
+    auto v = to_json(value, 1);
+    if (!v) return std::nullopt;
+    out.rest[std::string(key)] = std::move(*v);
+  }
+  if (!array) return std::nullopt;
+  out.iterations.reserve(array->size());
+  for (auto element : *array) {
+    if (element.type() != element_type::OBJECT) return std::nullopt;
+    IterationRecord it;
+    it.index = static_cast<int>(out.iterations.size());
+    std::optional<double> time, memory;
+    // A repeated member counts as its last occurrence, as in the DOM.
+    const simdjson::dom::object members = element.get_object().value_unsafe();
+    for (auto [key, value] : members) {
+      const element_type type = value.type();
+      if (type == element_type::ARRAY || type == element_type::OBJECT) return std::nullopt;
+      const bool null = type == element_type::NULL_VALUE;
+      if (key == "time" || key == "task_memory") {
+        std::optional<double>& slot = key == "time" ? time : memory;
+        slot = number_of(value);
+        if (!slot && !null) return std::nullopt;
+      } else if (key == "is_burn_in" || key == "timed_out") {
+        bool& flag = key == "is_burn_in" ? it.burn_in : it.timed_out;
+        if (type != element_type::BOOL && !null) return std::nullopt;
+        flag = !null && value.get_bool().value_unsafe();
+      } else if (key == "failure") {
+        if (type != element_type::STRING && !null) return std::nullopt;
+        it.failure = null ? std::string() : std::string(value.get_string().value_unsafe());
+      }
+    }
+    if (memory && !(std::fabs(*memory) < 0x1p63)) return std::nullopt;  // the DOM says so
+    if (time) it.metrics.emplace_back("wall_time", *time);
+    if (memory && (!out.memory || *memory > *out.memory)) out.memory = memory;
+    out.iterations.push_back(std::move(it));
+  }
+  return out;
+}
+
+Status read_record(const JsonField& record, bool first, RunBuilder& b, FastRecord* fast = nullptr) {
   BG_ASSIGN(std::string name, record.string("name"));
   BG_ASSIGN(auto variant, record.opt_string("variant"));
   BG_ASSIGN(JsonField iterations_field, record.get(record.has("runs") ? "runs" : "iterations"));
@@ -79,6 +213,11 @@ Status read_record(const JsonField& record, bool first, RunBuilder& b) {
   inst.end_ns = end;
   if (auto failure = record.find("failure")) inst.failure = scalar_text(failure->json());
   for (const auto& it : iterations) BG_TRY(read_iteration(it, inst));
+  if (fast != nullptr) {
+    inst.iterations = std::move(fast->iterations);
+    if (fast->memory)
+      inst.mem_peak_bytes = std::max(inst.mem_peak_bytes, static_cast<int64_t>(*fast->memory));
+  }
   // Hail keeps failures per iteration; a record whose iterations all failed is a failed
   // instance.
   const bool all_failed =
@@ -102,22 +241,28 @@ Result<Imported> parse(const Source& src) {
   RunBuilder b;
   b.data().run.suite = "hail";
   bool first = true;
+  simdjson::dom::parser parser;
   for (const auto& line : split_lines(src.text)) {
     if (line.text.find_first_not_of(" \t") == std::string_view::npos) continue;
+    std::optional<FastRecord> fast = fast_record(line.text, parser);
     json j;
-    try {
-      j = json::parse(line.text);
-    } catch (const json::exception& e) {  // syntax, or a number beyond a double
-      return src.error(line.number,
-                       (line.terminated ? "malformed JSON: " : "the file ends inside a record: ") +
-                           json_error(e, line.text).reason);
+    if (fast) {
+      j = std::move(fast->rest);
+    } else {
+      try {
+        j = json::parse(line.text);
+      } catch (const json::exception& e) {  // syntax, or a number beyond a double
+        return src.error(line.number, (line.terminated ? "malformed JSON: "
+                                                       : "the file ends inside a record: ") +
+                                          json_error(e, line.text).reason);
+      }
     }
     if (nests_deeper(j, kMaxJsonDepth))
       return src.error(line.number, fmt::format("malformed JSON: arrays and objects nest deeper "
                                                 "than {} levels",
                                                 kMaxJsonDepth));
     const std::string origin = fmt::format("{}:{}", src.path, line.number);
-    BG_TRY(read_record(JsonField(j, "", origin), first, b));
+    BG_TRY(read_record(JsonField(j, "", origin), first, b, fast ? &*fast : nullptr));
     first = false;
   }
   Imported out;

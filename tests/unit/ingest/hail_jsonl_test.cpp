@@ -105,5 +105,59 @@ TEST(IngestHailJsonl, BenchguardExportReadsBack) {
   EXPECT_DOUBLE_EQ(metric(inst.iterations[2], "wall_time"), 3.5);
 }
 
+// Records whose iterations are plain take the simdjson path; a nested member in an iteration
+// (which both paths ignore) sends the line to the nlohmann DOM. Both read the same records:
+// everything export writes agrees, over nulls, repeated members, escapes, large integers,
+// "runs", failures, task_memory, flags and machine members of the first record.
+TEST(IngestHailJsonl, FastPathAndDomReadTheSameRecords) {
+  const std::vector<std::string> iterations = {
+      R"({"time": 1.5, "is_burn_in": true, "timed_out": false, "failure": null})",
+      R"({"time": 2, "is_burn_in": null, "task_memory": 18446744073709551615e-10})",
+      R"({"time": 1e-9, "time": 3.25, "failure": "Trace\n\"x\" \u00e9 \ud83d\ude00"})",
+      R"({"time": null, "timed_out": true, "task_memory": 253000000, "iteration": 7})",
+      R"({"time": 18446744073709551615, "task_memory": 9223372036854775807.0e-9})",
+      R"({"time": -0.0, "failure": "", "extra": "text", "n": 12})",
+      R"({})",
+  };
+  std::string its;
+  std::string nested;
+  for (const auto& it : iterations) {
+    its += (its.empty() ? "" : ", ") + it;
+    nested += std::string(nested.empty() ? "" : ", ") + "{\"x\": {\"y\": [1]}, " + it.substr(1);
+  }
+  const std::string empty_tail = "{\"x\": {\"y\": [1]}, }";  // from the empty iteration
+  nested.replace(nested.find(empty_tail), empty_tail.size(), "{\"x\": {\"y\": [1]}}");
+  const auto file = [](const std::string& list) {
+    return R"({"path": "p.py", "name": "b", "version": "0.2", "uname": {"node": "h1", "cpus": 8},)"
+           R"( "start": "2024-11-05T14:02:11+00:00", "end": null, "iterations": [)" +
+           list + "]}\n" + R"({"name": "c", "variant": "v\u00e9", "failure": "killed", "runs": [)" +
+           list + "], \"name\": \"c2\"}\n" + R"({"name": "d", "iterations": []})" + "\n";
+  };
+  const auto exported = [](const std::string& text) {
+    auto r = import_text("h.jsonl", text, "hail-jsonl", 1'700'000'000'000'000'000);
+    EXPECT_TRUE(r.ok()) << r.error().message;
+    if (!r.ok()) return std::string();
+    r->data.run.uuid = "same";
+    std::ostringstream out;
+    report::export_json({r->data}, out);
+    return out.str();
+  };
+  const std::string fast = exported(file(its));
+  EXPECT_EQ(fast, exported(file(nested)));
+  EXPECT_NE(fast.find("\"c2\""), std::string::npos);     // a repeated member: the last
+  EXPECT_NE(fast.find("h1"), std::string::npos);         // the machine, from the first record
+  EXPECT_NE(fast.find("9223372036,"), std::string::npos);  // the largest task_memory
+
+  // What the fast path does not take, the DOM reports with the same words as ever.
+  for (const char* bad : {R"({"name": "b", "iterations": [{"time": "fast"}]})",
+                          R"({"name": "b", "iterations": [{"time": 1e999}]})",
+                          R"({"name": "b", "iterations": [{"task_memory": 1e300}]})",
+                          R"({"name": "b", "iterations": [1]})"}) {
+    auto r = import_text("bad.jsonl", std::string(bad) + "\n", "hail-jsonl", 1);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.error().message.rfind("bad.jsonl:1: ", 0), 0u) << r.error().message;
+  }
+}
+
 }  // namespace
 }  // namespace benchguard::ingest
