@@ -109,8 +109,11 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
       row.benchmark = va->variant.benchmark;
       row.metric = mc.metric;
       // The two sides are independent (and on long series steady-state detection dominates).
-      tbb::parallel_invoke([&] { row.a = extract(*va, metric, options.burn_in); },
-                           [&] { row.b = extract(*vb, metric, options.burn_in); });
+      // (Through pointers: clang 14 cannot capture structured bindings.)
+      const VariantData* side_a = va;
+      const VariantData* side_b = vb;
+      tbb::parallel_invoke([&] { row.a = extract(*side_a, metric, options.burn_in); },
+                           [&] { row.b = extract(*side_b, metric, options.burn_in); });
       const uint64_t seed = stats::derive_seed(options.verdict.seed, mc.rows.size());
       stats::RatioSample sample;
       if (options.duet && has_duet_pairs(*va, *vb)) {
