@@ -174,4 +174,15 @@ Status unpack_metric(const std::string& name, std::optional<std::string_view> pr
   return ok_status();
 }
 
+IterationRecord iteration_from_row(const Stmt& row, int first) {
+  IterationRecord it;
+  it.index = static_cast<int>(row.int64(first));
+  it.start_ns = row.int64(first + 1);
+  it.end_ns = row.int64(first + 2);
+  it.burn_in = row.int64(first + 3) != 0;
+  it.timed_out = row.int64(first + 4) != 0;
+  it.failure = row.text(first + 5);
+  return it;
+}
+
 }  // namespace benchguard::store::sqlite

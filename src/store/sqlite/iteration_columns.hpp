@@ -21,6 +21,7 @@
 
 #include "core/model.hpp"
 #include "core/result.hpp"
+#include "store/sqlite/db.hpp"
 
 namespace benchguard::store::sqlite {
 
@@ -63,5 +64,9 @@ Status unpack_iterations(const BlockView& block, std::vector<IterationRecord>& o
 // Adds metric `name` to each of `iterations` that `present` (NULL: every one) says reports it.
 Status unpack_metric(const std::string& name, std::optional<std::string_view> present,
                      std::string_view data, std::vector<IterationRecord>& iterations);
+
+// Before 0009: an iterations row, its columns idx, start_ns, end_ns, burn_in, timed_out and
+// failure read from `row` at columns first, first + 1, ... (the old reader and 0009's step).
+IterationRecord iteration_from_row(const Stmt& row, int first);
 
 }  // namespace benchguard::store::sqlite

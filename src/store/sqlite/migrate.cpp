@@ -99,14 +99,7 @@ Status pack_iteration_rows(Db& db) {
       instance = rows.int64(0);
     }
     if (iterations.empty() || rows.int64(1) != iteration) {
-      IterationRecord it;
-      it.index = static_cast<int>(rows.int64(2));
-      it.start_ns = rows.int64(3);
-      it.end_ns = rows.int64(4);
-      it.burn_in = rows.int64(5) != 0;
-      it.timed_out = rows.int64(6) != 0;
-      it.failure = rows.text(7);
-      iterations.push_back(std::move(it));
+      iterations.push_back(iteration_from_row(rows, 2));
       iteration = rows.int64(1);
     }
     if (rows.is_null(8)) continue;

@@ -46,14 +46,7 @@ Status read_iteration_rows(Db& db, int64_t run_id, const InstanceMap& instances,
       iteration_id = 0;
     }
     if (const int64_t id = stmt.int64(1); owner->iterations.empty() || id != iteration_id) {
-      IterationRecord it;
-      it.index = static_cast<int>(stmt.int64(2));
-      it.start_ns = stmt.int64(3);
-      it.end_ns = stmt.int64(4);
-      it.burn_in = stmt.int64(5) != 0;
-      it.timed_out = stmt.int64(6) != 0;
-      it.failure = stmt.text(7);
-      owner->iterations.push_back(std::move(it));
+      owner->iterations.push_back(iteration_from_row(stmt, 2));
       iteration_id = id;
     }
     if (stmt.is_null(8)) continue;  // an iteration without metric values
