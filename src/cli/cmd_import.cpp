@@ -26,39 +26,43 @@ Result<int> do_import(Context& ctx, const ImportFlags& f) {
   BG_ASSIGN(const KeyValues labels, parse_labels(f.labels));
   // Every file is read before the database is touched, and all runs are stored in one
   // transaction: one bad file and nothing is stored.
-  std::vector<ingest::Imported> imports;
+  // What each file held, counted before its runs move out (a copy of a million iterations
+  // would cost as much as parsing them).
+  struct FileCounts {
+    std::string path, format;
+    int benchmarks = 0, instances = 0, iterations = 0, summaries = 0;
+    size_t first_run = 0, runs = 0;
+  };
+  std::vector<FileCounts> files;
   std::vector<RunData> runs;
-  std::vector<size_t> first_run;  // of each file in `runs`
   std::vector<MetricInfo> metrics;
   for (const auto& file : f.files) {
     BG_ASSIGN(ingest::Imported imp, ingest::import_file(file, f.format));
     for (const auto& w : imp.warnings)
       ctx.err << fmt::format("benchguard: warning: {}: {}\n", escape_text(file), escape_text(w));
-    first_run.push_back(runs.size());
+    files.push_back({imp.path, imp.format, imp.benchmarks(), imp.instances(), imp.iterations(),
+                     imp.summaries(), runs.size(), imp.runs().size()});
     for (RunData* run : imp.runs()) {
       run->run.uuid = schedule::new_uuid();
       run->run.command_line = "benchguard " + ctx.command_line;
       run->run.labels.insert(run->run.labels.end(), labels.begin(), labels.end());
-      runs.push_back(*run);
+      runs.push_back(std::move(*run));
     }
     add_metrics(metrics, imp.metrics);
-    imports.push_back(std::move(imp));
   }
   BG_ASSIGN(auto store, ctx.open_store(/*create=*/true));
   BG_ASSIGN(const auto ids, store->add_runs(runs, metrics));
-  for (size_t i = 0; i < imports.size(); ++i) {
-    const auto& imp = imports[i];
+  for (const FileCounts& c : files) {
     if (ctx.globals.quiet) continue;
-    std::string what = fmt::format("{}: {}, {} benchmark(s), {} instance(s), {} iteration(s)",
-                                   escape_text(imp.path), imp.format, imp.benchmarks(),
-                                   imp.instances(), imp.iterations());
-    if (imp.summaries() > 0) what += fmt::format(", {} summary record(s)", imp.summaries());
-    const size_t first = first_run[i];
-    const size_t count = imp.runs().size();
-    if (count == 1)
+    std::string what =
+        fmt::format("{}: {}, {} benchmark(s), {} instance(s), {} iteration(s)", escape_text(c.path),
+                    c.format, c.benchmarks, c.instances, c.iterations);
+    if (c.summaries > 0) what += fmt::format(", {} summary record(s)", c.summaries);
+    const size_t first = c.first_run;
+    if (c.runs == 1)
       what += fmt::format(" -> run {} ({})", ids[first], runs[first].run.uuid.substr(0, 8));
     else
-      what += fmt::format(" -> {} runs, {} to {}", count, ids[first], ids[first + count - 1]);
+      what += fmt::format(" -> {} runs, {} to {}", c.runs, ids[first], ids[first + c.runs - 1]);
     ctx.out << what << "\n";
   }
   ctx.err << fmt::format("benchguard: stored {} imported run(s) in {}\n", ids.size(),
