@@ -67,10 +67,8 @@ Status read_iteration(const JsonField& f, InstanceRecord& inst) {
   return ok_status();
 }
 
-// A record read by the fast path below: its iterations, and the rest as a DOM with an empty
-// array in their place.
+// A record's iterations read by the fast path below (the rest of the record goes to a DOM).
 struct FastRecord {
-  json rest;
   std::vector<IterationRecord> iterations;
   std::optional<double> memory;  // the largest task_memory
 };
@@ -144,26 +142,28 @@ std::optional<double> number_of(simdjson::dom::element e) {
 // possibly null or absent; other members scalars. Anything else, from a syntax error to a
 // nested member, gives nullopt and the line takes the DOM path, which reads it or says exactly
 // what is wrong. Both paths give the same records (tests/unit/ingest/hail_jsonl_test.cpp).
-std::optional<FastRecord> fast_record(std::string_view line, simdjson::dom::parser& parser) {
+// `rest` receives the record's other members, with an empty array in place of the iterations.
+std::optional<FastRecord> fast_record(std::string_view line, simdjson::dom::parser& parser,
+                                      json& rest) {
   using simdjson::dom::element_type;
   simdjson::dom::element doc;
   if (parser.parse(line.data(), line.size()).get(doc) || doc.type() != element_type::OBJECT)
     return std::nullopt;
   const simdjson::dom::object record = doc.get_object().value_unsafe();
   FastRecord out;
-  out.rest = json::object();
+  rest = json::object();
   std::optional<simdjson::dom::array> array;
   for (auto [key, value] : record) {
     if (key == "iterations" || key == "runs") {
       // Only the one list, an array, given once; the DOM path decides the rest.
       if (array || value.type() != element_type::ARRAY) return std::nullopt;
       array = value.get_array().value_unsafe();
-      out.rest[std::string(key)] = json::array();
+      rest[std::string(key)] = json::array();
       continue;
     }
     auto v = to_json(value, 1);
     if (!v) return std::nullopt;
-    out.rest[std::string(key)] = std::move(*v);
+    rest[std::string(key)] = std::move(*v);
   }
   if (!array) return std::nullopt;
   out.iterations.reserve(array->size());
@@ -244,11 +244,9 @@ Result<Imported> parse(const Source& src) {
   simdjson::dom::parser parser;
   for (const auto& line : split_lines(src.text)) {
     if (line.text.find_first_not_of(" \t") == std::string_view::npos) continue;
-    std::optional<FastRecord> fast = fast_record(line.text, parser);
     json j;
-    if (fast) {
-      j = std::move(fast->rest);
-    } else {
+    std::optional<FastRecord> fast = fast_record(line.text, parser, j);
+    if (!fast) {
       try {
         j = json::parse(line.text);
       } catch (const json::exception& e) {  // syntax, or a number beyond a double

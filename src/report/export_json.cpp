@@ -76,7 +76,9 @@ class Writer {
   void value(const json& j, int depth) {
     std::string text = json_text(j, indent_);
     if (indent_ >= 0 && depth > 0 && (j.is_object() || j.is_array())) {
-      const std::string pad = "\n" + std::string(static_cast<std::size_t>(depth * indent_), ' ');
+      const std::string pad =
+          "\n" +
+          std::string(static_cast<std::size_t>(depth) * static_cast<std::size_t>(indent_), ' ');
       std::string out;
       out.reserve(text.size());
       for (const char c : text) {
@@ -139,7 +141,7 @@ class Writer {
     if (indent_ < 0) return;
     static const std::string kSpaces(256, ' ');
     out_ << '\n';
-    for (auto n = static_cast<std::size_t>(depth * indent_); n > 0;) {
+    for (auto n = static_cast<std::size_t>(depth) * static_cast<std::size_t>(indent_); n > 0;) {
       const std::size_t k = std::min(n, kSpaces.size());
       out_.write(kSpaces.data(), static_cast<std::streamsize>(k));
       n -= k;
