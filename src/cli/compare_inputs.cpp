@@ -1,11 +1,13 @@
 #include "cli/compare_inputs.hpp"
 
 #include <fmt/format.h>
+#include <tbb/parallel_invoke.h>
 
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "ingest/ingest.hpp"
 #include "vcs/git.hpp"
@@ -219,15 +221,19 @@ Result<CompareInputs> resolve_compare_inputs(const Context& ctx, LazyStore& lazy
     return Error{"compare takes at most two references, or result files as FILE... vs FILE..."};
 
   // A reference: result files are imported, anything else is looked up in the store.
-  auto side_run = [&](const std::string& ref, std::string& where) -> Result<RunData> {
+  auto side_run_from = [&](LazyStore& from, const std::string& ref, std::string& where,
+                           std::vector<std::string>& warned) -> Result<RunData> {
     if (is_result_file(ref)) {
       where = ref;
-      return import_files({ref}, request.input_format, warnings);
+      return import_files({ref}, request.input_format, warned);
     }
-    BG_ASSIGN(store::Store * store, lazy.get());
+    BG_ASSIGN(store::Store * store, from.get());
     BG_ASSIGN(RunData run, resolve_run(ctx, *store, ref));
     where = short_run(run);
     return run;
+  };
+  auto side_run = [&](const std::string& ref, std::string& where) {
+    return side_run_from(lazy, ref, where, warnings);
   };
 
   if (refs.empty()) {
@@ -254,9 +260,17 @@ Result<CompareInputs> resolve_compare_inputs(const Context& ctx, LazyStore& lazy
       }
     }
   }
+  // Both sides at once, B through a connection of its own: building every iteration's record
+  // is most of what comparing long runs costs before the analysis.
   std::string where_a, where_b;
-  BG_ASSIGN(RunData ra, side_run(refs[0], where_a));
-  BG_ASSIGN(RunData rb, side_run(refs[1], where_b));
+  std::vector<std::string> warned_b;
+  LazyStore lazy_b(ctx);
+  std::optional<Result<RunData>> read_a, read_b;
+  tbb::parallel_invoke([&] { read_a.emplace(side_run(refs[0], where_a)); },
+                       [&] { read_b.emplace(side_run_from(lazy_b, refs[1], where_b, warned_b)); });
+  warnings.insert(warnings.end(), warned_b.begin(), warned_b.end());
+  BG_ASSIGN(RunData ra, std::move(*read_a));
+  BG_ASSIGN(RunData rb, std::move(*read_b));
   in.runs.push_back(std::make_unique<RunData>(std::move(ra)));
   in.runs.push_back(std::make_unique<RunData>(std::move(rb)));
   in.a = side_of(*in.runs[0], variant_a, refs[0]);
