@@ -144,8 +144,8 @@ TEST(IngestHailJsonl, FastPathAndDomReadTheSameRecords) {
   };
   const std::string fast = exported(file(its));
   EXPECT_EQ(fast, exported(file(nested)));
-  EXPECT_NE(fast.find("\"c2\""), std::string::npos);     // a repeated member: the last
-  EXPECT_NE(fast.find("h1"), std::string::npos);         // the machine, from the first record
+  EXPECT_NE(fast.find("\"c2\""), std::string::npos);       // a repeated member: the last
+  EXPECT_NE(fast.find("h1"), std::string::npos);           // the machine, from the first record
   EXPECT_NE(fast.find("9223372036,"), std::string::npos);  // the largest task_memory
 
   // What the fast path does not take, the DOM reports with the same words as ever.
