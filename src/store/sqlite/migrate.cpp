@@ -7,6 +7,7 @@
 #include <chrono>
 #include <limits>
 #include <unordered_map>
+#include <utility>
 
 #include "core/embedded.hpp"
 #include "store/sqlite/iteration_columns.hpp"
@@ -113,6 +114,11 @@ Status pack_iteration_rows(Db& db) {
   return db.exec("DROP TABLE metric_values; DROP TABLE iterations;");
 }
 
+// The migrations that do what SQL alone cannot, after their SQL (Migration::step).
+constexpr std::pair<int, Status (*)(Db&)> kSteps[] = {
+    {kIterationColumnsVersion, pack_iteration_rows},
+};
+
 Status apply_one(Db& db, const Migration& m) {
   BG_ASSIGN(Transaction txn, Transaction::begin(db));
   // Another process may have migrated while this one waited for the write lock.
@@ -138,7 +144,8 @@ Result<std::vector<Migration>> embedded_migrations() {
   std::vector<Migration> out;
   for (const auto& file : sqlite_migration_files()) {
     BG_ASSIGN(Migration m, parse_migration(file));
-    if (m.version == kIterationColumnsVersion) m.step = pack_iteration_rows;
+    for (const auto& [version, step] : kSteps)
+      if (m.version == version) m.step = step;
     if (m.version != static_cast<int>(out.size()) + 1)
       return Error{"embedded migration '" + std::string(file.name) + "' should be version " +
                    std::to_string(out.size() + 1) + "; fix src/store/migrations"};
