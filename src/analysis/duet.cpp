@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+
+#include "core/iterations.hpp"
 
 namespace benchguard::analysis {
 
@@ -36,15 +39,17 @@ struct Usable {
 Usable usable(const InstanceRecord& in, const std::string& metric, const BurnInPolicy& policy,
               std::size_t detected) {
   Usable u;
-  std::size_t index = 0, kept = 0;
-  for (const auto& it : in.iterations) {
+  const IterationsView its(in);
+  const auto values = its.metric(metric);
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < its.size(); ++k) {
     const bool leading =
-        policy.mode == BurnInPolicy::Mode::kFixed ? index++ < policy.fixed : it.burn_in;
-    if (leading || it.timed_out || !it.failure.empty()) continue;
-    const auto x = it.metric(metric);
+        policy.mode == BurnInPolicy::Mode::kFixed ? k < policy.fixed : its.burn_in(k);
+    if (leading || its.timed_out(k) || its.failed(k)) continue;
+    const auto x = values.at(k);
     if (!x) continue;
     if (kept++ < detected) continue;
-    u.spans.push_back({it.start_ns, it.end_ns});
+    u.spans.push_back({its.start_ns(k), its.end_ns(k)});
     u.values.push_back(*x);
   }
   return u;
@@ -115,22 +120,37 @@ VariantData with_slowdown(const VariantData& v, double slowdown,
                           const std::vector<std::string>& metrics) {
   VariantData out = v;
   const double factor = 1.0 + slowdown;
+  // How a metric slows: not at all (0), times the factor (1) or divided by it (-1: less of a
+  // higher-is-better metric, throughput, is slower).
+  const auto effect = [&](const std::string& name) {
+    if (std::find(metrics.begin(), metrics.end(), name) == metrics.end()) return 0;
+    return metric_info(v, name).direction == Direction::kHigherIsBetter ? -1 : 1;
+  };
+  const auto slow = [&](int how, double& value) {
+    if (how > 0) value *= factor;
+    if (how < 0) value /= factor;
+  };
   for (auto& in : out.instances) {
     int64_t shift = 0;
-    for (auto& it : in.iterations) {
-      const int64_t duration = it.end_ns - it.start_ns;
+    const auto stretch = [&](int64_t& start, int64_t& end) {
+      const int64_t duration = end - start;
       const auto stretched = static_cast<int64_t>(static_cast<double>(duration) * factor);
-      it.start_ns += shift;
-      it.end_ns = it.start_ns + stretched;
+      start += shift;
+      end = start + stretched;
       shift += stretched - duration;
-      for (auto& [name, value] : it.metrics) {
-        if (std::find(metrics.begin(), metrics.end(), name) == metrics.end()) continue;
-        // Slower means less of a higher-is-better metric (throughput).
-        if (metric_info(v, name).direction == Direction::kHigherIsBetter)
-          value /= factor;
-        else
-          value *= factor;
+    };
+    for (auto& it : in.iterations) {
+      stretch(it.start_ns, it.end_ns);
+      for (auto& [name, value] : it.metrics) slow(effect(name), value);
+    }
+    if (in.columns) {
+      auto c = std::make_shared<IterationColumns>(*in.columns);
+      for (std::size_t k = 0; k < c->count; ++k) stretch(c->start_ns[k], c->end_ns[k]);
+      for (auto& m : c->metrics) {
+        const int how = effect(m.name);
+        for (double& value : m.values) slow(how, value);
       }
+      in.columns = std::move(c);
     }
     in.end_ns += shift;
   }

@@ -25,7 +25,7 @@ Result<std::vector<RunData>> load_runs(store::Store& store, const HistoryOptions
   std::vector<RunData> runs;
   for (const auto& s : summaries) {
     if (!wanted(s, options, commits)) continue;
-    BG_ASSIGN(RunData r, store.load_run(std::to_string(s.id)));
+    BG_ASSIGN(RunData r, store.load_run(std::to_string(s.id), {.columns = true}));
     runs.push_back(std::move(r));
   }
   return runs;

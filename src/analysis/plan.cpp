@@ -8,6 +8,7 @@
 #include <map>
 
 #include "analysis/samples.hpp"
+#include "core/iterations.hpp"
 #include "stats/descriptive.hpp"
 #include "stats/outliers.hpp"
 #include "stats/rng.hpp"
@@ -27,8 +28,9 @@ std::size_t failed_iterations(const VariantData& v) {
   std::size_t n = 0;
   for (const auto& inst : v.instances) {
     if (!inst.ok()) continue;
-    for (const auto& it : inst.iterations)
-      if (!it.burn_in && (it.timed_out || !it.failure.empty())) ++n;
+    const IterationsView its(inst);
+    for (std::size_t k = 0; k < its.size(); ++k)
+      if (!its.burn_in(k) && (its.timed_out(k) || its.failed(k))) ++n;
   }
   return n;
 }

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "core/iterations.hpp"
+
 namespace benchguard::analysis {
 
 MetricInfo metric_info(const std::string& name) {
@@ -19,10 +21,7 @@ MetricInfo metric_info(const VariantData& v, const std::string& name) {
 
 std::vector<std::string> metrics_of(const VariantData& v) {
   std::vector<std::string> names;
-  for (const auto& inst : v.instances)
-    for (const auto& it : inst.iterations)
-      for (const auto& [k, x] : it.metrics)
-        if (std::find(names.begin(), names.end(), k) == names.end()) names.push_back(k);
+  for (const auto& inst : v.instances) IterationsView(inst).add_metric_names(names);
   auto wall = std::find(names.begin(), names.end(), "wall_time");
   if (wall != names.end()) std::rotate(names.begin(), wall, wall + 1);
   return names;
@@ -40,17 +39,18 @@ MetricSample extract(const VariantData& v, const std::string& metric, const Burn
       continue;
     }
     ++s.instances_ok;
+    const IterationsView its(inst);
+    const auto values = its.metric(metric);
     std::vector<double> xs;
-    xs.reserve(inst.iterations.size());
-    std::size_t index = 0;
-    for (const auto& it : inst.iterations) {
-      const bool leading = policy.mode == Mode::kFixed ? index++ < policy.fixed : it.burn_in;
+    xs.reserve(its.size());
+    for (std::size_t k = 0; k < its.size(); ++k) {
+      const bool leading = policy.mode == Mode::kFixed ? k < policy.fixed : its.burn_in(k);
       if (leading) {
         ++s.configured_burn_in;
         continue;
       }
-      if (it.timed_out || !it.failure.empty()) continue;
-      if (auto x = it.metric(metric)) xs.push_back(*x);
+      if (its.timed_out(k) || its.failed(k)) continue;
+      if (auto x = values.at(k)) xs.push_back(*x);
     }
     if (!xs.empty()) s.series.push_back(std::move(xs));
   }

@@ -134,7 +134,7 @@ nlohmann::json to_json(const analysis::DuetBalance& b) {
 
 Result<int> do_summary(Context& ctx, const std::string& ref, const AnalysisFlags& f) {
   BG_ASSIGN(auto store, ctx.open_store_read_only());
-  BG_ASSIGN(const RunData run, store->load_run(ref));
+  BG_ASSIGN(const RunData run, store->load_run(ref, {.columns = true}));
   BG_ASSIGN(const auto opts, f.summary_options());
   std::vector<analysis::VariantSummary> rows;
   for (const auto& v : run.variants) {

@@ -44,6 +44,9 @@ std::string short_run(const RunData& r) {
   return s;
 }
 
+// Compared runs are read by column: analysis needs no record per iteration.
+constexpr store::LoadOptions kForAnalysis{.columns = true};
+
 bool looks_like_commit(const std::string& s) {
   return s.size() >= 4 && s.size() <= 40 && std::all_of(s.begin(), s.end(), [](char c) {
            return std::isxdigit(static_cast<unsigned char>(c));
@@ -52,10 +55,11 @@ bool looks_like_commit(const std::string& s) {
 
 // The newest run matching a predicate over the run list.
 template <class Pred>
-Result<RunData> latest_where(store::Store& store, Pred pred, const std::string& what) {
+Result<RunData> latest_where(store::Store& store, Pred pred, const std::string& what,
+                             const store::LoadOptions& load) {
   BG_ASSIGN(const auto runs, store.list_runs());
   for (const auto& r : runs)  // newest first
-    if (pred(r)) return store.load_run(r.uuid);
+    if (pred(r)) return store.load_run(r.uuid, load);
   return Error{"no run " + what};
 }
 
@@ -129,12 +133,13 @@ Result<store::Store*> LazyStore::get() {
   return store_.get();
 }
 
-Result<RunData> resolve_run(const Context& ctx, store::Store& store, const std::string& ref) {
+Result<RunData> resolve_run(const Context& ctx, store::Store& store, const std::string& ref,
+                            const store::LoadOptions& load) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::is_regular_file(ref, ec) && is_database_file(ref)) {
     BG_ASSIGN(auto other, store::open_store(ref, {.create = false, .read_only = true}));
-    return other->load_run("latest");
+    return other->load_run("latest", load);
   }
   if (const auto eq = ref.find('='); eq != std::string::npos) {
     const std::string k = ref.substr(0, eq), v = ref.substr(eq + 1);
@@ -144,9 +149,9 @@ Result<RunData> resolve_run(const Context& ctx, store::Store& store, const std::
           return std::any_of(r.labels.begin(), r.labels.end(),
                              [&](const auto& kv) { return kv.first == k && kv.second == v; });
         },
-        "labelled " + ref + " in " + ctx.globals.db);
+        "labelled " + ref + " in " + ctx.globals.db, load);
   }
-  auto direct = store.load_run(ref);
+  auto direct = store.load_run(ref, load);
   if (direct.ok()) return direct;
   // A commit: as given, or as git resolves it (branch, tag, HEAD~2) in the current directory.
   std::string commit = looks_like_commit(ref) ? ref : "";
@@ -154,7 +159,7 @@ Result<RunData> resolve_run(const Context& ctx, store::Store& store, const std::
   if (!commit.empty()) {
     auto at = latest_where(
         store, [&](const store::RunSummary& r) { return r.git_commit.starts_with(commit); },
-        "at commit " + commit.substr(0, 12) + " in " + ctx.globals.db);
+        "at commit " + commit.substr(0, 12) + " in " + ctx.globals.db, load);
     if (at.ok() || looks_like_commit(ref)) return at;
   }
   return Error{
@@ -228,7 +233,7 @@ Result<CompareInputs> resolve_compare_inputs(const Context& ctx, LazyStore& lazy
       return import_files({ref}, request.input_format, warned);
     }
     BG_ASSIGN(store::Store * store, from.get());
-    BG_ASSIGN(RunData run, resolve_run(ctx, *store, ref));
+    BG_ASSIGN(RunData run, resolve_run(ctx, *store, ref, kForAnalysis));
     where = short_run(run);
     return run;
   };
@@ -238,7 +243,7 @@ Result<CompareInputs> resolve_compare_inputs(const Context& ctx, LazyStore& lazy
 
   if (refs.empty()) {
     BG_ASSIGN(store::Store * store, lazy.get());
-    BG_ASSIGN(RunData run, store->load_run("latest"));
+    BG_ASSIGN(RunData run, store->load_run("latest", kForAnalysis));
     const std::string where = short_run(run);
     return one_run_variants(std::move(run), variant_a, variant_b, where);
   }
@@ -249,7 +254,7 @@ Result<CompareInputs> resolve_compare_inputs(const Context& ctx, LazyStore& lazy
   }
   if (!is_result_file(refs[0]) && !is_result_file(refs[1])) {
     BG_ASSIGN(store::Store * store, lazy.get());
-    if (auto latest = store->load_run("latest"); latest.ok()) {
+    if (auto latest = store->load_run("latest", kForAnalysis); latest.ok()) {
       const auto names = variant_names(*latest);
       auto has = [&](const std::string& n) {
         return std::find(names.begin(), names.end(), n) != names.end();

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -120,6 +121,23 @@ struct IterationRecord {
   }
 };
 
+// An instance's iterations by column, as the store keeps them (docs/store.md): what analysis
+// reads of a large run, 8 bytes a value instead of a record per iteration. Times, flags and
+// metric values; no failure texts (a failed iteration is flagged kFailed). Read through
+// IterationsView (core/iterations.hpp), which also reads InstanceRecord::iterations.
+struct MetricColumn {
+  std::string name;
+  std::vector<double> values;    // one per iteration
+  std::vector<uint8_t> present;  // one per iteration, 0 where it reported none; empty: all did
+};
+struct IterationColumns {
+  static constexpr uint8_t kBurnIn = 1, kTimedOut = 2, kFailed = 4;
+  std::size_t count = 0;
+  std::vector<int64_t> start_ns, end_ns;
+  std::vector<uint8_t> flags;         // one per iteration; empty when every flag is 0
+  std::vector<MetricColumn> metrics;  // by the store's metric id
+};
+
 struct InstanceRecord {
   int index = 0;           // 0-based within its (benchmark, variant)
   int64_t order = 0;       // position in the run's schedule
@@ -147,6 +165,9 @@ struct InstanceRecord {
   // metrics are outside_metrics(*this) (the store keeps them once, in the instance's columns).
   bool timed_outside = false;
   std::vector<IterationRecord> iterations;
+  // Set instead of `iterations` (then empty) when a store read the run for analysis
+  // (store::LoadOptions::columns) and the instance has many iterations.
+  std::shared_ptr<const IterationColumns> columns;
 
   bool ok() const { return failure.empty(); }
 };

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "analysis/samples.hpp"
+#include "core/iterations.hpp"
 #include "core/units.hpp"
 #include "stats/descriptive.hpp"
 
@@ -29,7 +30,8 @@ std::vector<VariantSummary> summarize_run(const RunData& run, const std::string&
     for (const auto& inst : v.instances) {
       (inst.ok() ? s.instances_ok : s.instances_failed)++;
       s.peak_memory = std::max(s.peak_memory, instance_peak_memory(inst));
-      for (const auto& it : inst.iterations) s.burn_in += it.burn_in ? 1 : 0;
+      const IterationsView its(inst);
+      for (std::size_t k = 0; k < its.size(); ++k) s.burn_in += its.burn_in(k) ? 1 : 0;
     }
     // What `show` reports is what was measured: flagged burn-in out, nothing detected on top.
     analysis::BurnInPolicy configured;

@@ -98,6 +98,14 @@ struct AckRecord {
   int64_t acked_at = 0;
 };
 
+// How load_run returns iterations.
+struct LoadOptions {
+  // Instances of many iterations by column (InstanceRecord::columns, read by IterationsView):
+  // what analysis needs, in a fraction of the memory and time. Off: a record per iteration,
+  // with its index and failure text (show, export, merge).
+  bool columns = false;
+};
+
 class Store {
  public:
   virtual ~Store() = default;
@@ -132,7 +140,8 @@ class Store {
   // Newest first: by started_at, then by id.
   virtual Result<std::vector<RunSummary>> list_runs() = 0;
   // ref: "latest" (or ""), a numeric id, a uuid or a unique uuid prefix.
-  virtual Result<RunData> load_run(const std::string& ref) = 0;
+  Result<RunData> load_run(const std::string& ref) { return load_run(ref, LoadOptions{}); }
+  virtual Result<RunData> load_run(const std::string& ref, const LoadOptions& options) = 0;
 
   // ---- history (docs/history.md)
   virtual Result<std::vector<SeriesState>> load_series_states() = 0;

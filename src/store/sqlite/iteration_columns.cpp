@@ -109,36 +109,30 @@ Result<PackedIterations> pack_iterations(const std::vector<IterationRecord>& ite
   return out;
 }
 
-Status unpack_iterations(const BlockView& block, std::vector<IterationRecord>& out) {
+namespace {
+
+// The checks both readers make of a block: array lengths, indexes in range, flag values and
+// the failures' JSON; `failed(k, message)` is called for each failed iteration.
+template <class OnFailure>
+Status check_block(const BlockView& block, OnFailure&& failed) {
   if (block.count < 0) return Error{"count is negative (" + std::to_string(block.count) + ")"};
   const auto n = static_cast<size_t>(block.count);
   BG_TRY(check_length("start_ns", block.start_ns.size(), n, 8));
   BG_TRY(check_length("end_ns", block.end_ns.size(), n, 8));
-  if (block.idx) BG_TRY(check_length("idx", block.idx->size(), n, 8));
-  if (block.flags) BG_TRY(check_length("flags", block.flags->size(), n, 1));
-  const size_t first = out.size();
-  out.resize(first + n);
-  for (size_t k = 0; k < n; ++k) {
-    IterationRecord& it = out[first + k];
-    it.start_ns = get<int64_t>(block.start_ns, k);
-    it.end_ns = get<int64_t>(block.end_ns, k);
-    if (block.idx) {
-      const auto index = get<int64_t>(*block.idx, k);
-      if (index < std::numeric_limits<int>::min() || index > std::numeric_limits<int>::max())
+  if (block.idx) {
+    BG_TRY(check_length("idx", block.idx->size(), n, 8));
+    for (size_t k = 0; k < n; ++k)
+      if (const auto index = get<int64_t>(*block.idx, k);
+          index < std::numeric_limits<int>::min() || index > std::numeric_limits<int>::max())
         return Error{"idx of iteration " + std::to_string(k) + " is out of range (" +
                      std::to_string(index) + ")"};
-      it.index = static_cast<int>(index);
-    } else {
-      it.index = static_cast<int>(k);
-    }
-    if (block.flags) {
-      const auto f = static_cast<uint8_t>((*block.flags)[k]);
-      if (f > (kBurnIn | kTimedOut))
+  }
+  if (block.flags) {
+    BG_TRY(check_length("flags", block.flags->size(), n, 1));
+    for (size_t k = 0; k < n; ++k)
+      if (const auto f = static_cast<uint8_t>((*block.flags)[k]); f > (kBurnIn | kTimedOut))
         return Error{"flags of iteration " + std::to_string(k) + " are " + std::to_string(f) +
                      ", not 0 to 3"};
-      it.burn_in = (f & kBurnIn) != 0;
-      it.timed_out = (f & kTimedOut) != 0;
-    }
   }
   if (block.failures) {
     const auto bad = [] { return Error{"failures is not a JSON array of [position, message]"}; };
@@ -150,27 +144,86 @@ Status unpack_iterations(const BlockView& block, std::vector<IterationRecord>& o
         return bad();
       const auto k = entry[0].get<uint64_t>();
       if (k >= n) return bad();
-      out[first + k].failure = entry[1].get<std::string>();
+      failed(static_cast<size_t>(k), entry[1].get<std::string>());
     }
   }
+  return ok_status();
+}
+
+// The checks both readers make of a metric's arrays for `n` iterations.
+Status check_metric(std::optional<std::string_view> present, std::string_view data, size_t n) {
+  BG_TRY(check_length("data", data.size(), n, 8));
+  if (!present) return ok_status();
+  BG_TRY(check_length("present", present->size(), n, 1));
+  for (size_t k = 0; k < n; ++k)
+    if (const char p = (*present)[k]; p != 0 && p != 1)
+      return Error{"present of iteration " + std::to_string(k) + " is " +
+                   std::to_string(static_cast<uint8_t>(p)) + ", not 0 or 1"};
+  return ok_status();
+}
+
+}  // namespace
+
+Status unpack_iterations(const BlockView& block, std::vector<IterationRecord>& out) {
+  const size_t first = out.size();
+  std::vector<std::pair<size_t, std::string>> failures;
+  BG_TRY(check_block(
+      block, [&](size_t k, std::string message) { failures.emplace_back(k, std::move(message)); }));
+  const auto n = static_cast<size_t>(block.count);
+  out.resize(first + n);
+  for (size_t k = 0; k < n; ++k) {
+    IterationRecord& it = out[first + k];
+    it.start_ns = get<int64_t>(block.start_ns, k);
+    it.end_ns = get<int64_t>(block.end_ns, k);
+    it.index = block.idx ? static_cast<int>(get<int64_t>(*block.idx, k)) : static_cast<int>(k);
+    if (block.flags) {
+      const auto f = static_cast<uint8_t>((*block.flags)[k]);
+      it.burn_in = (f & kBurnIn) != 0;
+      it.timed_out = (f & kTimedOut) != 0;
+    }
+  }
+  for (auto& [k, message] : failures) out[first + k].failure = std::move(message);
   return ok_status();
 }
 
 Status unpack_metric(const std::string& name, std::optional<std::string_view> present,
                      std::string_view data, std::vector<IterationRecord>& iterations) {
   const size_t n = iterations.size();
-  BG_TRY(check_length("data", data.size(), n, 8));
-  if (present) BG_TRY(check_length("present", present->size(), n, 1));
+  BG_TRY(check_metric(present, data, n));
+  for (size_t k = 0; k < n; ++k)
+    if (!present || (*present)[k] != 0)
+      iterations[k].metrics.emplace_back(name, get<double>(data, k));
+  return ok_status();
+}
+
+Status unpack_columns(const BlockView& block, IterationColumns& out) {
+  std::vector<size_t> failed;
+  BG_TRY(check_block(block, [&](size_t k, const std::string&) { failed.push_back(k); }));
+  const auto n = static_cast<size_t>(block.count);
+  out.count = n;
+  out.start_ns.resize(n);
+  out.end_ns.resize(n);
   for (size_t k = 0; k < n; ++k) {
-    if (present) {
-      const char p = (*present)[k];
-      if (p == 0) continue;
-      if (p != 1)
-        return Error{"present of iteration " + std::to_string(k) + " is " +
-                     std::to_string(static_cast<uint8_t>(p)) + ", not 0 or 1"};
-    }
-    iterations[k].metrics.emplace_back(name, get<double>(data, k));
+    out.start_ns[k] = get<int64_t>(block.start_ns, k);
+    out.end_ns[k] = get<int64_t>(block.end_ns, k);
   }
+  // The stored flag bits are IterationColumns' kBurnIn and kTimedOut.
+  static_assert(kBurnIn == IterationColumns::kBurnIn && kTimedOut == IterationColumns::kTimedOut);
+  if (block.flags) out.flags.assign(block.flags->begin(), block.flags->end());
+  if (!failed.empty() && out.flags.empty()) out.flags.assign(n, 0);
+  for (const size_t k : failed) out.flags[k] |= IterationColumns::kFailed;
+  return ok_status();
+}
+
+Status unpack_metric_column(const std::string& name, std::optional<std::string_view> present,
+                            std::string_view data, IterationColumns& out) {
+  BG_TRY(check_metric(present, data, out.count));
+  MetricColumn column;
+  column.name = name;
+  column.values.resize(out.count);
+  for (size_t k = 0; k < out.count; ++k) column.values[k] = get<double>(data, k);
+  if (present) column.present.assign(present->begin(), present->end());
+  out.metrics.push_back(std::move(column));
   return ok_status();
 }
 

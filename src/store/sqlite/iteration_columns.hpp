@@ -65,6 +65,12 @@ Status unpack_iterations(const BlockView& block, std::vector<IterationRecord>& o
 Status unpack_metric(const std::string& name, std::optional<std::string_view> present,
                      std::string_view data, std::vector<IterationRecord>& iterations);
 
+// The same as the two above into columns: times, flags (failures as kFailed) and values.
+// `out` is empty; unpack_metric_column needs its count set.
+Status unpack_columns(const BlockView& block, IterationColumns& out);
+Status unpack_metric_column(const std::string& name, std::optional<std::string_view> present,
+                            std::string_view data, IterationColumns& out);
+
 // Before 0009: an iterations row, its columns idx, start_ns, end_ns, burn_in, timed_out and
 // failure read from `row` at columns first, first + 1, ... (the old reader and 0009's step).
 IterationRecord iteration_from_row(const Stmt& row, int first);

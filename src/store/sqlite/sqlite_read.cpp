@@ -122,11 +122,11 @@ Result<int64_t> SqliteStore::resolve_ref(const std::string& ref) {
   return matches.front().first;
 }
 
-Result<RunData> SqliteStore::load_run(const std::string& ref) {
+Result<RunData> SqliteStore::load_run(const std::string& ref, const LoadOptions& options) {
   BG_TRY(require_readable());
   BG_ASSIGN(Transaction snapshot, Transaction::begin_read(*db_));
   BG_ASSIGN(int64_t run_id, resolve_ref(ref));
-  BG_ASSIGN(RunData data, read_run(run_id));
+  BG_ASSIGN(RunData data, read_run(run_id, options));
   BG_TRY(snapshot.commit());
   return data;
 }
@@ -160,13 +160,13 @@ Result<RunRecord> SqliteStore::read_run_record(int64_t run_id) {
   return r;
 }
 
-Result<RunData> SqliteStore::read_run(int64_t run_id) {
+Result<RunData> SqliteStore::read_run(int64_t run_id, const LoadOptions& options) {
   RunData data;
   data.id = run_id;
   BG_ASSIGN(data.run, read_run_record(run_id));
   BG_TRY(apply_effective_status(data.run, run_id));
   BG_ASSIGN(std::vector<int64_t> variant_ids, read_variants(run_id, data));
-  BG_TRY(read_instances(run_id, variant_ids, data));
+  BG_TRY(read_instances(run_id, variant_ids, data, options));
   return data;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -66,9 +67,14 @@ Status read_iteration_rows(Db& db, int64_t run_id, const InstanceMap& instances,
 // From 0009: the iteration_blocks rows, then the iteration_values rows, of the run's range of
 // instance ids, both in id order (their primary keys' order: SQLite sorts nothing, and
 // instances without iterations cost no lookup). A range may hold another run's instances,
-// written while this one was; they are skipped. Arrays are decoded straight from the rows.
-Status read_iteration_columns(Db& db, const InstanceMap& instances,
-                              const MetricNames& metric_names) {
+// written while this one was; they are skipped. Arrays are decoded straight from the rows:
+// into records, or with `options.columns` into InstanceRecord::columns for an instance of at
+// least kColumnsFrom iterations (fewer cost less as records than as five arrays) not timed
+// from outside (whose one record the caller completes).
+constexpr int64_t kColumnsFrom = 32;
+
+Status read_iteration_columns(Db& db, const InstanceMap& instances, const MetricNames& metric_names,
+                              const LoadOptions& options) {
   if (instances.empty()) return ok_status();
   int64_t first = INT64_MAX, last = INT64_MIN;
   for (const auto& [id, instance] : instances) {
@@ -82,6 +88,8 @@ Status read_iteration_columns(Db& db, const InstanceMap& instances,
   const auto where = [](int64_t id, const Error& e) {
     return Error{"iteration_blocks row " + std::to_string(id) + ": " + e.message};
   };
+  // The instances read into columns, filled in while their values are read.
+  std::unordered_map<int64_t, IterationColumns*> columns;
   {
     BG_ASSIGN(Stmt stmt, db.prepare("SELECT instance_id, count, idx, start_ns, end_ns, flags, "
                                     "failures FROM iteration_blocks WHERE instance_id BETWEEN ? "
@@ -99,8 +107,15 @@ Status read_iteration_columns(Db& db, const InstanceMap& instances,
       block.end_ns = stmt.blob(4);
       block.flags = optional_blob(stmt, 5);
       block.failures = optional_blob(stmt, 6);
-      if (auto s = unpack_iterations(block, found->second->iterations); !s.ok())
+      InstanceRecord& in = *found->second;
+      if (options.columns && block.count >= kColumnsFrom && !in.timed_outside) {
+        auto c = std::make_shared<IterationColumns>();
+        if (auto s = unpack_columns(block, *c); !s.ok()) return where(stmt.int64(0), s.error());
+        columns.emplace(found->first, c.get());
+        in.columns = std::move(c);
+      } else if (auto s = unpack_iterations(block, in.iterations); !s.ok()) {
         return where(stmt.int64(0), s.error());
+      }
     }
   }
   BG_ASSIGN(Stmt stmt, db.prepare("SELECT instance_id, metric_id, present, data FROM "
@@ -113,8 +128,12 @@ Status read_iteration_columns(Db& db, const InstanceMap& instances,
     const auto found = instances.find(stmt.int64(0));
     const auto name = metric_names.find(stmt.int64(1));
     if (found == instances.end() || name == metric_names.end()) continue;
-    if (auto s = unpack_metric(name->second, optional_blob(stmt, 2), stmt.blob(3),
-                               found->second->iterations);
+    const auto column = columns.find(found->first);
+    if (auto s = column != columns.end()
+                     ? unpack_metric_column(name->second, optional_blob(stmt, 2), stmt.blob(3),
+                                            *column->second)
+                     : unpack_metric(name->second, optional_blob(stmt, 2), stmt.blob(3),
+                                     found->second->iterations);
         !s.ok())
       return Error{"iteration_values row " + std::to_string(stmt.int64(0)) + "/" +
                    std::to_string(stmt.int64(1)) + ": " + s.error().message};
@@ -136,13 +155,30 @@ Result<std::vector<std::pair<int64_t, MetricInfo>>> SqliteStore::read_metrics() 
 }
 
 Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& variant_ids,
-                                   RunData& data) {
+                                   RunData& data, const LoadOptions& options) {
   std::unordered_map<int64_t, size_t> variant_pos;
   for (size_t i = 0; i < variant_ids.size(); ++i) variant_pos.emplace(variant_ids[i], i);
 
   // Instances first, in index order (each variant's by id; nothing to sort); pointers to them
   // are taken only once every vector has stopped growing.
   std::vector<std::pair<int64_t, std::pair<size_t, size_t>>> instance_slots;
+  {
+    // Each variant's room at once: a million instance records are not moved twenty times.
+    BG_ASSIGN(Stmt count, db_->prepare("SELECT i.variant_id, COUNT(*) FROM instances i JOIN "
+                                       "variants v ON v.id = i.variant_id WHERE v.run_id = ? "
+                                       "GROUP BY i.variant_id"));
+    count.bind(1, run_id);
+    size_t total = 0;
+    while (true) {
+      BG_ASSIGN(bool row, count.step());
+      if (!row) break;
+      const auto n = static_cast<size_t>(count.int64(1));
+      total += n;
+      if (const auto v = variant_pos.find(count.int64(0)); v != variant_pos.end())
+        data.variants[v->second].instances.reserve(n);
+    }
+    instance_slots.reserve(total);
+  }
   {
     BG_ASSIGN(Stmt stmt,
               db_->prepare("SELECT i.id, i.variant_id, i.idx, i.schedule_order, i.start_ns, "
@@ -193,7 +229,7 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
   MetricNames metric_names;
   for (const auto& [id, m] : metrics) metric_names.emplace(id, m.name);
   if (schema_version_ >= kIterationColumnsVersion)
-    BG_TRY(read_iteration_columns(*db_, instances, metric_names));
+    BG_TRY(read_iteration_columns(*db_, instances, metric_names, options));
   else
     BG_TRY(read_iteration_rows(*db_, run_id, instances, metric_names));
   for (auto& v : data.variants)
@@ -244,9 +280,12 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
       if (const auto known = by_name.find(name); known != by_name.end())
         v.metrics.push_back(*known->second);
     };
-    for (const auto& in : v.instances)
+    for (const auto& in : v.instances) {
+      if (in.columns)
+        for (const auto& c : in.columns->metrics) list(c.name);
       for (const auto& it : in.iterations)
         for (const auto& [name, value] : it.metrics) list(name);
+    }
     for (const auto& s : v.summaries) list(s.metric);
   }
   return ok_status();

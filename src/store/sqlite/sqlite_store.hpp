@@ -41,7 +41,8 @@ class SqliteStore final : public Store {
                                         const std::vector<MetricInfo>& metrics) override;
 
   Result<std::vector<RunSummary>> list_runs() override;
-  Result<RunData> load_run(const std::string& ref) override;
+  using Store::load_run;
+  Result<RunData> load_run(const std::string& ref, const LoadOptions& options) override;
 
   Result<std::vector<SeriesState>> load_series_states() override;
   Result<std::vector<ChangeRecord>> load_changes() override;
@@ -121,13 +122,14 @@ class SqliteStore final : public Store {
 
   // Readers.
   Result<int64_t> resolve_ref(const std::string& ref);
-  Result<RunData> read_run(int64_t run_id);
+  Result<RunData> read_run(int64_t run_id, const LoadOptions& options = {});
   // The runs row as stored, with its labels and artifacts.
   Result<RunRecord> read_run_record(int64_t run_id);
   // Appends the run's variants in insertion order and returns their ids in that order.
   Result<std::vector<int64_t>> read_variants(int64_t run_id, RunData& data);
   // Fills in instances, iterations and metric values of the variants read before.
-  Status read_instances(int64_t run_id, const std::vector<int64_t>& variant_ids, RunData& data);
+  Status read_instances(int64_t run_id, const std::vector<int64_t>& variant_ids, RunData& data,
+                        const LoadOptions& options = {});
   // Every metric row as (id, metric).
   Result<std::vector<std::pair<int64_t, MetricInfo>>> read_metrics();
   // Status and end as readers see them: `interrupted` for a run whose writer is gone.
