@@ -135,7 +135,7 @@ VariantSummary summarize_variant(const VariantData& v, const std::string& metric
   warn_slow_first(means, options.slow_first_factor, s);
   for (const auto& w : s.mean_ci.warnings) s.warnings.push_back(w);
   if (s.mean_ci.method != stats::ResampleMethod::kFull)
-    s.warnings.push_back(
+    s.notes.push_back(
         fmt::format("intervals from the large-sample bootstrap ({}; {} iterations in {} instances; "
                     "docs/statistics.md, \"Large samples\")",
                     stats::to_string(s.mean_ci.method), data.size(), data.instances()));

@@ -49,6 +49,7 @@ struct VariantSummary {
   std::size_t outliers_ratio = 0;
   std::size_t outliers_z = 0;
   std::vector<std::string> warnings;
+  std::vector<std::string> notes;  // how the figures were computed, when not the usual way
 };
 
 VariantSummary summarize_variant(const VariantData& v, const std::string& metric,

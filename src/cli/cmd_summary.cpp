@@ -64,7 +64,8 @@ nlohmann::json to_json(const analysis::VariantSummary& s) {
        {{"configured_iterations", s.sample.configured_burn_in},
         {"detected_per_instance", s.sample.detected_burn_in}}},
       {"outliers", {{"ratio_rule", s.outliers_ratio}, {"robust_z_rule", s.outliers_z}}},
-      {"warnings", s.warnings}};
+      {"warnings", s.warnings},
+      {"notes", s.notes}};
   if (s.sample.steady) {
     const auto& sum = s.sample.steady->summary;
     nlohmann::json classes = nlohmann::json::object();
@@ -199,19 +200,24 @@ Result<int> do_summary(Context& ctx, const std::string& ref, const AnalysisFlags
     for (const auto& b : balances) ctx.out << (md ? "- " : "  ") << balance_text(b) << "\n";
   }
   if (!machine) {
-    bool first = true;
-    for (const auto& s : rows) {
-      for (const auto& w : s.warnings) {
-        if (first) ctx.out << (ctx.globals.format == "md" ? "\n**Warnings**\n\n" : "\nwarnings:\n");
-        first = false;
-        const bool md = ctx.globals.format == "md";
-        const auto text = [&](const std::string& t) {
-          return md ? report::markdown_text(t) : report::terminal_text(t);
-        };
-        ctx.out << fmt::format("{} {} {}: {}\n", md ? "-" : " ", text(s.sample.benchmark),
-                               text(s.sample.variant), text(w));
-      }
-    }
+    const bool md = ctx.globals.format == "md";
+    const auto text = [&](const std::string& t) {
+      return md ? report::markdown_text(t) : report::terminal_text(t);
+    };
+    // The rows' warnings, then their notes (how a figure was computed: nothing to act on).
+    const auto section = [&](const char* title, auto member) {
+      bool first = true;
+      for (const auto& s : rows)
+        for (const auto& line : s.*member) {
+          if (first)
+            ctx.out << (md ? fmt::format("\n**{}**\n\n", title) : fmt::format("\n{}:\n", title));
+          first = false;
+          ctx.out << fmt::format("{} {} {}: {}\n", md ? "-" : " ", text(s.sample.benchmark),
+                                 text(s.sample.variant), text(line));
+        }
+    };
+    section(md ? "Warnings" : "warnings", &analysis::VariantSummary::warnings);
+    section(md ? "Notes" : "notes", &analysis::VariantSummary::notes);
   }
   return 0;
 }

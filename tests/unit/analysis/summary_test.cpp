@@ -124,3 +124,33 @@ TEST(AnalysisSummary, InstanceMediansBracketAnotherQuantity) {
 
 }  // namespace
 }  // namespace benchguard::analysis
+
+namespace benchguard::analysis {
+namespace {
+
+// The large-sample bootstrap is how an interval was computed, not a problem: a note, not a
+// warning, and only where it was used.
+TEST(AnalysisSummary, LargeSampleBootstrapIsANoteWhereItIsUsed) {
+  const auto values = [](std::size_t n, double shift) {
+    std::vector<double> xs(n);
+    for (std::size_t k = 0; k < n; ++k) xs[k] = 1.0 + shift + 1e-3 * static_cast<double>(k % 97);
+    return xs;
+  };
+  const auto note = [](const VariantSummary& s) {
+    return std::any_of(s.notes.begin(), s.notes.end(), [](const std::string& n) {
+      return n.find("large-sample bootstrap (normal within instances") != std::string::npos;
+    });
+  };
+  const auto large = summarize_variant(
+      variant({values(8000, 0), values(8000, 0.01), values(8000, 0.02)}), "wall_time", options());
+  EXPECT_EQ(large.mean_ci.method, stats::ResampleMethod::kNormalWithin);
+  EXPECT_TRUE(note(large));
+  EXPECT_FALSE(has_warning(large, "large-sample"));
+  const auto small = summarize_variant(
+      variant({values(800, 0), values(800, 0.01), values(800, 0.02)}), "wall_time", options());
+  EXPECT_EQ(small.mean_ci.method, stats::ResampleMethod::kFull);
+  EXPECT_TRUE(small.notes.empty());
+}
+
+}  // namespace
+}  // namespace benchguard::analysis
