@@ -246,6 +246,7 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
     run.artifacts.emplace_back("git_commit_time", std::to_string(git.commit_time));
   run.artifacts.emplace_back("schedule", sched);
   run.artifacts.emplace_back("seed", std::to_string(options.seed));
+  run.artifacts.insert(run.artifacts.end(), options.artifacts.begin(), options.artifacts.end());
 
   BG_ASSIGN(const int64_t run_id, store.begin_run(run));
 

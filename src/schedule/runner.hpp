@@ -21,6 +21,7 @@ struct RunOptions {
   bool show_output = false;  // let benchmarks write to the terminal
   double kill_grace_s = 1.0;
   KeyValues labels;
+  KeyValues artifacts;  // stored with the run's host facts (ab and bisect: refs, worktrees)
   std::string command_line;
 };
 
