@@ -2,11 +2,11 @@
 # Benchmarks of benchguard itself. Prints figures as ratios against baselines measured in
 # the same run, because this machine is shared and noisy.
 #   bench/run.sh [BUILD_DIR] [SECTION...]   sections: overhead noise outliers plan analysis
-#                                           history store (default: all)
+#                                           history store bisect (default: all)
 set -euo pipefail
 build=${1:-build}
 shift || true
-sections=${*:-overhead noise outliers plan analysis history store}
+sections=${*:-overhead noise outliers plan analysis history store bisect}
 want() { [[ " $sections " == *" $1 "* ]]; }
 bg="$build/benchguard"
 [ -x "$bg" ] || { echo "build first: make build" >&2; exit 2; }
@@ -123,4 +123,15 @@ if want store && [ -x "$build/bench/iteration_store_bench" ]; then
   echo
   echo "== storing iterations (load $(cut -d' ' -f1 /proc/loadavg))"
   "$build/bench/iteration_store_bench" "${STORE_ITERATIONS:-1000000}"
+fi
+
+# Bisection by measurement (src/analysis/bisect.hpp) on simulated histories: 10 histories of 64
+# commits with a 5% step at a random commit (found exactly? candidates and instances measured,
+# CPU time of the classifications per candidate), then the A/A control, where every history
+# must stop with "endpoints do not differ". About 15 s.
+if want bisect && [ -x "$build/bench/bisect_bench" ]; then
+  echo
+  echo "== bisect on simulated histories (load $(cut -d' ' -f1 /proc/loadavg))"
+  "$build/bench/bisect_bench" "${BISECT_HISTORIES:-10}" "${BISECT_COMMITS:-64}" \
+    "${BISECT_STEP:-0.05}"
 fi
