@@ -21,6 +21,14 @@ void AnalysisFlags::add_to(CLI::App* c) {
   c->add_option("--seed", seed, "Seed of the bootstrap (same seed, same answer)");
 }
 
+void AnalysisFlags::add_to_measuring(CLI::App* c) {
+  c->add_option("--metric", metrics, "Metric(s) to analyse, or all (default: as compare)");
+  c->add_option("--resamples", resamples, "Bootstrap resamples")->check(CLI::Range(100, 10000000));
+  c->add_option("--confidence", confidence, "Confidence level of intervals")
+      ->check(CLI::Range(0.5, 0.9999));
+  c->add_option("--bootstrap-seed", seed, "Seed of the bootstrap (same seed, same answer)");
+}
+
 Result<analysis::BurnInPolicy> AnalysisFlags::burn_in_policy() const {
   analysis::BurnInPolicy p;
   if (burn_in == "auto") {

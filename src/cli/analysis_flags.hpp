@@ -22,6 +22,9 @@ struct AnalysisFlags {
   uint64_t seed = 1;
 
   void add_to(CLI::App* c);
+  // For commands that also measure (ab, bisect), whose --seed and --burn-in are the run's:
+  // --metric, --resamples, --confidence and --bootstrap-seed.
+  void add_to_measuring(CLI::App* c);
   Result<analysis::BurnInPolicy> burn_in_policy() const;
   Result<analysis::SummaryOptions> summary_options() const;
 };

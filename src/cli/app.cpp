@@ -93,6 +93,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   add(add_ack);
   add(add_unack);
   add(add_gate);
+  add(add_ab);
+  add(add_bisect);
   add(add_import);
   add(add_export);
   add(add_db);

@@ -61,6 +61,8 @@ Action add_detect(CLI::App& app, Context& ctx);
 Action add_ack(CLI::App& app, Context& ctx);
 Action add_unack(CLI::App& app, Context& ctx);
 Action add_gate(CLI::App& app, Context& ctx);
+Action add_ab(CLI::App& app, Context& ctx);
+Action add_bisect(CLI::App& app, Context& ctx);
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 

@@ -1,0 +1,163 @@
+// benchguard ab --ref A --ref B SUITE.yml: the suite at two commits, as variants A and B of one
+// run, then their comparison; with --null also A against itself (docs/bisect.md).
+#include <fmt/format.h>
+
+#include <csignal>
+#include <nlohmann/json.hpp>
+
+#include "analysis/compare.hpp"
+#include "cli/analysis_flags.hpp"
+#include "cli/app.hpp"
+#include "cli/progress.hpp"
+#include "cli/run_flags.hpp"
+#include "core/json_error.hpp"
+#include "core/units.hpp"
+#include "refs/refs.hpp"
+#include "report/compare.hpp"
+#include "report/table.hpp"
+
+namespace benchguard::cli {
+
+namespace {
+
+struct AbFlags {
+  RunFlags run;
+  std::vector<std::string> refs;
+  std::string build;
+  std::string repo;
+  std::string variant;
+  bool null = false;
+  std::string statistic = "trimmed";
+  std::string threshold = "1%";
+  std::string fail_on;
+  AnalysisFlags analysis;
+};
+
+void on_signal(int) {
+  schedule::request_stop();
+}
+
+std::string side_text(const refs::RefSide& s) {
+  return fmt::format("{} = {} ({})", s.name, s.ref, s.commit.substr(0, 12));
+}
+
+Result<int> do_ab(Context& ctx, const AbFlags& f) {
+  if (f.refs.size() != 2) return Error{"ab takes two refs: --ref A --ref B"};
+  if (f.run.suite.empty())
+    return Error{"ab needs a suite file: benchguard ab --ref A --ref B SUITE.yml"};
+  BG_ASSIGN(const Suite suite, prepare_suite(ctx, f.run));
+  refs::RefsOptions options;
+  BG_ASSIGN(options.run, run_options(ctx, f.run, suite));
+  options.build = f.build;
+  options.repo = f.repo;
+  options.variant = f.variant;
+
+  analysis::CompareOptions compare;
+  if (!f.analysis.metrics.empty()) compare.metrics = f.analysis.metrics;
+  BG_ASSIGN(compare.burn_in, f.analysis.burn_in_policy());
+  BG_ASSIGN(compare.verdict.threshold, parse_fraction(f.threshold, "--threshold"));
+  BG_ASSIGN(compare.verdict.statistic, statistic_from_flag(f.statistic));
+  compare.verdict.confidence = f.analysis.confidence;
+  compare.verdict.resamples = f.analysis.resamples;
+  compare.verdict.seed = f.analysis.seed;
+
+  BG_ASSIGN(auto store, ctx.open_store(/*create=*/true));
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  ProgressBar bar(ctx.err, ctx.interactive());
+  auto outcome = refs::run_ab(suite, *store, f.refs[0], f.refs[1], f.null, options, std::ref(bar));
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  if (!outcome.ok()) return outcome.error();
+
+  // Each run's two variants of every benchmark, compared.
+  const auto compared =
+      [&](const schedule::RunOutcome& run, const std::string& a,
+          const std::string& b) -> Result<std::pair<RunData, analysis::CompareReport>> {
+    BG_ASSIGN(RunData data, store->load_run(std::to_string(run.run_id), {.columns = true}));
+    analysis::Side side_a{a, {}}, side_b{b, {}};
+    for (const auto& v : data.variants)
+      (v.variant.name == a ? side_a : side_b).variants.push_back(&v);
+    auto report = analysis::compare_sides(side_a, side_b, compare);
+    return std::make_pair(std::move(data), std::move(report));
+  };
+  BG_ASSIGN(auto ab, compared(outcome->run, "A", "B"));
+  std::optional<std::pair<RunData, analysis::CompareReport>> aa;
+  if (outcome->null_run) {
+    BG_ASSIGN(aa, compared(*outcome->null_run, "A", null_variant_again("A")));
+  }
+  const std::string statistic = stats::to_string(compare.verdict.statistic);
+  const std::string description =
+      fmt::format("{}, {} (run {})", side_text(outcome->a), side_text(outcome->b),
+                  outcome->run.uuid.substr(0, 8));
+  if (ctx.globals.format == "json") {
+    nlohmann::json j = {{"a",
+                         {{"ref", outcome->a.ref},
+                          {"commit", outcome->a.commit},
+                          {"worktree", outcome->a.worktree}}},
+                        {"b",
+                         {{"ref", outcome->b.ref},
+                          {"commit", outcome->b.commit},
+                          {"worktree", outcome->b.worktree}}},
+                        {"build", f.build},
+                        {"run", outcome->run.uuid},
+                        {"comparison", report::compare_json(ab.second, description, statistic,
+                                                            compare.verdict.confidence)},
+                        {"null", nullptr}};
+    if (aa)
+      j["null"] = {{"run", outcome->null_run->uuid},
+                   {"comparison", report::compare_json(aa->second, "A/A: " + side_text(outcome->a),
+                                                       statistic, compare.verdict.confidence)}};
+    ctx.out << json_text(j, 2) << "\n";
+  } else {
+    report::print_compare(ctx.out, ctx.globals.format, ab.second, description, statistic,
+                          compare.verdict.confidence);
+    if (aa) {
+      ctx.out << "\n";
+      report::print_compare(ctx.out, ctx.globals.format, aa->second,
+                            fmt::format("A/A control: {} twice (run {})", side_text(outcome->a),
+                                        outcome->null_run->uuid.substr(0, 8)),
+                            statistic, compare.verdict.confidence);
+    }
+  }
+  ctx.err << fmt::format("benchguard: stored run {}{} in {}\n", outcome->run.uuid.substr(0, 8),
+                         aa ? " and A/A run " + outcome->null_run->uuid.substr(0, 8) : "",
+                         ctx.globals.db);
+  if (outcome->run.status == "interrupted") return 130;
+  using stats::Verdict;
+  const auto& r = ab.second;
+  const bool fail = (f.fail_on == "slower" && r.any(Verdict::kSlower)) ||
+                    (f.fail_on == "faster" && r.any(Verdict::kFaster)) ||
+                    (f.fail_on == "change" && (r.any(Verdict::kSlower) || r.any(Verdict::kFaster)));
+  if (fail) return static_cast<int>(ExitCode::kRegression);
+  return outcome->run.any_failure() ? static_cast<int>(ExitCode::kBenchmarkFailure) : 0;
+}
+
+}  // namespace
+
+Action add_ab(CLI::App& app, Context& ctx) {
+  auto f = std::make_shared<AbFlags>();
+  auto* c = app.add_subcommand(
+      "ab",
+      "Run a suite at two git refs (each built in its own worktree) as variants A and B of "
+      "one run, and compare them");
+  c->add_option("suite", f->run.suite, "Suite YAML file (read from the working tree)")->required();
+  c->add_option("--ref", f->refs, "A git ref: give it twice, A then B")->required();
+  c->add_option("--build", f->build,
+                "Shell command that builds a checked-out ref (run in its worktree; cached per "
+                "commit)");
+  c->add_option("--repo", f->repo, "A directory of the repository (default: the suite file's)");
+  c->add_option("--variant", f->variant,
+                "The suite variant run at each ref (default: each benchmark's first)");
+  c->add_flag("--null", f->null, "Also run A against itself (A/A) and report it beside A/B");
+  c->add_option("--statistic", f->statistic, "What B/A compares: trimmed, median or mean")
+      ->check(CLI::IsMember({"trimmed", "median", "mean"}));
+  c->add_option("--threshold", f->threshold, "Smallest change that counts (default 1%)");
+  c->add_option("--fail-on", f->fail_on, "Exit 1 when a benchmark is slower, faster, or either")
+      ->check(CLI::IsMember({"slower", "faster", "change"}));
+  add_run_flags(c, f->run);
+  f->analysis.add_to_measuring(c);
+  return [&ctx, f]() { return do_ab(ctx, *f); };
+}
+
+}  // namespace benchguard::cli

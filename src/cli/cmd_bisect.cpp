@@ -1,0 +1,116 @@
+// benchguard bisect --good REF --bad REF SUITE.yml: the first commit at which a benchmark got
+// slower, found by measuring (docs/bisect.md).
+#include <fmt/format.h>
+
+#include <csignal>
+
+#include "cli/analysis_flags.hpp"
+#include "cli/app.hpp"
+#include "cli/run_flags.hpp"
+#include "core/json_error.hpp"
+#include "refs/refs.hpp"
+#include "report/bisect.hpp"
+
+namespace benchguard::cli {
+
+namespace {
+
+struct BisectFlags {
+  RunFlags run;
+  std::string good, bad, change;
+  std::string build, repo, variant, benchmark;
+  std::string statistic = "trimmed";
+  int max_instances = 0;
+  AnalysisFlags analysis;
+};
+
+void on_signal(int) {
+  schedule::request_stop();
+}
+
+Result<int> do_bisect(Context& ctx, const BisectFlags& f) {
+  BG_ASSIGN(const Suite suite, prepare_suite(ctx, f.run));
+  refs::BisectOptions o;
+  BG_ASSIGN(o.refs.run, run_options(ctx, f.run, suite));
+  o.refs.build = f.build;
+  o.refs.repo = f.repo;
+  o.refs.variant = f.variant;
+  o.benchmark = f.benchmark;
+  if (f.analysis.metrics.size() > 1) return Error{"bisect follows one metric: give one --metric"};
+  if (!f.analysis.metrics.empty()) o.metric = f.analysis.metrics.front();
+  o.instances = f.run.instances;
+  o.max_instances = f.max_instances;
+  o.burn_in.mode = analysis::BurnInPolicy::Mode::kAuto;
+  BG_ASSIGN(o.statistic, statistic_from_flag(f.statistic));
+  o.confidence = f.analysis.confidence;
+  o.resamples = f.analysis.resamples;
+  o.seed = f.analysis.seed;
+
+  BG_ASSIGN(auto store, ctx.open_store(/*create=*/true));
+  std::string good = f.good, bad = f.bad;
+  if (!f.change.empty()) {
+    if (!good.empty() || !bad.empty()) return Error{"give --change, or --good and --bad, not both"};
+    BG_ASSIGN(const auto changes, store->load_changes());
+    const auto c = std::find_if(changes.begin(), changes.end(), [&](const store::ChangeRecord& x) {
+      return x.id.starts_with(f.change);
+    });
+    if (c == changes.end())
+      return Error{"no change point '" + f.change + "' in " + ctx.globals.db +
+                   "; see `benchguard detect`"};
+    good = c->last_good;
+    bad = c->first_bad;
+    if (o.benchmark.empty()) o.benchmark = c->benchmark;
+    if (f.analysis.metrics.empty()) o.metric = c->metric;
+  }
+  if (good.empty() || bad.empty())
+    return Error{"bisect needs --good REF and --bad REF (or --change ID)"};
+
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  const bool interactive = ctx.interactive();
+  auto outcome = refs::run_bisect(suite, *store, good, bad, o, [&](const std::string& line) {
+    if (interactive) ctx.err << "\r\033[K" << line << std::flush;
+  });
+  if (interactive) ctx.err << "\r\033[K" << std::flush;
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  if (!outcome.ok()) return outcome.error();
+  const std::string benchmark = o.benchmark.empty() ? suite.benchmarks.front().name : o.benchmark;
+  if (ctx.globals.format == "json")
+    ctx.out << json_text(report::bisect_json(*outcome, benchmark, o.metric), 2) << "\n";
+  else
+    report::print_bisect(ctx.out, ctx.globals.format, *outcome, benchmark, o.metric, o.confidence);
+  return 0;
+}
+
+}  // namespace
+
+Action add_bisect(CLI::App& app, Context& ctx) {
+  auto f = std::make_shared<BisectFlags>();
+  auto* c = app.add_subcommand(
+      "bisect",
+      "Find the first commit between a good and a bad one at which a benchmark changed, "
+      "by measuring each step against both");
+  c->add_option("suite", f->run.suite, "Suite YAML file (read from the working tree)")->required();
+  c->add_option("--good", f->good, "A commit (or ref) before the change");
+  c->add_option("--bad", f->bad, "A commit (or ref) after it");
+  c->add_option("--change", f->change, "A change point id from `benchguard detect`: its range");
+  c->add_option("--benchmark", f->benchmark,
+                "The benchmark to follow (default: the suite's only one)");
+  c->add_option("--build", f->build,
+                "Shell command that builds a checked-out commit (run in its worktree; cached per "
+                "commit); a commit whose build fails is skipped");
+  c->add_option("--repo", f->repo, "A directory of the repository (default: the suite file's)");
+  c->add_option("--variant", f->variant,
+                "The suite variant run at each commit (default: the first)");
+  c->add_option("--statistic", f->statistic, "trimmed (default), median or mean")
+      ->check(CLI::IsMember({"trimmed", "median", "mean"}));
+  c->add_option("--max-instances", f->max_instances,
+                "Per side and commit, when a step stays inconclusive (default: 4x --instances)")
+      ->check(CLI::PositiveNumber);
+  add_run_flags(c, f->run);
+  f->analysis.add_to_measuring(c);
+  return [&ctx, f]() { return do_bisect(ctx, *f); };
+}
+
+}  // namespace benchguard::cli

@@ -1,0 +1,143 @@
+// ab and bisect end to end: a git repository of 32 commits whose benchmark's work grows by 10%
+// at commit 19 and whose build fails at commit 7. The benchmark reports, through the iteration
+// protocol, the cost its build copied out of cost.txt, with +-1% noise seeded per commit and
+// instance: timings that do not depend on how busy the machine is.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "support/test_support.hpp"
+
+namespace benchguard {
+namespace {
+
+using nlohmann::json;
+using testing::CliResult;
+using testing::run_cli;
+using testing::TempDir;
+using testing::write_file;
+
+void sh(const std::string& command) {
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+}
+
+const char* const kSuite = R"SUITE(name: bisect
+instances: 4
+benchmarks:
+  - name: work
+    shell: true
+    iterations: 5
+    command: >-
+      awk -v c="$(cat built-cost.txt)" -v s="$(cat seed.txt)$BENCHGUARD_INSTANCE"
+      -v n="$BENCHGUARD_ITERATIONS" 'BEGIN { srand(s); for (i = 0; i < n; i++)
+      printf "{\"metrics\": {\"wall_time\": %.9f}}\n", c * (1 + 0.02 * (rand() - 0.5)) }'
+      >> "$BENCHGUARD_RESULTS"
+)SUITE";
+
+// What builds a commit: refuses where a file `broken` exists, copies the cost otherwise.
+const char* const kBuild = "test ! -e broken && cp cost.txt built-cost.txt";
+
+// Commits 0..31: cost 10 ms before 19, 11 ms from 19 on; commit 7 does not build. Returns the
+// hashes, oldest first.
+std::vector<std::string> make_repository(const std::string& repo) {
+  sh("git init -q -b main " + repo + " && git -C " + repo +
+     " config user.email t@example.com && git -C " + repo + " config user.name t");
+  write_file(repo + "/suite.yml", kSuite);
+  write_file(repo + "/.gitignore", "built-cost.txt\n");
+  std::vector<std::string> hashes;
+  for (int k = 0; k < 32; ++k) {
+    write_file(repo + "/cost.txt", std::string(k >= 19 ? "0.011" : "0.010") + "\n");
+    write_file(repo + "/seed.txt", std::to_string(1000 * k) + "\n");
+    if (k == 7) write_file(repo + "/broken", "\n");
+    if (k == 8) std::filesystem::remove(repo + "/broken");
+    sh("cd " + repo + " && git add -A && git commit -q -m c" + std::to_string(k));
+    const std::string head = repo + "/head.txt";
+    sh("git -C " + repo + " rev-parse HEAD > " + head);
+    std::string h = testing::read_file(head);
+    std::filesystem::remove(head);
+    hashes.push_back(h.substr(0, h.find('\n')));
+  }
+  return hashes;
+}
+
+TEST(CliBisect, NamesCommit19InAtMostSevenStepsSkippingTheBrokenBuild) {
+  TempDir dir;
+  const std::string repo = dir.file("repo"), db = dir.file("bg.db");
+  const auto c = make_repository(repo);
+  ASSERT_EQ(c.size(), 32u);
+  const std::vector<std::string> args = {"--format", "json",   "bisect", "suite.yml", "--db",
+                                         db,         "--good", c[0],     "--bad",     c[31],
+                                         "--build",  kBuild,   "--seed", "5"};
+  const CliResult r = run_cli(args, repo);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["first_bad"], c[19]);
+  EXPECT_EQ(j["parent"], c[18]);
+  int measured = 0;
+  for (const auto& s : j["steps"]) {
+    if (s["commit"] == c[7]) {
+      EXPECT_TRUE(s["skipped"].get<bool>());
+    }
+    if (!s["skipped"].get<bool>()) ++measured;
+  }
+  EXPECT_GE(measured, 3);
+  EXPECT_LE(measured, 7);
+  EXPECT_EQ(j["final_check"]["verdict"], "slower");
+  const double ratio = j["final_check"]["ratio"];
+  EXPECT_NEAR(ratio, 1.10, 0.01);
+
+  // A rerun measures nothing again: every step and the final check come from the store.
+  const CliResult again = run_cli(args, repo);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  const json k = json::parse(again.out);
+  EXPECT_EQ(k["first_bad"], c[19]);
+  for (const auto& s : k["steps"]) EXPECT_EQ(s["rounds_run"], 0) << s.dump();
+  EXPECT_EQ(k["steps"].size(), j["steps"].size());
+
+  // Endpoints that do not differ are an error, not a culprit.
+  const CliResult flat = run_cli(
+      {"bisect", "suite.yml", "--db", db, "--good", c[5], "--bad", c[9], "--build", kBuild}, repo);
+  EXPECT_EQ(flat.exit_code, 2);
+  EXPECT_NE(flat.err.find("do not differ"), std::string::npos) << flat.err;
+  // Commit 7, the middle of 6..8, was tried first: its build failed and the search went on.
+  EXPECT_TRUE(std::filesystem::exists(repo + "/.git/benchguard/builds/" + c[7] + ".failed"));
+}
+
+TEST(CliAb, TwoRefsAndTheirNullControl) {
+  TempDir dir;
+  const std::string repo = dir.file("repo"), db = dir.file("bg.db");
+  const auto c = make_repository(repo);
+  ASSERT_EQ(c.size(), 32u);
+  const CliResult r =
+      run_cli({"--format", "json", "ab", "suite.yml", "--db", db, "--ref", c[10], "--ref", "main",
+               "--build", kBuild, "--null", "--schedule", "randomized", "--seed", "3"},
+              repo);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["a"]["commit"], c[10]);
+  EXPECT_EQ(j["b"]["commit"], c[31]);
+  const auto& row = j["comparison"]["metrics"][0]["rows"][0];
+  EXPECT_EQ(row["verdict"], "slower");
+  EXPECT_NEAR(row["ratio"].get<double>(), 1.10, 0.01);
+  const auto& aa = j["null"]["comparison"]["metrics"][0]["rows"][0];
+  EXPECT_EQ(aa["verdict"], "unchanged");
+  EXPECT_NEAR(aa["ratio"].get<double>(), 1.0, 0.01);
+  // Commits and worktrees are stored with the run.
+  const CliResult shown = run_cli({"export", j["run"], "--format", "json", "--db", db});
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_NE(shown.out.find(c[10]), std::string::npos);
+  EXPECT_NE(shown.out.find(kBuild), std::string::npos);
+
+  // A ref that does not build: one line naming it and its log, nothing run.
+  const CliResult broken = run_cli(
+      {"ab", "suite.yml", "--db", db, "--ref", c[7], "--ref", "main", "--build", kBuild}, repo);
+  EXPECT_EQ(broken.exit_code, 2);
+  EXPECT_NE(broken.err.find("the build of " + c[7] + " ("), std::string::npos) << broken.err;
+  EXPECT_NE(broken.err.find(".log"), std::string::npos) << broken.err;
+}
+
+}  // namespace
+}  // namespace benchguard
