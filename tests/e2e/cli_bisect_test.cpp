@@ -53,7 +53,11 @@ std::vector<std::string> make_repository(const std::string& repo) {
     write_file(repo + "/seed.txt", std::to_string(1000 * k) + "\n");
     if (k == 7) write_file(repo + "/broken", "\n");
     if (k == 8) std::filesystem::remove(repo + "/broken");
-    sh("cd " + repo + " && git add -A && git commit -q -m c" + std::to_string(k));
+    // One commit a minute apart, so commit times order them too.
+    const std::string date =
+        "2026-01-01T00:" + std::string(k < 10 ? "0" : "") + std::to_string(k) + ":00Z";
+    sh("cd " + repo + " && git add -A && GIT_COMMITTER_DATE=" + date + " GIT_AUTHOR_DATE=" + date +
+       " git commit -q -m c" + std::to_string(k));
     const std::string head = repo + "/head.txt";
     sh("git -C " + repo + " rev-parse HEAD > " + head);
     std::string h = testing::read_file(head);
@@ -104,6 +108,43 @@ TEST(CliBisect, NamesCommit19InAtMostSevenStepsSkippingTheBrokenBuild) {
   EXPECT_NE(flat.err.find("do not differ"), std::string::npos) << flat.err;
   // Commit 7, the middle of 6..8, was tried first: its build failed and the search went on.
   EXPECT_TRUE(std::filesystem::exists(repo + "/.git/benchguard/builds/" + c[7] + ".failed"));
+}
+
+// A change point that history found between two measured commits gives bisect its range,
+// benchmark and metric.
+TEST(CliBisect, TakesItsRangeFromAChangePoint) {
+  TempDir dir;
+  const std::string repo = dir.file("repo"), db = dir.file("bg.db");
+  const auto c = make_repository(repo);
+  ASSERT_EQ(c.size(), 32u);
+  // History at every fourth commit, measured in the working tree.
+  for (int k = 0; k < 32; k += 4) {
+    sh("cd " + repo + " && git checkout -q " + c[k] + " && cp cost.txt built-cost.txt");
+    const CliResult r = run_cli({"-q", "run", "suite.yml", "--db", db}, repo);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  sh("cd " + repo + " && git checkout -q main");
+  CliResult r = run_cli({"detect", "--db", db, "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json changes = json::parse(r.out);
+  ASSERT_EQ(changes.size(), 1u) << r.out;
+  EXPECT_EQ(changes[0]["last_good"], c[16]);
+  EXPECT_EQ(changes[0]["first_bad"], c[20]);
+  const std::string id = changes[0]["id"];
+  r = run_cli({"--format", "json", "bisect", "suite.yml", "--db", db, "--change", id.substr(0, 8),
+               "--build", kBuild},
+              repo);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["good"], c[16]);
+  EXPECT_EQ(j["bad"], c[20]);
+  EXPECT_EQ(j["benchmark"], "work");
+  EXPECT_EQ(j["metric"], "wall_time");
+  EXPECT_EQ(j["first_bad"], c[19]);
+  // An unknown change point is one line that says where to look.
+  r = run_cli({"bisect", "suite.yml", "--db", db, "--change", "ffffffffffff"}, repo);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("benchguard detect"), std::string::npos) << r.err;
 }
 
 TEST(CliAb, TwoRefsAndTheirNullControl) {
