@@ -7,6 +7,8 @@ packages=(
   libcli11-dev libyaml-cpp-dev nlohmann-json3-dev libsimdjson-dev libfmt-dev libsqlite3-dev sqlite3
   libboost-dev libtbb-dev libgtest-dev libgmock-dev libpq-dev
   hyperfine
+  libbenchmark-dev
+  python3 python3-pytest python3-pip python3-setuptools
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -3,19 +3,85 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string_view>
 
 #include "core/names.hpp"
 #include "core/suite.hpp"
 #include "core/units.hpp"
 #include "measure/affinity.hpp"
+#include "measure/capture.hpp"
 #include "measure/process.hpp"
 
 namespace benchguard::cli {
 
 namespace {
 
+// A Google Benchmark binary names libbenchmark's flags (linked in) or its shared library.
+bool is_google_benchmark(const std::string& program) {
+  auto exe = measure::resolve_executable(program);
+  if (!exe.ok()) return false;
+  std::ifstream in(*exe, std::ios::binary);
+  static constexpr std::string_view kMarks[] = {"benchmark_list_tests", "libbenchmark.so"};
+  std::string window;
+  std::vector<char> chunk(1 << 20);
+  // Up to 256 MiB, keeping the last bytes of each chunk so a mark across two is seen.
+  for (int k = 0; k < 256 && in; ++k) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    window.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+    for (const auto mark : kMarks)
+      if (window.find(mark) != std::string::npos) return true;
+    window.erase(0, window.size() > 32 ? window.size() - 32 : 0);
+  }
+  return false;
+}
+
+// An extended regular expression that matches `name` alone.
+std::string exact_filter(const std::string& name) {
+  std::string out = "^";
+  for (const char c : name) {
+    if (std::string_view("\\.[]()*+?{}|^$").find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out + "$";
+}
+
+// `run -- ./bench` of a Google Benchmark binary: one benchmark per benchmark it lists, each
+// run alone (--benchmark_filter), each repetition an iteration.
+Result<Suite> google_benchmark_suite(const RunFlags& f, const std::vector<std::string>& cmd) {
+  std::vector<std::string> list = cmd;
+  list.emplace_back("--benchmark_list_tests=true");
+  auto listed = measure::capture_output(list, std::filesystem::current_path().string());
+  if (!listed.ok() || listed->exit_code != 0)
+    return Error{cmd[0] + " looks like a Google Benchmark binary but --benchmark_list_tests " +
+                 "failed; run it through a suite without format: google-benchmark"};
+  Suite s;
+  s.name = "command";
+  std::istringstream lines(listed->out);
+  for (std::string name; std::getline(lines, name);) {
+    if (name.empty()) continue;
+    BenchmarkSpec b;
+    b.name = f.name.empty() ? name : f.name + "/" + name;
+    BG_TRY(check_name("benchmark name", b.name));
+    b.base_name = b.name;
+    b.instances = 10;
+    b.format = "google-benchmark";
+    VariantSpec v;
+    v.command = cmd;
+    v.command.push_back("--benchmark_filter=" + exact_filter(name));
+    v.cwd = std::filesystem::current_path().string();
+    b.variants.push_back(v);
+    s.benchmarks.push_back(b);
+  }
+  if (s.benchmarks.empty())
+    return Error{cmd[0] + ": the Google Benchmark binary lists no benchmark"};
+  return s;
+}
+
 Result<Suite> suite_from_command(const RunFlags& f, const std::vector<std::string>& cmd) {
   if (cmd.empty()) return Error{"nothing to run: give a suite file or `-- COMMAND ARGS...`"};
+  if (!f.shell && is_google_benchmark(cmd[0])) return google_benchmark_suite(f, cmd);
   Suite s;
   s.name = "command";
   BenchmarkSpec b;

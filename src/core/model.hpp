@@ -73,6 +73,10 @@ struct BenchmarkSpec {
   int sync_repetitions = 0;
   int sequential_repetitions = 0;
   std::vector<std::string> metrics{"wall_time"};
+  // How its instances report iterations: "" through the iteration protocol (docs/protocol.md);
+  // "google-benchmark": the command is a Google Benchmark binary, run with
+  // --benchmark_repetitions and --benchmark_out, each repetition one iteration.
+  std::string format;
   std::vector<VariantSpec> variants;  // never empty after resolution
   int line = 0;                       // where it is declared in the suite file
 

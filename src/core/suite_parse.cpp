@@ -20,7 +20,7 @@ const std::vector<std::string_view> kVariantKeys = {"command", "args", "env", "c
 // Keys a benchmark inherits from the top level.
 std::vector<std::string_view> with_settings(std::vector<std::string_view> keys) {
   for (std::string_view k : {"instances", "iterations", "burn_in", "warmup", "timeout",
-                             "max_failures", "metrics", "env", "cwd", "shell", "variants",
+                             "max_failures", "metrics", "env", "cwd", "shell", "format", "variants",
                              "duet_repetitions", "sync_repetitions", "sequential_repetitions"})
     keys.push_back(k);
   return keys;
@@ -207,6 +207,13 @@ Result<bool> read_setting(const Reader& r, const Field& f, RawSettings& s) {
     if (s.cwd.empty()) return r.error(f, "cwd is empty; use . for the suite file's directory");
   } else if (k == "shell") {
     BG_TRY(r.get_bool(f, s.shell));
+  } else if (k == "format") {
+    std::string format;
+    BG_TRY(r.get_string(f, format));
+    if (format != "protocol" && format != "google-benchmark")
+      return r.error(f,
+                     "format is protocol (the default) or google-benchmark, not '" + format + "'");
+    s.spec.format = format == "protocol" ? "" : format;
   } else if (k == "variants") {
     // A benchmark's own variants replace the suite-wide ones rather than adding to them.
     BG_ASSIGN(s.variants, read_variants(r, f));

@@ -238,4 +238,31 @@ Result<Imported> import_file(const std::string& path, const std::string& format)
   return import_text(path, std::move(text), format, mtime);
 }
 
+Result<std::vector<IterationRecord>> google_benchmark_iterations(const std::string& path,
+                                                                 std::string text) {
+  BG_ASSIGN(Imported imported, import_text(path, std::move(text), "google-benchmark"));
+  std::vector<std::string> names;
+  std::vector<IterationRecord> out;
+  for (auto& v : imported.data.variants) {
+    if (v.instances.empty()) continue;
+    names.push_back(v.variant.benchmark);
+    for (auto& in : v.instances)
+      for (auto& it : in.iterations) out.push_back(std::move(it));
+  }
+  if (names.size() > 1) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    return Error{
+        fmt::format("{}: Google Benchmark ran {} benchmarks ({}); a benchguard "
+                    "benchmark runs one: narrow it with --benchmark_filter",
+                    path, names.size(), list)};
+  }
+  if (out.empty())
+    return Error{path +
+                 ": Google Benchmark wrote no repetition (aggregates only, or every "
+                 "benchmark skipped)"};
+  for (std::size_t k = 0; k < out.size(); ++k) out[k].index = static_cast<int>(k);
+  return out;
+}
+
 }  // namespace benchguard::ingest

@@ -226,4 +226,8 @@ Result<Imported> parse(const Source& src) {
 
 const Importer kGoogleBenchmark{"google-benchmark", detect, parse};
 
+std::vector<MetricInfo> google_benchmark_metrics() {
+  return {std::begin(kRates), std::end(kRates)};
+}
+
 }  // namespace benchguard::ingest

@@ -52,4 +52,13 @@ Result<Imported> import_file(const std::string& path, const std::string& format 
 Result<Imported> import_text(const std::string& path, std::string text,
                              const std::string& format = "auto", int64_t fallback_time = 0);
 
+// What one instance of a Google Benchmark binary wrote with --benchmark_out (a suite's
+// `format: google-benchmark`): its repetition rows as iterations, in order, with their times
+// and counters as metrics. An Error when the file holds no repetition row, or rows of several
+// benchmarks (each benchguard benchmark runs one; --benchmark_filter narrows it).
+Result<std::vector<IterationRecord>> google_benchmark_iterations(const std::string& path,
+                                                                 std::string text);
+// The metrics Google Benchmark adds itself that are not built in: its rates, higher is better.
+std::vector<MetricInfo> google_benchmark_metrics();
+
 }  // namespace benchguard::ingest

@@ -4,19 +4,23 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
+#include <sstream>
 #include <thread>
 
 #include "benchguard/barrier.hpp"
 #include "core/json_error.hpp"
+#include "ingest/ingest.hpp"
 #include "measure/affinity.hpp"
 #include "measure/host.hpp"
 #include "measure/process.hpp"
@@ -115,6 +119,12 @@ Status preflight(const Suite& suite) {
     }
     for (const auto& v : b.variants) {
       if (v.command.empty()) return Error{"benchmark '" + b.name + "' has an empty command"};
+      if (b.format == "google-benchmark" && v.command.size() == 3 && v.command[0] == "/bin/sh" &&
+          v.command[1] == "-c")
+        return Error{(suite.path.empty() ? "" : suite.path + ":" + std::to_string(b.line) + ": ") +
+                     "benchmark '" + b.name +
+                     "': format: google-benchmark runs the binary itself; give its command as "
+                     "a list, without shell: true"};
       if (!v.cwd.empty() && !fs::is_directory(v.cwd))
         return Error{
             fmt::format("benchmark '{}': working directory '{}' does not exist", b.name, v.cwd)};
@@ -138,10 +148,32 @@ struct Measured {
   std::string protocol_error;
 };
 
+// Where a Google Benchmark binary is told to write its JSON, beside the protocol file.
+std::string gbench_out(const std::string& results_path) {
+  return results_path + ".gbench.json";
+}
+
 // Reads what the instance reported and removes the file, so the next instance starts without
 // one. A benchmark that reports nothing leaves no file: nothing to remove.
-Measured collect(const measure::LaunchResult& launch, const std::string& results_path) {
+Measured collect(const measure::LaunchResult& launch, const std::string& results_path,
+                 const std::string& format) {
   Measured m{launch, {}, {}};
+  if (format == "google-benchmark") {
+    // Whatever the binary wrote; nothing when it died before writing (the instance failed).
+    const std::string out = gbench_out(results_path);
+    std::ifstream in(out, std::ios::binary);
+    if (in) {
+      std::ostringstream text;
+      text << in.rdbuf();
+      auto parsed = ingest::google_benchmark_iterations(out, text.str());
+      if (parsed.ok())
+        m.reported = std::move(parsed.value());
+      else if (launch.exit_code == 0)
+        m.protocol_error = parsed.error().message;
+    }
+    std::remove(out.c_str());
+    return m;
+  }
   auto parsed = measure::read_protocol_file(results_path);
   if (parsed.ok())
     m.reported = std::move(parsed.value());
@@ -170,6 +202,7 @@ Result<std::pair<std::vector<int>, std::vector<int>>> duet_cpus(const std::vecto
 // both. When one side ends the barrier breaks, so the other never waits for it.
 Result<std::vector<Measured>> run_together(std::vector<measure::LaunchSpec> specs,
                                            const std::vector<std::string>& results,
+                                           const std::vector<std::string>& formats,
                                            const std::string& barrier_name) {
   SharedBarrier barrier;
   if (!barrier_name.empty()) {
@@ -203,7 +236,7 @@ Result<std::vector<Measured>> run_together(std::vector<measure::LaunchSpec> spec
   std::vector<Measured> out;
   for (int k = 0; k < 2; ++k) {
     if (!waited[k]->ok()) return waited[k]->error();
-    out.push_back(collect(waited[k]->value(), results[k]));
+    out.push_back(collect(waited[k]->value(), results[k], formats[k]));
   }
   return out;
 }
@@ -249,6 +282,9 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
   run.artifacts.insert(run.artifacts.end(), options.artifacts.begin(), options.artifacts.end());
 
   BG_ASSIGN(const int64_t run_id, store.begin_run(run));
+  if (std::any_of(suite.benchmarks.begin(), suite.benchmarks.end(),
+                  [](const BenchmarkSpec& b) { return b.format == "google-benchmark"; }))
+    BG_TRY(store.declare_metrics(ingest::google_benchmark_metrics()));
 
   // variant ids per (benchmark, variant)
   std::vector<std::vector<int64_t>> variant_ids(suite.benchmarks.size());
@@ -278,6 +314,11 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
     measure::LaunchSpec spec;
     spec.argv = v.command;
     spec.argv[0] = resolve_in(v.command[0], v.cwd);
+    if (b.format == "google-benchmark") {
+      spec.argv.push_back("--benchmark_repetitions=" + std::to_string(b.burn_in + b.iterations));
+      spec.argv.push_back("--benchmark_out=" + gbench_out(results_path));
+      spec.argv.push_back("--benchmark_out_format=json");
+    }
     spec.cwd = v.cwd;
     spec.env = instance_env(b, v, slot.instance, results_path);
     spec.timeout_s = b.timeout_s;
@@ -329,7 +370,8 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
       }
       const std::string barrier =
           step.synchronized() ? fmt::format("/benchguard-{}-{}", getpid(), pos) : "";
-      auto together = run_together(std::move(specs), results, barrier);
+      const std::vector<std::string> formats(specs.size(), b.format);
+      auto together = run_together(std::move(specs), results, formats, barrier);
       if (!together.ok()) return abort_run(b, together.error());
       measured = std::move(together.value());
     } else {
@@ -337,7 +379,7 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
       for (const Slot& slot : step.slots) {
         auto launched = measure::launch(spec_for(slot, results, options.cpus));
         if (!launched.ok()) return abort_run(b, launched.error());
-        measured.push_back(collect(launched.value(), results));
+        measured.push_back(collect(launched.value(), results, b.format));
         pins.push_back(cpus);
       }
     }

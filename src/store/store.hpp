@@ -135,6 +135,9 @@ class Store {
   // its own). Returns the new run ids in order.
   virtual Result<std::vector<int64_t>> add_runs(const std::vector<RunData>& runs,
                                                 const std::vector<MetricInfo>& metrics) = 0;
+  // The unit and direction of metrics not known yet, before instances report them (a known
+  // metric keeps its own): what a run of Google Benchmark binaries declares for their rates.
+  virtual Status declare_metrics(const std::vector<MetricInfo>& metrics) = 0;
 
   // ---- reading back
   // Newest first: by started_at, then by id.

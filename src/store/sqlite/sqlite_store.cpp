@@ -290,6 +290,15 @@ Status SqliteStore::add_instance(int64_t variant_id, const InstanceRecord& insta
   return written;
 }
 
+Status SqliteStore::declare_metrics(const std::vector<MetricInfo>& metrics) {
+  BG_TRY(require_writable());
+  BG_TRY(require_latest());
+  BG_TRY(flush());
+  BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
+  for (const auto& m : metrics) BG_TRY(insert_metric(m));
+  return txn.commit();
+}
+
 Result<std::vector<int64_t>> SqliteStore::add_runs(const std::vector<RunData>& runs,
                                                    const std::vector<MetricInfo>& metrics) {
   BG_TRY(require_writable());

@@ -39,6 +39,7 @@ class SqliteStore final : public Store {
   Status finish_run(int64_t run_id, int64_t finished_at, const std::string& status) override;
   Result<std::vector<int64_t>> add_runs(const std::vector<RunData>& runs,
                                         const std::vector<MetricInfo>& metrics) override;
+  Status declare_metrics(const std::vector<MetricInfo>& metrics) override;
 
   Result<std::vector<RunSummary>> list_runs() override;
   using Store::load_run;
