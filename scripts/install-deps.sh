@@ -9,6 +9,7 @@ packages=(
   hyperfine
   libbenchmark-dev
   python3 python3-pytest python3-pip python3-setuptools
+  dpkg-dev zsh groff-base
 )
 missing=()
 for p in "${packages[@]}"; do
