@@ -17,8 +17,8 @@ include(CMakePackageConfigHelpers)
 set(BENCHGUARD_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/benchguard)
 set(BENCHGUARD_INTERNAL_INCLUDE_DIR ${CMAKE_INSTALL_INCLUDEDIR}/benchguard/internal)
 
-# The header-only client: include/benchguard (client.hpp, barrier.hpp, benchguard.hpp), which
-# needs C++20 and the C library only.
+# The header-only client: include/benchguard (client.hpp, barrier.hpp, benchguard.hpp, and
+# gtest.hpp for GoogleTest programs), which needs C++20 and the C library only.
 add_library(benchguard_client INTERFACE)
 add_library(benchguard::client ALIAS benchguard_client)
 set_target_properties(benchguard_client PROPERTIES EXPORT_NAME client)

@@ -76,12 +76,31 @@ int start_cli(const std::vector<std::string>& args) {
 }
 
 CliResult run_cli(const std::vector<std::string>& args, const std::string& cwd) {
+  std::vector<std::string> argv{BG_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_program(argv, {}, cwd);
+}
+
+CliResult run_program(const std::vector<std::string>& argv_s, const std::vector<std::string>& env,
+                      const std::string& cwd) {
   TempDir io;
   const std::string out_path = io.file("out");
   const std::string err_path = io.file("err");
-  std::vector<std::string> argv_s{BG_BINARY};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
-  auto argv = cli_argv(argv_s);
+  std::vector<std::string> args = argv_s;
+  auto argv = cli_argv(args);
+
+  // The environment: this process's, less the keys `env` names, plus what it sets.
+  std::vector<std::string> env_s;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    const std::string key = entry.substr(0, entry.find('='));
+    bool changed = false;
+    for (const auto& change : env) changed = changed || change.substr(0, change.find('=')) == key;
+    if (!changed) env_s.push_back(entry);
+  }
+  for (const auto& change : env)
+    if (change.find('=') != std::string::npos) env_s.push_back(change);
+  auto envp = cli_argv(env_s);
 
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
@@ -91,7 +110,7 @@ CliResult run_cli(const std::vector<std::string>& args, const std::string& cwd) 
   if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&fa, cwd.c_str());
   pid_t pid = 0;
   CliResult r;
-  if (posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ) != 0) {
+  if (posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), envp.data()) != 0) {
     posix_spawn_file_actions_destroy(&fa);
     r.err = "spawn failed";
     return r;

@@ -41,4 +41,9 @@ int start_cli(const std::vector<std::string>& args);
 // Runs the benchguard binary with args (no shell), in `cwd` when given; captures output.
 CliResult run_cli(const std::vector<std::string>& args, const std::string& cwd = "");
 
+// Runs argv[0] with argv (no shell, no PATH search), in `cwd` when given, with this process's
+// environment changed by `env`: "KEY=VALUE" sets KEY, "KEY" removes it. Captures output.
+CliResult run_program(const std::vector<std::string>& argv, const std::vector<std::string>& env,
+                      const std::string& cwd = "");
+
 }  // namespace benchguard::testing
