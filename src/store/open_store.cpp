@@ -1,8 +1,12 @@
-// open_store: picks the backend for a location. Only SQLite files exist so far.
+// open_store: picks the backend for a location: a postgresql:// URL (postgres/), else a SQLite
+// file.
 #include <filesystem>
 #include <memory>
 
 #include "store/instance_log.hpp"
+#ifdef BENCHGUARD_WITH_POSTGRES
+#include "store/postgres/pg_store.hpp"
+#endif
 #include "store/sqlite/migrate.hpp"
 #include "store/sqlite/open.hpp"
 #include "store/sqlite/sqlite_store.hpp"
@@ -10,6 +14,15 @@
 
 namespace benchguard::store {
 namespace {
+
+#ifndef BENCHGUARD_WITH_POSTGRES
+// The location without what follows its scheme: it may hold a password.
+std::string postgres_unavailable(const std::string& location) {
+  return location.substr(0, location.find("://")) +
+         "://...: this benchguard was built without PostgreSQL support (install libpq-dev and "
+         "rebuild)";
+}
+#endif
 
 // Where instance logs (and so writers' locks) live: beside the file itself, whichever path
 // or symbolic link leads to it.
@@ -57,8 +70,13 @@ Result<std::unique_ptr<Store>> open_read_only(const std::string& location,
 
 Result<std::unique_ptr<Store>> open_store(const std::string& location, const OpenOptions& options) {
   if (location.empty()) return Error{"no database given; pass --db PATH"};
-  if (location.starts_with("postgresql://") || location.starts_with("postgres://"))
-    return Error{location + ": PostgreSQL databases are not supported yet; give a file path"};
+  if (location.starts_with("postgresql://") || location.starts_with("postgres://")) {
+#ifdef BENCHGUARD_WITH_POSTGRES
+    return postgres::open_pg_store(location, options);
+#else
+    return Error{postgres_unavailable(location)};
+#endif
+  }
   if (options.read_only) return open_read_only(location, options);
   BG_ASSIGN(std::unique_ptr<sqlite::Db> db, sqlite::open_read_write(location, options));
   BG_ASSIGN(int64_t version, db->query_int("PRAGMA user_version"));
@@ -72,6 +90,13 @@ Result<std::unique_ptr<Store>> open_store(const std::string& location, const Ope
 
 Result<CheckReport> check_store(const std::string& location) {
   if (location.empty()) return Error{"no database given; pass --db PATH"};
+  if (location.starts_with("postgresql://") || location.starts_with("postgres://")) {
+#ifdef BENCHGUARD_WITH_POSTGRES
+    return postgres::check_pg_store(location);
+#else
+    return Error{postgres_unavailable(location)};
+#endif
+  }
   BG_ASSIGN(std::unique_ptr<sqlite::Db> db, sqlite::open_read_only(location));
   BG_ASSIGN(int64_t version, db->query_int("PRAGMA user_version"));
   sqlite::SqliteStore store(std::move(db), static_cast<int>(version), log_base(location),

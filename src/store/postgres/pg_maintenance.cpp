@@ -1,0 +1,244 @@
+// History (change points, series states, acknowledgements), merge_from and prune on
+// PostgreSQL.
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include "store/postgres/pg_store.hpp"
+#include "store/postgres/pg_url.hpp"
+
+namespace benchguard::store::postgres {
+namespace {
+
+const std::string kChangeColumns =
+    "change_id, series_key, benchmark, variant, metric, machine, method, last_good, first_bad, "
+    "first_bad_time, point_index, segment_start, segment_end, \"before\", \"after\", change, "
+    "change_lower, change_upper, p_value, kind, status, detected_at";
+
+std::optional<double> finite_or_null(double v) {
+  if (std::isfinite(v)) return v;
+  return std::nullopt;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- history
+
+Result<std::vector<SeriesState>> PgStore::load_series_states() {
+  BG_TRY(require_readable());
+  BG_ASSIGN(Rows rows, conn_->query("SELECT series_key, settings, points, digest, updated_at FROM "
+                                    "history_series ORDER BY series_key"));
+  std::vector<SeriesState> out;
+  for (int r = 0; r < rows.size(); ++r)
+    out.push_back(
+        {rows.text(r, 0), rows.text(r, 1), rows.int64(r, 2), rows.text(r, 3), rows.int64(r, 4)});
+  return out;
+}
+
+Result<std::vector<ChangeRecord>> PgStore::load_changes() {
+  BG_TRY(require_readable());
+  BG_ASSIGN(Rows rows, conn_->query("SELECT " + kChangeColumns +
+                                    " FROM change_points ORDER BY series_key, point_index"));
+  std::vector<ChangeRecord> out;
+  for (int r = 0; r < rows.size(); ++r) {
+    ChangeRecord c;
+    c.id = rows.text(r, 0);
+    c.series_key = rows.text(r, 1);
+    c.benchmark = rows.text(r, 2);
+    c.variant = rows.text(r, 3);
+    c.metric = rows.text(r, 4);
+    c.machine = rows.text(r, 5);
+    c.method = rows.text(r, 6);
+    c.last_good = rows.text(r, 7);
+    c.first_bad = rows.text(r, 8);
+    c.first_bad_time = rows.int64(r, 9);
+    c.index = rows.int64(r, 10);
+    c.segment_start = rows.int64(r, 11);
+    c.segment_end = rows.int64(r, 12);
+    c.before = rows.real(r, 13);  // NULL reads as NaN
+    c.after = rows.real(r, 14);
+    c.change = rows.real(r, 15);
+    c.change_lower = rows.real(r, 16);
+    c.change_upper = rows.real(r, 17);
+    c.p_value = rows.real(r, 18);
+    c.kind = rows.text(r, 19);
+    c.status = rows.text(r, 20);
+    c.detected_at = rows.int64(r, 21);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+Status PgStore::save_detection(const std::vector<SeriesState>& states,
+                               const std::vector<ChangeRecord>& changes) {
+  BG_TRY(require_writable());
+  BG_TRY(require_latest());
+  BG_ASSIGN(Transaction txn, Transaction::begin(*conn_));
+  for (const auto& s : states) {
+    // The series' change points go with its old state (ON DELETE CASCADE).
+    BG_TRY(conn_->query("DELETE FROM history_series WHERE series_key = $1", {text(s.series_key)}));
+    BG_TRY(
+        conn_->query("INSERT INTO history_series(series_key, settings, points, digest, "
+                     "updated_at) VALUES($1,$2,$3,$4,$5)",
+                     {text(s.series_key), text(s.settings), int8(s.points), text(s.digest),
+                      int8(s.updated_at)}));
+  }
+  for (const auto& c : changes) {
+    auto stored = conn_->query(
+        "INSERT INTO change_points(" + kChangeColumns +
+            ") VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,"
+            "$22)",
+        {text(c.id),
+         text(c.series_key),
+         text(c.benchmark),
+         text(c.variant),
+         text(c.metric),
+         text(c.machine),
+         text(c.method),
+         text(c.last_good),
+         text(c.first_bad),
+         int8(c.first_bad_time),
+         int8(c.index),
+         int8(c.segment_start),
+         int8(c.segment_end),
+         float8(finite_or_null(c.before)),
+         float8(finite_or_null(c.after)),
+         float8(finite_or_null(c.change)),
+         float8(finite_or_null(c.change_lower)),
+         float8(finite_or_null(c.change_upper)),
+         float8(finite_or_null(c.p_value)),
+         text(c.kind),
+         text(c.status),
+         int8(c.detected_at)});
+    if (!stored.ok())
+      return Error{"cannot store change point " + c.id + " of " + c.series_key + ": " +
+                   stored.error().message};
+  }
+  return txn.commit();
+}
+
+Result<std::vector<AckRecord>> PgStore::load_acks() {
+  BG_TRY(require_readable());
+  BG_ASSIGN(Rows rows, conn_->query("SELECT change_id, reason, acked_at FROM change_acks ORDER BY "
+                                    "acked_at, change_id"));
+  std::vector<AckRecord> out;
+  for (int r = 0; r < rows.size(); ++r)
+    out.push_back({rows.text(r, 0), rows.text(r, 1), rows.int64(r, 2)});
+  return out;
+}
+
+Result<bool> PgStore::set_ack(const AckRecord& ack) {
+  BG_TRY(require_writable());
+  BG_TRY(require_latest());
+  // Acknowledging again keeps the first time and takes a new non-empty reason.
+  BG_ASSIGN(Rows rows, conn_->query("INSERT INTO change_acks(change_id, reason, acked_at) "
+                                    "VALUES($1,$2,$3) ON CONFLICT (change_id) DO UPDATE SET "
+                                    "reason = CASE WHEN EXCLUDED.reason = '' THEN "
+                                    "change_acks.reason ELSE EXCLUDED.reason END "
+                                    "RETURNING (xmax = 0)",
+                                    {text(ack.change_id), text(ack.reason), int8(ack.acked_at)}));
+  return rows.size() > 0 && rows.int64(0, 0) != 0;
+}
+
+Result<bool> PgStore::remove_ack(const std::string& change_id) {
+  BG_TRY(require_writable());
+  BG_TRY(require_latest());
+  BG_ASSIGN(Rows rows,
+            conn_->query("DELETE FROM change_acks WHERE change_id = $1", {text(change_id)}));
+  return rows.affected() > 0;
+}
+
+// ---------------------------------------------------------------- merge
+
+Result<MergeCounts> PgStore::merge_from(const std::string& other_path) {
+  BG_TRY(require_writable());
+  BG_TRY(require_latest());
+  if (is_postgres_url(other_path) && redact_url(other_path) == conn_->where())
+    return error("cannot merge a database into itself");
+  // OTHER is only read: a SQLite file through its own store (an older schema or a killed
+  // writer's log read through a temporary copy; runs whose writer is gone read as
+  // `interrupted`), or another PostgreSQL database.
+  BG_ASSIGN(
+      std::unique_ptr<Store> source,
+      open_store(other_path, OpenOptions{.create = false, .migrate = true, .read_only = true}));
+  BG_ASSIGN(std::vector<RunSummary> runs, source->list_runs());
+  MergeCounts counts;
+  auto merged = [&]() -> Status {
+    // One transaction for everything: a failure leaves this database as it was.
+    BG_ASSIGN(Transaction txn, Transaction::begin(*conn_));
+    // Oldest first, so that ids here grow with time as they did there.
+    for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
+      BG_ASSIGN(Rows known, conn_->query("SELECT 1 FROM runs WHERE uuid = $1", {text(it->uuid)}));
+      if (known.size() > 0) {
+        ++counts.runs_skipped;
+        continue;
+      }
+      BG_ASSIGN(RunData data, source->load_run(std::to_string(it->id)));
+      if (data.run.uuid != it->uuid)
+        return error("merging " + other_path + ": run " + std::to_string(it->id) +
+                     " changed while being read");
+      // Metrics the target lacks arrive with their unit and direction.
+      for (const auto& v : data.variants)
+        for (const auto& m : v.metrics) BG_TRY(insert_metric(m));
+      BG_TRY(insert_run_data(data));
+      for (const auto& v : data.variants)
+        counts.instances_added += static_cast<int64_t>(v.instances.size());
+      ++counts.runs_added;
+    }
+    return txn.commit();
+  }();
+  if (!merged.ok()) {
+    clear_caches();
+    return Error{merged.error().message + "; nothing was merged"};
+  }
+  return counts;
+}
+
+// ---------------------------------------------------------------- prune
+
+Result<PruneCounts> PgStore::prune(const PruneFilter& filter) {
+  BG_TRY(require_writable());
+  BG_TRY(require_latest());
+  BG_ASSIGN(Transaction txn, Transaction::begin(*conn_));
+  BG_ASSIGN(Rows bench,
+            conn_->query("SELECT id FROM benchmarks WHERE name = $1", {text(filter.benchmark)}));
+  if (bench.size() == 0) return error("no benchmark named " + filter.benchmark);
+  const int64_t benchmark = bench.int64(0, 0);
+  // The variants a filter selects: $1 is the benchmark id, $2 the cut-off (0 = none).
+  const std::string variants = " FROM variants v JOIN runs r ON r.id = v.run_id";
+  const std::string selected = " WHERE v.benchmark_id = $1 AND ($2 = 0 OR r.started_at < $2)";
+  const std::vector<Param> params = {int8(benchmark), int8(filter.before)};
+  PruneCounts counts;
+  {
+    // An instance timed from outside may hold its one iteration in its own columns.
+    BG_ASSIGN(Rows rows, conn_->query("SELECT COUNT(DISTINCT v.id), COUNT(i.id), "
+                                      "COALESCE(SUM(CASE WHEN b.instance_id IS NOT NULL THEN "
+                                      "b.count WHEN i.timed_outside = 1 THEN 1 ELSE 0 END), "
+                                      "0)::int8" +
+                                          variants +
+                                          " LEFT JOIN instances i ON i.variant_id = v.id"
+                                          " LEFT JOIN iteration_blocks b ON b.instance_id = i.id" +
+                                          selected,
+                                      params));
+    if (rows.size() > 0) {
+      counts.variants = rows.int64(0, 0);
+      counts.instances = rows.int64(0, 1);
+      counts.iterations = rows.int64(0, 2);
+    }
+  }
+  BG_ASSIGN(Rows runs, conn_->query("SELECT DISTINCT v.run_id" + variants + selected, params));
+  // Instances and their iteration arrays follow by ON DELETE CASCADE.
+  BG_TRY(conn_->query("DELETE FROM variants WHERE id IN (SELECT v.id" + variants + selected + ")",
+                      params));
+  variant_keys_.clear();
+  for (int r = 0; r < runs.size(); ++r) {
+    BG_ASSIGN(Rows removed, conn_->query("DELETE FROM runs WHERE id = $1 AND NOT EXISTS (SELECT 1 "
+                                         "FROM variants WHERE run_id = $1)",
+                                         {int8(runs.int64(r, 0))}));
+    counts.runs_emptied += static_cast<int>(removed.affected());
+  }
+  BG_TRY(txn.commit());
+  return counts;
+}
+
+}  // namespace benchguard::store::postgres

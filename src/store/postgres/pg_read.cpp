@@ -1,0 +1,373 @@
+// Reading runs back from PostgreSQL: list_runs, run references, load_run. Each level of a
+// run (variants, instances, iteration blocks, iteration values, summaries) is one query in
+// one read-only transaction, joined to its parents by id in memory. Iteration arrays are
+// decoded straight from the binary results, into records or (LoadOptions::columns) into
+// InstanceRecord::columns, as the SQLite reader does.
+#include <algorithm>
+#include <cctype>
+#include <limits>
+#include <memory>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "store/postgres/pg_store.hpp"
+#include "store/sqlite/iteration_columns.hpp"
+#include "store/sqlite/json_columns.hpp"
+
+namespace benchguard::store::postgres {
+namespace {
+
+using sqlite::BlockView;
+
+bool all_digits(const std::string& s) {
+  return !s.empty() && s.size() < 19 &&
+         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+// Instances of fewer iterations cost less as records than as columns (as in SQLite).
+constexpr int64_t kColumnsFrom = 32;
+
+}  // namespace
+
+Result<std::vector<RunSummary>> PgStore::list_runs() {
+  BG_TRY(require_readable());
+  BG_ASSIGN(Transaction snapshot, Transaction::begin(*conn_, /*read_only=*/true));
+  std::vector<RunSummary> runs;
+  std::unordered_map<int64_t, size_t> position;
+  {
+    BG_ASSIGN(Rows rows,
+              conn_->query("SELECT r.id, r.uuid, r.started_at, r.finished_at, r.status, r.suite, "
+                           "r.hostname, r.git_commit, r.git_branch, "
+                           "(SELECT COUNT(DISTINCT v.benchmark_id) FROM variants v WHERE v.run_id "
+                           "= r.id AND (EXISTS (SELECT 1 FROM instances i WHERE i.variant_id = "
+                           "v.id) OR EXISTS (SELECT 1 FROM summaries s WHERE s.variant_id = "
+                           "v.id))), "
+                           "(SELECT COUNT(*) FROM instances i JOIN variants v ON v.id = "
+                           "i.variant_id WHERE v.run_id = r.id) "
+                           "FROM runs r ORDER BY r.started_at DESC, r.id DESC"));
+    for (int r = 0; r < rows.size(); ++r) {
+      RunSummary s;
+      s.id = rows.int64(r, 0);
+      s.uuid = rows.text(r, 1);
+      s.started_at = rows.int64(r, 2);
+      s.finished_at = rows.int64(r, 3);
+      s.status = rows.text(r, 4);
+      s.suite = rows.text(r, 5);
+      s.hostname = rows.text(r, 6);
+      s.git_commit = rows.text(r, 7);
+      s.git_branch = rows.text(r, 8);
+      s.benchmarks = static_cast<int>(rows.int64(r, 9));
+      s.instances = static_cast<int>(rows.int64(r, 10));
+      position.emplace(s.id, runs.size());
+      runs.push_back(std::move(s));
+    }
+  }
+  {
+    BG_ASSIGN(Rows rows, conn_->query("SELECT run_id, key, value FROM run_labels ORDER BY id"));
+    for (int r = 0; r < rows.size(); ++r)
+      if (auto it = position.find(rows.int64(r, 0)); it != position.end())
+        runs[it->second].labels.emplace_back(rows.text(r, 1), rows.text(r, 2));
+  }
+  if (std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r.status == "running"; })) {
+    BG_ASSIGN(auto gone, gone_runs());
+    std::unordered_map<int64_t, int64_t> ends(gone.begin(), gone.end());
+    for (auto& r : runs) {
+      const auto it = ends.find(r.id);
+      if (it == ends.end() || r.status != "running") continue;
+      r.status = "interrupted";
+      r.finished_at = it->second;
+    }
+  }
+  BG_TRY(snapshot.commit());
+  return runs;
+}
+
+Result<int64_t> PgStore::resolve_ref(const std::string& ref) {
+  if (ref.empty() || ref == "latest") {
+    BG_ASSIGN(Rows rows, conn_->query("SELECT id FROM runs ORDER BY started_at DESC, id DESC "
+                                      "LIMIT 1"));
+    if (rows.size() == 0) return error("no runs stored yet");
+    return rows.int64(0, 0);
+  }
+  if (all_digits(ref)) {
+    BG_ASSIGN(Rows rows,
+              conn_->query("SELECT id FROM runs WHERE id = $1", {int8(std::stoll(ref))}));
+    if (rows.size() > 0) return rows.int64(0, 0);
+  }
+  {
+    BG_ASSIGN(Rows rows, conn_->query("SELECT id FROM runs WHERE uuid = $1", {text(ref)}));
+    if (rows.size() > 0) return rows.int64(0, 0);
+  }
+  // A uuid prefix, case-insensitive as uuids are hex; a few matches suffice to list.
+  BG_ASSIGN(Rows rows, conn_->query("SELECT id, uuid FROM runs WHERE lower(left(uuid, "
+                                    "length($1))) = lower($1) ORDER BY uuid LIMIT 4",
+                                    {text(ref)}));
+  if (rows.size() == 0)
+    return error("no run matches '" + ref + "' (give latest, a run id, or a uuid or its prefix)");
+  if (rows.size() > 1) {
+    std::string listed;
+    for (int i = 0; i < rows.size() && i < 3; ++i) listed += (i ? ", " : "") + rows.text(i, 1);
+    if (rows.size() > 3) listed += ", ...";
+    return error("run reference '" + ref + "' is ambiguous: it matches " + listed +
+                 "; give more of the uuid");
+  }
+  return rows.int64(0, 0);
+}
+
+Result<RunData> PgStore::load_run(const std::string& ref, const LoadOptions& options) {
+  BG_TRY(require_readable());
+  BG_ASSIGN(Transaction snapshot, Transaction::begin(*conn_, /*read_only=*/true));
+  BG_ASSIGN(int64_t run_id, resolve_ref(ref));
+  BG_ASSIGN(RunData data, read_run(run_id, options));
+  BG_TRY(snapshot.commit());
+  return data;
+}
+
+Result<RunRecord> PgStore::read_run_record(int64_t run_id) {
+  RunRecord r;
+  {
+    BG_ASSIGN(Rows rows, conn_->query("SELECT uuid, started_at, finished_at, status, suite, "
+                                      "suite_path, hostname, git_commit, git_branch, git_dirty, "
+                                      "command_line FROM runs WHERE id = $1",
+                                      {int8(run_id)}));
+    if (rows.size() == 0) return error("no run with id " + std::to_string(run_id));
+    r.uuid = rows.text(0, 0);
+    r.started_at = rows.int64(0, 1);
+    r.finished_at = rows.int64(0, 2);
+    r.status = rows.text(0, 3);
+    r.suite = rows.text(0, 4);
+    r.suite_path = rows.text(0, 5);
+    r.hostname = rows.text(0, 6);
+    r.git_commit = rows.text(0, 7);
+    r.git_branch = rows.text(0, 8);
+    r.git_dirty = rows.int64(0, 9) != 0;
+    r.command_line = rows.text(0, 10);
+  }
+  {
+    BG_ASSIGN(Rows rows, conn_->query("SELECT key, value FROM run_labels WHERE run_id = $1 ORDER "
+                                      "BY id",
+                                      {int8(run_id)}));
+    for (int i = 0; i < rows.size(); ++i) r.labels.emplace_back(rows.text(i, 0), rows.text(i, 1));
+  }
+  {
+    BG_ASSIGN(Rows rows, conn_->query("SELECT key, value FROM artifacts WHERE run_id = $1 ORDER "
+                                      "BY id",
+                                      {int8(run_id)}));
+    for (int i = 0; i < rows.size(); ++i)
+      r.artifacts.emplace_back(rows.text(i, 0), rows.text(i, 1));
+  }
+  return r;
+}
+
+Result<RunData> PgStore::read_run(int64_t run_id, const LoadOptions& options) {
+  RunData data;
+  data.id = run_id;
+  BG_ASSIGN(data.run, read_run_record(run_id));
+  if (data.run.status == "running") {
+    BG_ASSIGN(auto gone, gone_runs());
+    for (const auto& g : gone) {
+      if (g.first != run_id) continue;
+      data.run.status = "interrupted";
+      data.run.finished_at = g.second;
+    }
+  }
+  std::vector<int64_t> variant_ids;
+  {
+    BG_ASSIGN(Rows rows, conn_->query("SELECT v.id, b.name, v.name, v.command, v.params, v.env, "
+                                      "v.config_json FROM variants v JOIN benchmarks b ON b.id = "
+                                      "v.benchmark_id WHERE v.run_id = $1 ORDER BY v.id",
+                                      {int8(run_id)}));
+    for (int r = 0; r < rows.size(); ++r) {
+      variant_ids.push_back(rows.int64(r, 0));
+      const std::string what = "variant " + std::to_string(rows.int64(r, 0));
+      VariantRecord v;
+      v.benchmark = rows.text(r, 1);
+      v.name = rows.text(r, 2);
+      auto command = sqlite::command_from_json(rows.text(r, 3), what + " command");
+      auto params = sqlite::key_values_from_json(rows.text(r, 4), what + " params");
+      auto env = sqlite::key_values_from_json(rows.text(r, 5), what + " env");
+      if (!command.ok()) return error(command.error().message);
+      if (!params.ok()) return error(params.error().message);
+      if (!env.ok()) return error(env.error().message);
+      v.command = std::move(command).value();
+      v.params = std::move(params).value();
+      v.env = std::move(env).value();
+      v.config_json = rows.text(r, 6);
+      data.variants.push_back(VariantData{std::move(v), {}, {}, {}});
+    }
+  }
+  BG_TRY(read_instances(run_id, variant_ids, data, options));
+  return data;
+}
+
+Status PgStore::read_instances(int64_t run_id, const std::vector<int64_t>& variant_ids,
+                               RunData& data, const LoadOptions& options) {
+  std::unordered_map<int64_t, size_t> variant_pos;
+  for (size_t i = 0; i < variant_ids.size(); ++i) variant_pos.emplace(variant_ids[i], i);
+
+  // Instances in index order; pointers to them are taken once every vector is complete.
+  std::vector<std::pair<int64_t, std::pair<size_t, size_t>>> slots;
+  {
+    BG_ASSIGN(Rows rows,
+              conn_->query("SELECT i.id, i.variant_id, i.idx, i.schedule_order, i.start_ns, "
+                           "i.end_ns, i.started_at, i.exit_code, i.signal, i.timed_out, i.failure, "
+                           "i.user_s, i.sys_s, i.max_rss_bytes, i.mem_peak_bytes, i.mem_avg_bytes, "
+                           "i.mem_samples, i.instructions, i.cycles, i.cpus, i.schedule_tag, "
+                           "i.schedule, i.timed_outside "
+                           "FROM instances i JOIN variants v ON v.id = i.variant_id "
+                           "WHERE v.run_id = $1 ORDER BY v.benchmark_id, v.name, i.id",
+                           {int8(run_id)}));
+    slots.reserve(static_cast<size_t>(rows.size()));
+    for (int r = 0; r < rows.size(); ++r) {
+      const auto variant = variant_pos.find(rows.int64(r, 1));
+      if (variant == variant_pos.end()) continue;
+      InstanceRecord in;
+      in.index = static_cast<int>(rows.int64(r, 2));
+      in.order = rows.int64(r, 3);
+      in.start_ns = rows.int64(r, 4);
+      in.end_ns = rows.int64(r, 5);
+      in.started_at = rows.int64(r, 6);
+      in.exit_code = static_cast<int>(rows.int64(r, 7));
+      in.signal = static_cast<int>(rows.int64(r, 8));
+      in.timed_out = rows.int64(r, 9) != 0;
+      in.failure = rows.text(r, 10);
+      in.user_s = rows.real(r, 11);
+      in.sys_s = rows.real(r, 12);
+      in.max_rss_bytes = rows.int64(r, 13);
+      in.mem_peak_bytes = rows.int64(r, 14);
+      in.mem_avg_bytes = rows.real(r, 15);
+      in.mem_samples = static_cast<int>(rows.int64(r, 16));
+      if (!rows.is_null(r, 17)) in.instructions = rows.int64(r, 17);
+      if (!rows.is_null(r, 18)) in.cycles = rows.int64(r, 18);
+      in.cpus = rows.text(r, 19);
+      in.schedule_tag = rows.text(r, 20);
+      in.schedule = rows.text(r, 21);
+      in.timed_outside = rows.int64(r, 22) != 0;
+      const size_t v = variant->second;
+      slots.push_back({rows.int64(r, 0), {v, data.variants[v].instances.size()}});
+      data.variants[v].instances.push_back(std::move(in));
+    }
+  }
+  std::unordered_map<int64_t, InstanceRecord*> instances;
+  for (const auto& slot : slots)
+    instances.emplace(slot.first, &data.variants[slot.second.first].instances[slot.second.second]);
+
+  std::vector<std::pair<int64_t, MetricInfo>> metrics;
+  std::unordered_map<int64_t, std::string> metric_names;
+  {
+    BG_ASSIGN(Rows rows, conn_->query("SELECT id, name, unit, direction FROM metrics ORDER BY id"));
+    for (int r = 0; r < rows.size(); ++r) {
+      const Direction d =
+          rows.text(r, 3) == "higher" ? Direction::kHigherIsBetter : Direction::kLowerIsBetter;
+      metrics.emplace_back(rows.int64(r, 0), MetricInfo{rows.text(r, 1), rows.text(r, 2), d});
+      metric_names.emplace(rows.int64(r, 0), rows.text(r, 1));
+    }
+  }
+
+  std::unordered_map<int64_t, IterationColumns*> columns;
+  {
+    BG_ASSIGN(Rows rows, conn_->query("SELECT b.instance_id, b.count, b.idx, b.start_ns, b.end_ns, "
+                                      "b.flags, b.failures FROM iteration_blocks b JOIN instances "
+                                      "i ON i.id = b.instance_id JOIN variants v ON v.id = "
+                                      "i.variant_id WHERE v.run_id = $1 ORDER BY b.instance_id",
+                                      {int8(run_id)}));
+    for (int r = 0; r < rows.size(); ++r) {
+      const auto found = instances.find(rows.int64(r, 0));
+      if (found == instances.end()) continue;
+      BlockView block;
+      block.count = rows.int64(r, 1);
+      block.idx = rows.optional_bytes(r, 2);
+      block.start_ns = rows.bytes(r, 3);
+      block.end_ns = rows.bytes(r, 4);
+      block.flags = rows.optional_bytes(r, 5);
+      block.failures = rows.optional_bytes(r, 6);
+      InstanceRecord& in = *found->second;
+      const auto where = [&](const Error& e) {
+        return error("iteration_blocks row " + std::to_string(found->first) + ": " + e.message);
+      };
+      if (options.columns && block.count >= kColumnsFrom && !in.timed_outside) {
+        auto c = std::make_shared<IterationColumns>();
+        if (auto s = sqlite::unpack_columns(block, *c); !s.ok()) return where(s.error());
+        columns.emplace(found->first, c.get());
+        in.columns = std::move(c);
+      } else if (auto s = sqlite::unpack_iterations(block, in.iterations); !s.ok()) {
+        return where(s.error());
+      }
+    }
+  }
+  {
+    BG_ASSIGN(Rows rows, conn_->query("SELECT x.instance_id, x.metric_id, x.present, x.data FROM "
+                                      "iteration_values x JOIN instances i ON i.id = "
+                                      "x.instance_id JOIN variants v ON v.id = i.variant_id WHERE "
+                                      "v.run_id = $1 ORDER BY x.instance_id, x.metric_id",
+                                      {int8(run_id)}));
+    for (int r = 0; r < rows.size(); ++r) {
+      const auto found = instances.find(rows.int64(r, 0));
+      const auto name = metric_names.find(rows.int64(r, 1));
+      if (found == instances.end() || name == metric_names.end()) continue;
+      const auto column = columns.find(found->first);
+      if (auto s = column != columns.end()
+                       ? sqlite::unpack_metric_column(name->second, rows.optional_bytes(r, 2),
+                                                      rows.bytes(r, 3), *column->second)
+                       : sqlite::unpack_metric(name->second, rows.optional_bytes(r, 2),
+                                               rows.bytes(r, 3), found->second->iterations);
+          !s.ok())
+        return error("iteration_values row " + std::to_string(found->first) + "/" +
+                     std::to_string(rows.int64(r, 1)) + ": " + s.error().message);
+    }
+  }
+  for (auto& v : data.variants)
+    for (auto& in : v.instances) {
+      if (!in.timed_outside) continue;
+      if (in.iterations.empty())
+        in.iterations.push_back(outside_iteration(in));
+      else if (in.iterations.size() == 1 && in.iterations[0].metrics.empty())
+        in.iterations[0].metrics = outside_metrics(in);
+    }
+  {
+    BG_ASSIGN(Rows rows, conn_->query("SELECT s.variant_id, s.metric_id, s.count, s.mean, "
+                                      "s.stddev, s.median, s.min, s.max FROM summaries s JOIN "
+                                      "variants v ON v.id = s.variant_id WHERE v.run_id = $1 "
+                                      "ORDER BY s.id",
+                                      {int8(run_id)}));
+    const auto optional_real = [&](int r, int col) -> std::optional<double> {
+      if (rows.is_null(r, col)) return std::nullopt;
+      return rows.real(r, col);
+    };
+    for (int r = 0; r < rows.size(); ++r) {
+      const auto variant = variant_pos.find(rows.int64(r, 0));
+      const auto name = metric_names.find(rows.int64(r, 1));
+      if (variant == variant_pos.end() || name == metric_names.end()) continue;
+      SummaryRecord summary;
+      summary.metric = name->second;
+      summary.count = rows.int64(r, 2);
+      summary.mean = optional_real(r, 3).value_or(std::numeric_limits<double>::quiet_NaN());
+      summary.stddev = optional_real(r, 4);
+      summary.median = optional_real(r, 5);
+      summary.min = optional_real(r, 6);
+      summary.max = optional_real(r, 7);
+      data.variants[variant->second].summaries.push_back(std::move(summary));
+    }
+  }
+  std::unordered_map<std::string_view, const MetricInfo*> by_name;
+  for (const auto& m : metrics) by_name.emplace(m.second.name, &m.second);
+  for (auto& v : data.variants) {
+    std::unordered_set<std::string_view> listed;
+    const auto list = [&](const std::string& name) {
+      if (listed.contains(name)) return;
+      listed.insert(name);
+      if (const auto known = by_name.find(name); known != by_name.end())
+        v.metrics.push_back(*known->second);
+    };
+    for (const auto& in : v.instances) {
+      if (in.columns)
+        for (const auto& c : in.columns->metrics) list(c.name);
+      for (const auto& it : in.iterations)
+        for (const auto& m : it.metrics) list(m.first);
+    }
+    for (const auto& s : v.summaries) list(s.metric);
+  }
+  return ok_status();
+}
+
+}  // namespace benchguard::store::postgres

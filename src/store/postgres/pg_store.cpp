@@ -1,0 +1,443 @@
+// Writing runs into PostgreSQL: begin_run, add_variant, add_instance, finish_run, add_runs,
+// and the row writers merge_from() reuses inside its own transaction; runs whose writer is
+// gone.
+#include "store/postgres/pg_store.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "store/checksum.hpp"
+#include "store/sqlite/iteration_columns.hpp"
+#include "store/sqlite/json_columns.hpp"
+
+namespace benchguard::store::postgres {
+namespace {
+
+using sqlite::command_to_json;
+using sqlite::key_values_to_json;
+using sqlite::pack_iterations;
+using sqlite::PackedIterations;
+
+const char* direction_text(Direction d) {
+  return d == Direction::kHigherIsBetter ? "higher" : "lower";
+}
+
+std::optional<std::string> null_if_empty(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  return s;
+}
+
+int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// The second key of a run's advisory lock.
+int64_t lock_key(int64_t run_id) {
+  return run_id % 2147483648LL;
+}
+
+constexpr const char* kInstanceColumns =
+    "variant_id, idx, schedule_order, start_ns, end_ns, started_at, exit_code, signal, "
+    "timed_out, failure, user_s, sys_s, max_rss_bytes, mem_peak_bytes, mem_avg_bytes, "
+    "mem_samples, instructions, cycles, cpus, schedule_tag, schedule, timed_outside, checksum";
+
+// The statement storing an instance, its iteration block (when `block`) and `metrics`
+// iteration_values rows at once: one round trip, one transaction of its own.
+std::string instance_sql(bool block, size_t metrics) {
+  std::string values;
+  for (int i = 1; i <= 23; ++i) values += (i > 1 ? ",$" : "$") + std::to_string(i);
+  std::string sql = "INSERT INTO instances(" + std::string(kInstanceColumns) + ") VALUES(" +
+                    values + ") RETURNING id";
+  if (!block) return sql;
+  sql = "WITH i AS (" + sql +
+        "), b AS (INSERT INTO iteration_blocks(instance_id, count, idx, start_ns, end_ns, flags, "
+        "failures) SELECT id, $24, $25, $26, $27, $28, $29 FROM i RETURNING instance_id) ";
+  if (metrics == 0) return sql + "SELECT instance_id FROM b";
+  sql +=
+      "INSERT INTO iteration_values(instance_id, metric_id, present, data) SELECT "
+      "b.instance_id, v.m, v.p, v.d FROM b, (VALUES ";
+  int n = 30;
+  for (size_t k = 0; k < metrics; ++k, n += 3)
+    sql += (k ? ",($" : "($") + std::to_string(n) + "::int8,$" + std::to_string(n + 1) +
+           "::bytea,$" + std::to_string(n + 2) + "::bytea)";
+  return sql + ") AS v(m, p, d)";
+}
+
+}  // namespace
+
+PgStore::PgStore(std::unique_ptr<Conn> conn, int schema_version, bool read_only)
+    : conn_(std::move(conn)), schema_version_(schema_version), read_only_(read_only) {}
+
+PgStore::~PgStore() {
+  if (read_only_) return;
+  // Runs begun here and never finished (an error ended the writer).
+  for (int64_t run_id : own_runs_) {
+    auto marked = [&]() -> Status {
+      BG_ASSIGN(Transaction txn, Transaction::begin(*conn_));
+      BG_ASSIGN(Rows still, conn_->query("SELECT 1 FROM runs WHERE id = $1 AND status = "
+                                         "'running' FOR UPDATE",
+                                         {int8(run_id)}));
+      if (still.size() == 0) return ok_status();
+      BG_ASSIGN(int64_t end, last_instance_end(run_id));
+      BG_TRY(update_run_end(run_id, end, "interrupted"));
+      return txn.commit();
+    }();
+    (void)marked;
+  }
+}
+
+Status PgStore::require_latest() const {
+  const int latest = pg_latest_version();
+  if (schema_version_ == latest) return ok_status();
+  return error("database schema version " + std::to_string(schema_version_) +
+               " is not this benchguard's (" + std::to_string(latest) +
+               "); run `benchguard db migrate`");
+}
+
+Status PgStore::require_readable() const {
+  if (schema_version_ == pg_latest_version()) return ok_status();
+  if (schema_version_ == 0)
+    return error(
+        "no benchguard schema in this database yet; open it for writing once (e.g. "
+        "`benchguard db migrate --db URL`)");
+  return require_latest();
+}
+
+Status PgStore::require_writable() const {
+  if (!read_only_) return ok_status();
+  return error("opened read-only; this command cannot write to the database");
+}
+
+// ---------------------------------------------------------------- row writers
+
+Result<int64_t> PgStore::insert_run(const RunRecord& run) {
+  if (run.uuid.empty()) return error("cannot store a run without a uuid");
+  BG_ASSIGN(Rows exists, conn_->query("SELECT 1 FROM runs WHERE uuid = $1", {text(run.uuid)}));
+  if (exists.size() > 0) return error("a run with uuid " + run.uuid + " is already stored");
+  RunRecord stored = run;
+  if (stored.status.empty()) stored.status = "running";
+  BG_ASSIGN(int64_t run_id,
+            conn_->query_int(
+                "INSERT INTO runs(uuid, started_at, finished_at, status, suite, "
+                "suite_path, hostname, git_commit, git_branch, git_dirty, "
+                "command_line, checksum) VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,"
+                "$12) RETURNING id",
+                {text(run.uuid), int8(run.started_at), int8(run.finished_at), text(stored.status),
+                 text(run.suite), text(run.suite_path), text(run.hostname), text(run.git_commit),
+                 text(run.git_branch), int8(int64_t{run.git_dirty ? 1 : 0}), text(run.command_line),
+                 int8(run_checksum(stored))}));
+  for (const auto& kv : run.labels)
+    BG_TRY(conn_->query("INSERT INTO run_labels(run_id, key, value) VALUES($1,$2,$3)",
+                        {int8(run_id), text(kv.first), text(kv.second)}));
+  for (const auto& kv : run.artifacts)
+    BG_TRY(conn_->query("INSERT INTO artifacts(run_id, key, value) VALUES($1,$2,$3)",
+                        {int8(run_id), text(kv.first), text(kv.second)}));
+  return run_id;
+}
+
+Result<int64_t> PgStore::benchmark_id(const std::string& name) {
+  BG_TRY(conn_->query("INSERT INTO benchmarks(name) VALUES($1) ON CONFLICT (name) DO NOTHING",
+                      {text(name)}));
+  BG_ASSIGN(Rows rows, conn_->query("SELECT id FROM benchmarks WHERE name = $1", {text(name)}));
+  if (rows.size() == 0) return error("benchmark '" + name + "' vanished while being stored");
+  return rows.int64(0, 0);
+}
+
+Status PgStore::insert_metric(const MetricInfo& metric) {
+  const std::string direction = direction_text(metric.direction);
+  BG_TRY(
+      conn_->query("INSERT INTO metrics(name, unit, direction, checksum) VALUES($1,$2,$3,$4) "
+                   "ON CONFLICT (name) DO NOTHING",
+                   {text(metric.name), text(metric.unit), text(direction),
+                    int8(metric_checksum(metric.name, metric.unit, direction))}));
+  return ok_status();
+}
+
+Result<int64_t> PgStore::metric_id(const std::string& name) {
+  if (auto it = metric_ids_.find(name); it != metric_ids_.end()) return it->second;
+  BG_ASSIGN(Rows rows, conn_->query("SELECT id FROM metrics WHERE name = $1", {text(name)}));
+  if (rows.size() == 0) {
+    const MetricInfo* builtin = find_builtin_metric(name);
+    BG_TRY(insert_metric(builtin ? *builtin : MetricInfo{name, "", Direction::kLowerIsBetter}));
+    BG_ASSIGN(rows, conn_->query("SELECT id FROM metrics WHERE name = $1", {text(name)}));
+    if (rows.size() == 0) return error("metric '" + name + "' vanished while being stored");
+  }
+  metric_ids_.emplace(name, rows.int64(0, 0));
+  return rows.int64(0, 0);
+}
+
+Result<int64_t> PgStore::insert_variant(int64_t run_id, const VariantRecord& variant) {
+  BG_ASSIGN(int64_t bench, benchmark_id(variant.benchmark));
+  BG_ASSIGN(Rows dup, conn_->query("SELECT 1 FROM variants WHERE run_id = $1 AND benchmark_id = "
+                                   "$2 AND name = $3",
+                                   {int8(run_id), int8(bench), text(variant.name)}));
+  if (dup.size() > 0)
+    return error("run " + std::to_string(run_id) + " already has variant '" + variant.name +
+                 "' of benchmark '" + variant.benchmark + "'");
+  VariantColumns columns{"",
+                         variant.benchmark,
+                         variant.name,
+                         command_to_json(variant.command),
+                         key_values_to_json(variant.params),
+                         key_values_to_json(variant.env),
+                         variant.config_json};
+  {
+    BG_ASSIGN(Rows uuid, conn_->query("SELECT uuid FROM runs WHERE id = $1", {int8(run_id)}));
+    if (uuid.size() == 0) return error("no run with id " + std::to_string(run_id));
+    columns.run_uuid = uuid.text(0, 0);
+  }
+  BG_ASSIGN(int64_t id,
+            conn_->query_int("INSERT INTO variants(run_id, benchmark_id, name, command, params, "
+                             "env, config_json, checksum) VALUES($1,$2,$3,$4,$5,$6,$7,$8) "
+                             "RETURNING id",
+                             {int8(run_id), int8(bench), text(columns.name), text(columns.command),
+                              text(columns.params), text(columns.env), text(columns.config_json),
+                              int8(variant_checksum(columns))}));
+  variant_keys_[id] = variant_key(columns.run_uuid, variant.benchmark, variant.name);
+  return id;
+}
+
+Result<std::string> PgStore::variant_key_of(int64_t variant_id) {
+  if (auto it = variant_keys_.find(variant_id); it != variant_keys_.end()) return it->second;
+  BG_ASSIGN(Rows rows, conn_->query("SELECT r.uuid, b.name, v.name FROM variants v JOIN runs r ON "
+                                    "r.id = v.run_id JOIN benchmarks b ON b.id = v.benchmark_id "
+                                    "WHERE v.id = $1",
+                                    {int8(variant_id)}));
+  if (rows.size() == 0) return error("no variant with id " + std::to_string(variant_id));
+  std::string key = variant_key(rows.text(0, 0), rows.text(0, 1), rows.text(0, 2));
+  variant_keys_.emplace(variant_id, key);
+  return key;
+}
+
+Status PgStore::insert_instance(int64_t variant_id, const InstanceRecord& in) {
+  BG_ASSIGN(const std::string key, variant_key_of(variant_id));
+  std::vector<Param> params = {int8(variant_id),
+                               int8(int64_t{in.index}),
+                               int8(in.order),
+                               int8(in.start_ns),
+                               int8(in.end_ns),
+                               int8(in.started_at),
+                               int8(int64_t{in.exit_code}),
+                               int8(int64_t{in.signal}),
+                               int8(int64_t{in.timed_out ? 1 : 0}),
+                               text(null_if_empty(in.failure)),
+                               float8(in.user_s),
+                               float8(in.sys_s),
+                               int8(in.max_rss_bytes),
+                               int8(in.mem_peak_bytes),
+                               float8(in.mem_avg_bytes),
+                               int8(int64_t{in.mem_samples}),
+                               int8(in.instructions),
+                               int8(in.cycles),
+                               text(in.cpus),
+                               text(in.schedule_tag),
+                               text(in.schedule),
+                               int8(int64_t{in.timed_outside ? 1 : 0}),
+                               int8(instance_checksum(key, in))};
+  // Timed from outside: the one iteration is rebuilt from the instance's columns on reading.
+  const bool outside_only =
+      in.timed_outside && in.iterations.size() == 1 && is_outside_iteration(in, in.iterations[0]);
+  if (outside_only || in.iterations.empty()) {
+    BG_TRY(conn_->query(instance_sql(false, 0), params));
+    return ok_status();
+  }
+  BG_ASSIGN(PackedIterations packed,
+            pack_iterations(in.iterations, in.index, /*with_metrics=*/!in.timed_outside));
+  params.push_back(int8(packed.count));
+  params.push_back(bytea(packed.idx));
+  params.push_back(bytea(packed.start_ns));
+  params.push_back(bytea(packed.end_ns));
+  params.push_back(bytea(packed.flags));
+  params.push_back(text(packed.failures));
+  for (auto& m : packed.metrics) {
+    BG_ASSIGN(int64_t metric, metric_id(m.name));
+    params.push_back(int8(metric));
+    params.push_back(bytea(std::move(m.present)));
+    params.push_back(bytea(std::move(m.data)));
+  }
+  BG_TRY(conn_->query(instance_sql(true, packed.metrics.size()), params));
+  return ok_status();
+}
+
+Status PgStore::insert_summary(int64_t variant_id, const SummaryRecord& s) {
+  BG_ASSIGN(const std::string key, variant_key_of(variant_id));
+  BG_ASSIGN(int64_t metric, metric_id(s.metric));
+  BG_ASSIGN(Rows dup, conn_->query("SELECT 1 FROM summaries WHERE variant_id = $1 AND metric_id = "
+                                   "$2",
+                                   {int8(variant_id), int8(metric)}));
+  if (dup.size() > 0)
+    return error("a variant reports a summary of metric '" + s.metric + "' twice");
+  // A NaN mean is stored as NULL, as SQLite does.
+  const std::optional<double> mean =
+      std::isnan(s.mean) ? std::nullopt : std::optional<double>(s.mean);
+  BG_TRY(conn_->query(
+      "INSERT INTO summaries(variant_id, metric_id, count, mean, stddev, median, "
+      "min, max, checksum) VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9)",
+      {int8(variant_id), int8(metric), int8(s.count), float8(mean), float8(s.stddev),
+       float8(s.median), float8(s.min), float8(s.max), int8(summary_checksum(key, s))}));
+  return ok_status();
+}
+
+Result<int64_t> PgStore::insert_run_data(const RunData& data) {
+  BG_ASSIGN(int64_t run_id, insert_run(data.run));
+  for (const auto& v : data.variants) {
+    BG_ASSIGN(int64_t variant_id, insert_variant(run_id, v.variant));
+    for (const auto& instance : v.instances) BG_TRY(insert_instance(variant_id, instance));
+    for (const auto& summary : v.summaries) BG_TRY(insert_summary(variant_id, summary));
+  }
+  return run_id;
+}
+
+Status PgStore::update_run_end(int64_t run_id, int64_t finished_at, const std::string& status) {
+  BG_ASSIGN(RunRecord run, read_run_record(run_id));
+  run.finished_at = finished_at;
+  run.status = status;
+  BG_TRY(conn_->query("UPDATE runs SET finished_at = $1, status = $2, checksum = $3 WHERE id = $4",
+                      {int8(finished_at), text(status), int8(run_checksum(run)), int8(run_id)}));
+  return ok_status();
+}
+
+Result<int64_t> PgStore::last_instance_end(int64_t run_id) {
+  BG_ASSIGN(Rows rows, conn_->query("SELECT MAX(i.started_at + (i.end_ns - i.start_ns)) FROM "
+                                    "instances i JOIN variants v ON v.id = i.variant_id WHERE "
+                                    "v.run_id = $1",
+                                    {int8(run_id)}));
+  if (rows.size() == 0 || rows.is_null(0, 0)) return now_ns();
+  return rows.int64(0, 0);
+}
+
+// ---------------------------------------------------------------- public writers
+
+Result<int64_t> PgStore::begin_run(const RunRecord& run) {
+  BG_TRY(require_writable());
+  BG_TRY(require_latest());
+  WriterIdentity writer = this_writer();
+  writer.lock = "pg-advisory";
+  BG_ASSIGN(Transaction txn, Transaction::begin(*conn_));
+  BG_ASSIGN(int64_t run_id, insert_run(run));
+  BG_TRY(conn_->query(
+      "INSERT INTO run_writers(run_id, hostname, machine_id, boot_id, pid_ns, pid, "
+      "pid_start, lock, checksum) VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9)",
+      {int8(run_id), text(writer.hostname), text(writer.machine_id), text(writer.boot_id),
+       text(writer.pid_ns), int8(writer.pid), int8(writer.pid_start), text(writer.lock),
+       int8(writer_checksum(run.uuid, writer))}));
+  // Held by this connection until it closes: taken before the run is visible to others, so
+  // no reader ever sees the run without its lock held while this writer lives.
+  BG_TRY(conn_->query("SELECT pg_advisory_lock($1::int4, $2::int4)",
+                      {int8(int64_t{kRunLockClass}), int8(lock_key(run_id))}));
+  BG_TRY(txn.commit());
+  own_runs_.push_back(run_id);
+  return run_id;
+}
+
+Result<int64_t> PgStore::add_variant(int64_t run_id, const VariantRecord& variant) {
+  BG_TRY(require_writable());
+  BG_TRY(require_latest());
+  auto written = [&]() -> Result<int64_t> {
+    BG_ASSIGN(Transaction txn, Transaction::begin(*conn_));
+    BG_ASSIGN(int64_t variant_id, insert_variant(run_id, variant));
+    BG_TRY(txn.commit());
+    return variant_id;
+  }();
+  if (!written.ok()) clear_caches();
+  return written;
+}
+
+Status PgStore::add_instance(int64_t variant_id, const InstanceRecord& instance) {
+  BG_TRY(require_writable());
+  BG_TRY(require_latest());
+  // Metrics are created (and committed) first; the instance, its block and its values are
+  // then one statement, so one transaction.
+  if (auto s = insert_instance(variant_id, instance); !s.ok()) {
+    clear_caches();
+    return s;
+  }
+  return ok_status();
+}
+
+Status PgStore::add_instance_batched(int64_t variant_id, const InstanceRecord& instance) {
+  return add_instance(variant_id, instance);
+}
+
+Status PgStore::declare_metrics(const std::vector<MetricInfo>& metrics) {
+  BG_TRY(require_writable());
+  BG_TRY(require_latest());
+  BG_ASSIGN(Transaction txn, Transaction::begin(*conn_));
+  for (const auto& m : metrics) BG_TRY(insert_metric(m));
+  return txn.commit();
+}
+
+Result<std::vector<int64_t>> PgStore::add_runs(const std::vector<RunData>& runs,
+                                               const std::vector<MetricInfo>& metrics) {
+  BG_TRY(require_writable());
+  BG_TRY(require_latest());
+  std::vector<int64_t> ids;
+  auto written = [&]() -> Status {
+    BG_ASSIGN(Transaction txn, Transaction::begin(*conn_));
+    for (const auto& m : metrics) BG_TRY(insert_metric(m));
+    for (const auto& data : runs) {
+      BG_ASSIGN(int64_t id, insert_run_data(data));
+      ids.push_back(id);
+    }
+    return txn.commit();
+  }();
+  if (!written.ok()) {
+    clear_caches();
+    return Error{written.error().message + "; nothing was imported"};
+  }
+  return ids;
+}
+
+Status PgStore::finish_run(int64_t run_id, int64_t finished_at, const std::string& status) {
+  BG_TRY(require_writable());
+  BG_TRY(require_latest());
+  BG_ASSIGN(Transaction txn, Transaction::begin(*conn_));
+  BG_ASSIGN(Rows found,
+            conn_->query("SELECT 1 FROM runs WHERE id = $1 FOR UPDATE", {int8(run_id)}));
+  if (found.size() == 0) return error("no run with id " + std::to_string(run_id));
+  BG_TRY(update_run_end(run_id, finished_at, status));
+  BG_TRY(txn.commit());
+  // Finished: its lock has nothing more to say.
+  if (std::find(own_runs_.begin(), own_runs_.end(), run_id) != own_runs_.end())
+    (void)conn_->query("SELECT pg_advisory_unlock($1::int4, $2::int4)",
+                       {int8(int64_t{kRunLockClass}), int8(lock_key(run_id))});
+  return ok_status();
+}
+
+// ---------------------------------------------------------------- runs whose writer is gone
+
+Result<std::vector<std::pair<int64_t, int64_t>>> PgStore::gone_runs() {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  BG_ASSIGN(Rows rows,
+            conn_->query("SELECT r.id, r.started_at FROM runs r JOIN run_writers w ON w.run_id = "
+                         "r.id WHERE r.status = 'running' AND NOT EXISTS (SELECT 1 FROM pg_locks l "
+                         "WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 AND "
+                         "l.database = (SELECT oid FROM pg_database WHERE datname = "
+                         "current_database()) AND l.classid = $1::oid AND l.objid = "
+                         "(r.id % 2147483648)::oid) ORDER BY r.id",
+                         {int8(int64_t{kRunLockClass})}));
+  for (int r = 0; r < rows.size(); ++r) {
+    BG_ASSIGN(int64_t end, last_instance_end(rows.int64(r, 0)));
+    out.emplace_back(rows.int64(r, 0), std::max(end, rows.int64(r, 1)));
+  }
+  return out;
+}
+
+Status PgStore::mark_interrupted() {
+  BG_ASSIGN(auto gone, gone_runs());
+  for (const auto& [id, end] : gone) {
+    BG_ASSIGN(Transaction txn, Transaction::begin(*conn_));
+    // Another process may have marked it since.
+    BG_ASSIGN(Rows still, conn_->query("SELECT 1 FROM runs WHERE id = $1 AND status = 'running' "
+                                       "FOR UPDATE",
+                                       {int8(id)}));
+    if (still.size() > 0) BG_TRY(update_run_end(id, end, "interrupted"));
+    BG_TRY(txn.commit());
+  }
+  return ok_status();
+}
+
+}  // namespace benchguard::store::postgres

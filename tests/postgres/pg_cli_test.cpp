@@ -1,0 +1,157 @@
+// The CLI on a PostgreSQL database: run a suite into it, then runs, show, summary, compare,
+// export, db status and db merge of a SQLite file, as with a file (BENCHGUARD_DB too).
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <thread>
+
+#include "store/store.hpp"
+#include "support/test_support.hpp"
+#include "tests/postgres/pg_test_support.hpp"
+
+namespace benchguard::store::testing {
+namespace {
+
+using benchguard::testing::helper;
+using benchguard::testing::run_cli;
+using benchguard::testing::TempDir;
+using benchguard::testing::write_file;
+
+class PgCliTest : public PgTest {};
+
+std::string suite(const std::string& client) {
+  return "name: pg-e2e\n"
+         "instances: 3\n"
+         "benchmarks:\n"
+         "  - name: inproc\n"
+         "    command: [" +
+         client +
+         ", \"5\"]\n"
+         "    iterations: 4\n"
+         "    burn_in: 1\n"
+         "  - name: outside\n"
+         "    command: [/bin/true]\n";
+}
+
+TEST_F(PgCliTest, RunThenReadEverythingBack) {
+  TempDir dir;
+  write_file(dir.file("s.yml"), suite(helper("client_bench")));
+  const auto r = run_cli({"run", dir.file("s.yml"), "--label", "side=a", "--db", url()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("stored run"), std::string::npos) << r.err;
+  const auto r2 = run_cli({"run", dir.file("s.yml"), "--label", "side=b", "--db", url()});
+  ASSERT_EQ(r2.exit_code, 0) << r2.err;
+
+  const auto runs = run_cli({"runs", "--db", url()});
+  ASSERT_EQ(runs.exit_code, 0) << runs.err;
+  EXPECT_NE(runs.out.find("complete"), std::string::npos) << runs.out;
+  EXPECT_NE(runs.out.find("pg-e2e"), std::string::npos) << runs.out;
+
+  const auto show = run_cli({"show", "--db", url(), "--format", "json"});
+  ASSERT_EQ(show.exit_code, 0) << show.err;
+  EXPECT_NE(show.out.find("inproc"), std::string::npos);
+
+  const auto summary = run_cli({"summary", "--db", url()});
+  ASSERT_EQ(summary.exit_code, 0) << summary.err;
+  EXPECT_NE(summary.out.find("outside"), std::string::npos) << summary.out;
+
+  // The two labelled runs.
+  const auto compare = run_cli({"compare", "side=a", "side=b", "--db", url()});
+  EXPECT_EQ(compare.exit_code, 0) << compare.err << compare.out;
+  EXPECT_NE(compare.out.find("inproc"), std::string::npos) << compare.out;
+
+  const auto exported = run_cli({"export", "--db", url(), "--format", "csv"});
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  EXPECT_GT(benchguard::testing::count_lines(exported.out), 15);
+
+  const auto status = run_cli({"db", "status", "--db", url()});
+  ASSERT_EQ(status.exit_code, 0) << status.err;
+  EXPECT_NE(status.out.find("applied  0009 initial"), std::string::npos) << status.out;
+
+  // A per-job SQLite file merged in, twice: the second time adds nothing.
+  ASSERT_EQ(
+      run_cli({"run", "--instances", "2", "--db", dir.file("job.db"), "--", "/bin/true"}).exit_code,
+      0);
+  const auto merged = run_cli({"db", "merge", dir.file("job.db"), "--db", url()});
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_NE(merged.out.find("1 run(s) added (2 instances)"), std::string::npos) << merged.out;
+  const auto again = run_cli({"db", "merge", dir.file("job.db"), "--db", url()});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.out.find("0 run(s) added"), std::string::npos) << again.out;
+
+  // BENCHGUARD_DB selects it too.
+  setenv("BENCHGUARD_DB", url().c_str(), 1);
+  const auto by_env = run_cli({"runs"});
+  unsetenv("BENCHGUARD_DB");
+  ASSERT_EQ(by_env.exit_code, 0) << by_env.err;
+  EXPECT_EQ(benchguard::testing::count_lines(by_env.out), 4) << by_env.out;  // header + 3 runs
+
+  const auto check = run_cli({"db", "check", "--db", url()});
+  EXPECT_EQ(check.exit_code, 0) << check.err << check.out;
+  EXPECT_NE(check.out.find(": ok: "), std::string::npos) << check.out;
+}
+
+// `kill -9` of `benchguard run` mid-run: every instance that had finished is there, whole,
+// the run reads as interrupted, and the database takes new runs.
+TEST_F(PgCliTest, KillNineLosesAtMostTheInstanceInFlight) {
+  ASSERT_EQ(run_cli({"db", "migrate", "--db", url()}).exit_code, 0);
+  const auto stored = [&]() -> int64_t {
+    auto conn = postgres::Conn::connect(url());
+    if (!conn.ok()) return -1;
+    auto n = (*conn)->query_int("SELECT COUNT(*) FROM instances");
+    return n.ok() ? *n : -1;
+  };
+  // Short instances (the batched path) and longer ones.
+  for (const char* sleep : {"0", "0.02"}) {
+    SCOPED_TRACE(sleep);
+    const int64_t before = stored();
+    const int pid = benchguard::testing::start_cli(
+        {"run", "--instances", "100000", "--db", url(), "--", "/bin/sleep", sleep});
+    ASSERT_GT(pid, 0);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (stored() < before + 10 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ASSERT_EQ(kill(pid, SIGKILL), 0);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFSIGNALED(status));
+    const int64_t after_kill = stored();
+    ASSERT_GE(after_kill, before + 10);
+
+    std::string seen;
+    for (int attempt = 0; attempt < 100 && seen != "interrupted"; ++attempt) {
+      auto reader = open_store(url(), {.read_only = true});
+      ASSERT_TRUE(reader.ok()) << reader.error().message;
+      auto run = (*reader)->load_run("latest");
+      ASSERT_TRUE(run.ok()) << run.error().message;
+      seen = run->run.status;
+      if (seen != "interrupted") {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        continue;
+      }
+      // A statement the server had received before the kill may still have committed; once
+      // the writer's session has ended (its lock free: interrupted) nothing changes.
+      const int64_t final_count = stored();
+      EXPECT_LE(final_count - after_kill, 1);
+      ASSERT_EQ(run->variants.size(), 1u);
+      EXPECT_EQ(static_cast<int64_t>(run->variants[0].instances.size()), final_count - before);
+      for (size_t k = 0; k < run->variants[0].instances.size(); ++k) {
+        const auto& in = run->variants[0].instances[k];
+        EXPECT_EQ(in.index, static_cast<int>(k));  // no gaps
+        ASSERT_EQ(in.iterations.size(), 1u);
+        EXPECT_TRUE(in.ok()) << in.failure;
+      }
+    }
+    EXPECT_EQ(seen, "interrupted");
+  }
+  const auto runs = run_cli({"runs", "--db", url()});
+  ASSERT_EQ(runs.exit_code, 0) << runs.err;
+  EXPECT_NE(runs.out.find("interrupted"), std::string::npos) << runs.out;
+  EXPECT_EQ(run_cli({"run", "--instances", "1", "--db", url(), "--", "/bin/true"}).exit_code, 0);
+}
+
+}  // namespace
+}  // namespace benchguard::store::testing
