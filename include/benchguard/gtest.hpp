@@ -611,8 +611,18 @@ class Fixture : public ::testing::Test {
     for (int i = 0; i < result.total_part_count(); ++i) {
       const auto& part = result.GetTestPartResult(i);
       if (!part.failed()) continue;
-      std::string text = part.summary();
-      if (const auto nl = text.find('\n'); nl != std::string::npos) text.resize(nl);
+      // The whole message on one line ("Failed asked to fail", "Expected equality of these
+      // values: a Which is: 1 b"), white space collapsed, at most 500 bytes.
+      std::string text;
+      for (const char* c = part.message() != nullptr ? part.message() : ""; *c != '\0'; ++c) {
+        const bool space = *c == ' ' || *c == '\n' || *c == '\t' || *c == '\r';
+        if (!space)
+          text += *c;
+        else if (!text.empty() && text.back() != ' ')
+          text += ' ';
+      }
+      while (!text.empty() && text.back() == ' ') text.pop_back();
+      if (text.size() > 500) text.resize(500);
       std::string where = part.file_name() != nullptr ? part.file_name() : "";
       if (!where.empty()) where += ":" + std::to_string(part.line_number()) + ": ";
       return detail::clean_name(where + text);
