@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include <chrono>
+#include <future>
 #include <thread>
 
 #include "store/store.hpp"
@@ -151,6 +152,85 @@ TEST_F(PgCliTest, KillNineLosesAtMostTheInstanceInFlight) {
   ASSERT_EQ(runs.exit_code, 0) << runs.err;
   EXPECT_NE(runs.out.find("interrupted"), std::string::npos) << runs.out;
   EXPECT_EQ(run_cli({"run", "--instances", "1", "--db", url(), "--", "/bin/true"}).exit_code, 0);
+}
+
+// The server ends the writer's session mid-run, as a restart or an administrator's
+// pg_terminate_backend does: `run` stops with one clear line and a non-zero exit instead of
+// hanging or carrying on, and the run reads as interrupted with every instance it finished.
+TEST_F(PgCliTest, SessionEndedMidRunGivesOneLineAndAnInterruptedRun) {
+  ASSERT_EQ(run_cli({"db", "migrate", "--db", url()}).exit_code, 0);
+  auto running = std::async(std::launch::async, [&] {
+    return run_cli({"run", "--instances", "100000", "--db", url(), "--", "/bin/sleep", "0.02"});
+  });
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (pg_count(url(), "SELECT COUNT(*) FROM instances") < 10 &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_GE(pg_count(url(), "SELECT COUNT(*) FROM instances"), 10);
+  ASSERT_EQ(pg_count(url(),
+                     "SELECT COUNT(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                     "WHERE datname = current_database() AND pid <> pg_backend_pid()) AS t"),
+            1);
+  ASSERT_EQ(running.wait_for(std::chrono::seconds(60)), std::future_status::ready)
+      << "run went on after its connection ended";
+  const auto r = running.get();
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(benchguard::testing::count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("server closed the connection unexpectedly This probably"),
+            std::string::npos)
+      << r.err;
+
+  auto reader = open_store(url(), {.read_only = true});
+  ASSERT_TRUE(reader.ok()) << reader.error().message;
+  auto run = (*reader)->load_run("latest");
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  EXPECT_EQ(run->run.status, "interrupted");
+  ASSERT_EQ(run->variants.size(), 1u);
+  const auto& instances = run->variants[0].instances;
+  EXPECT_EQ(static_cast<int64_t>(instances.size()),
+            pg_count(url(), "SELECT COUNT(*) FROM instances"));
+  for (size_t k = 0; k < instances.size(); ++k) EXPECT_EQ(instances[k].index, static_cast<int>(k));
+}
+
+// The server itself restarted mid-run (pg_server.sh restart: a fast shutdown ends every
+// session, then it starts again): the same as above, and the database takes new runs after.
+// Its own ctest entry (postgres.restart), which no other test of the server runs beside.
+TEST_F(PgCliTest, ServerRestartedMidRunGivesOneLineAndAnInterruptedRun) {
+  const char* dir = std::getenv("BENCHGUARD_TEST_PG_DIR");
+  if (dir == nullptr)
+    GTEST_SKIP() << "BENCHGUARD_TEST_PG_DIR is not set (ctest -R postgres.restart)";
+  ASSERT_EQ(run_cli({"db", "migrate", "--db", url()}).exit_code, 0);
+  auto running = std::async(std::launch::async, [&] {
+    return run_cli({"run", "--instances", "100000", "--db", url(), "--", "/bin/sleep", "0.02"});
+  });
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (pg_count(url(), "SELECT COUNT(*) FROM instances") < 10 &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_GE(pg_count(url(), "SELECT COUNT(*) FROM instances"), 10);
+  const auto restarted = benchguard::testing::run_program(
+      {"/bin/bash", std::string(BG_SOURCE_DIR) + "/tests/postgres/pg_server.sh", "restart", dir},
+      {});
+  ASSERT_EQ(restarted.exit_code, 0) << restarted.out << restarted.err;
+  ASSERT_EQ(running.wait_for(std::chrono::seconds(60)), std::future_status::ready)
+      << "run went on after the server restarted";
+  const auto r = running.get();
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(benchguard::testing::count_lines(r.err), 1) << r.err;
+
+  auto reader = open_store(url(), {.read_only = true});
+  ASSERT_TRUE(reader.ok()) << reader.error().message;
+  auto run = (*reader)->load_run("latest");
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  EXPECT_EQ(run->run.status, "interrupted");
+  ASSERT_EQ(run->variants.size(), 1u);
+  EXPECT_EQ(static_cast<int64_t>(run->variants[0].instances.size()),
+            pg_count(url(), "SELECT COUNT(*) FROM instances"));
+  const auto next = run_cli({"run", "--instances", "2", "--db", url(), "--", "/bin/true"});
+  EXPECT_EQ(next.exit_code, 0) << next.err;
+  const auto runs = run_cli({"runs", "--db", url()});
+  EXPECT_NE(runs.out.find("interrupted"), std::string::npos) << runs.out;
+  EXPECT_NE(runs.out.find("complete"), std::string::npos) << runs.out;
 }
 
 }  // namespace

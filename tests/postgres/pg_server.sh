@@ -2,6 +2,7 @@
 # The PostgreSQL server of the tests labelled `postgres` (a CTest fixture):
 #   pg_server.sh start DIR   initdb + pg_ctl start in DIR, listening on a unix socket in DIR only
 #   pg_server.sh stop DIR    stops it and removes DIR
+#   pg_server.sh restart DIR stops it (fast: every session ended) and starts it again
 # The tests reach it as postgresql:///DB?host=DIR&user=benchguard (trust authentication,
 # superuser benchguard; role bg_pw logs in with the password bg-pw-s3cret). As root the server
 # runs as Debian's `postgres` user (PostgreSQL refuses root). Without the server binaries,
@@ -52,6 +53,10 @@ case "$action" in
       -c "CREATE ROLE bg_pw LOGIN PASSWORD 'bg-pw-s3cret'" || exit 1
     echo "PostgreSQL $("$bindir/postgres" --version | awk '{print $3}') up at postgresql:///postgres?host=$dir&user=benchguard"
     ;;
+  restart)
+    as_server "$bindir/pg_ctl" -D "$dir/data" -m fast -w -t 60 restart >/dev/null ||
+      { cat "$dir/server.log"; exit 1; }
+    ;;
   stop)
     if [ -n "$bindir" ] && [ -f "$dir/data/postmaster.pid" ]; then
       as_server "$bindir/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
@@ -59,7 +64,7 @@ case "$action" in
     rm -rf "$dir"
     ;;
   *)
-    echo "usage: $0 start|stop DIR" >&2
+    echo "usage: $0 start|stop|restart DIR" >&2
     exit 2
     ;;
 esac

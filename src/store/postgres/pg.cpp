@@ -32,12 +32,20 @@ uint64_t read_big_endian(const char* p, int n) {
 // Notices (CREATE ... IF NOT EXISTS skipping) are not for the user.
 void ignore_notice(void*, const char*) {}
 
-// libpq's messages end with a newline and may span lines: one line for an Error.
-std::string one_line(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-  for (char& c : s)
-    if (c == '\n') c = ' ';
-  return s;
+// libpq's messages end with a newline and may span lines indented by tabs: one line for an
+// Error, each run of white space one space.
+std::string one_line(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    const bool space = c == '\n' || c == '\t' || c == '\r' || c == ' ';
+    if (!space)
+      out += c;
+    else if (!out.empty() && out.back() != ' ')
+      out += ' ';
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
 }
 
 }  // namespace
