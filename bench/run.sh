@@ -2,11 +2,11 @@
 # Benchmarks of benchguard itself. Prints figures as ratios against baselines measured in
 # the same run, because this machine is shared and noisy.
 #   bench/run.sh [BUILD_DIR] [SECTION...]   sections: overhead noise outliers plan analysis
-#                                           history store bisect (default: all)
+#                                           history store bisect postgres (default: all)
 set -euo pipefail
 build=${1:-build}
 shift || true
-sections=${*:-overhead noise outliers plan analysis history store bisect}
+sections=${*:-overhead noise outliers plan analysis history store bisect postgres}
 want() { [[ " $sections " == *" $1 "* ]]; }
 bg="$build/benchguard"
 [ -x "$bg" ] || { echo "build first: make build" >&2; exit 2; }
@@ -134,4 +134,23 @@ if want bisect && [ -x "$build/bench/bisect_bench" ]; then
   echo "== bisect on simulated histories (load $(cut -d' ' -f1 /proc/loadavg))"
   "$build/bench/bisect_bench" "${BISECT_HISTORIES:-10}" "${BISECT_COMMITS:-64}" \
     "${BISECT_STEP:-0.05}"
+fi
+
+# The two stores side by side (bench/backends_bench.cpp): instances per second into SQLite and
+# into PostgreSQL, one writer and 8 concurrent ones, on a PostgreSQL server started here as the
+# tests start theirs (tests/postgres/pg_server.sh: a unix socket, fsync off). Skipped without
+# Debian's postgresql. About 10 s.
+if want postgres && [ -x "$build/bench/backends_bench" ]; then
+  echo
+  echo "== SQLite and PostgreSQL stores (load $(cut -d' ' -f1 /proc/loadavg))"
+  pgdir=$(mktemp -u /tmp/benchguard-pgbench-XXXXXX)  # not under $tmp: the server runs as postgres
+  here=$(cd "$(dirname "$0")/.." && pwd)
+  if out=$(bash "$here/tests/postgres/pg_server.sh" start "$pgdir" 2>&1); then
+    psql -q -X "host=$pgdir user=benchguard dbname=postgres" -c "CREATE DATABASE bench" >/dev/null
+    "$build/bench/backends_bench" "postgresql:///bench?host=$pgdir&user=benchguard" \
+      "${BACKEND_INSTANCES:-2000}" "${BACKEND_WRITERS:-8}" || true
+    bash "$here/tests/postgres/pg_server.sh" stop "$pgdir"
+  else
+    echo "skipped: $out"
+  fi
 fi
