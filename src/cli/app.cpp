@@ -25,6 +25,10 @@ Result<std::unique_ptr<store::Store>> Context::open_store_read_only() const {
   return store::open_store(globals.db, opts);
 }
 
+std::string Context::db_name() const {
+  return store::display_location(globals.db);
+}
+
 bool Context::interactive() const {
   const char* ci = std::getenv("CI");
   if (ci != nullptr && *ci != '\0' && std::string(ci) != "false" && std::string(ci) != "0")
@@ -69,7 +73,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   app.require_subcommand(1);
   app.fallthrough();  // global options may follow the subcommand
   app.option_defaults()->always_capture_default();
-  app.add_option("--db", ctx.globals.db, "Database file (or $BENCHGUARD_DB)");
+  app.add_option("--db", ctx.globals.db, "Database file or postgresql:// URL (or $BENCHGUARD_DB)");
   app.add_option("--format", ctx.globals.format, "Output format")
       ->check(CLI::IsMember({"table", "md", "json", "csv", "jsonl"}));
   app.add_flag("-q,--quiet", ctx.globals.quiet, "No progress output");

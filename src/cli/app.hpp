@@ -34,6 +34,8 @@ struct Context {
   // Opens it read-only (store::OpenOptions::read_only): commands that only read it work on
   // a read-only file or directory, and write nothing.
   Result<std::unique_ptr<store::Store>> open_store_read_only() const;
+  // --db as messages and output show it: a URL without its password.
+  std::string db_name() const;
   // Progress bars only on a terminal and never in CI.
   bool interactive() const;
 };

@@ -122,7 +122,7 @@ Result<int> do_ab(Context& ctx, const AbFlags& f) {
   }
   ctx.err << fmt::format("benchguard: stored run {}{} in {}\n", outcome->run.uuid.substr(0, 8),
                          aa ? " and A/A run " + outcome->null_run->uuid.substr(0, 8) : "",
-                         ctx.globals.db);
+                         ctx.db_name());
   if (outcome->run.status == "interrupted") return 130;
   using stats::Verdict;
   const auto& r = ab.second;

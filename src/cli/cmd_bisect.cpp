@@ -55,7 +55,7 @@ Result<int> do_bisect(Context& ctx, const BisectFlags& f) {
       return x.id.starts_with(f.change);
     });
     if (c == changes.end())
-      return Error{"no change point '" + f.change + "' in " + ctx.globals.db +
+      return Error{"no change point '" + f.change + "' in " + ctx.db_name() +
                    "; see `benchguard detect`"};
     good = c->last_good;
     bad = c->first_bad;

@@ -177,7 +177,7 @@ Result<int> do_calibrate(Context& ctx, CalibrateFlags f) {
                            c.repetitions, f.output);
   }
   ctx.err << fmt::format("benchguard: stored {} A/A run(s) labelled calibration={} in {}\n",
-                         runs.size(), id, ctx.globals.db);
+                         runs.size(), id, ctx.db_name());
   return interrupted ? 130 : 0;
 }
 

@@ -23,7 +23,7 @@ Result<int> status(Context& ctx) {
   BG_ASSIGN(auto s, store::open_store(ctx.globals.db,
                                       {.create = false, .migrate = false, .read_only = true}));
   BG_ASSIGN(const auto st, s->schema_status());
-  ctx.out << fmt::format("{}: schema version {} (latest {})\n", ctx.globals.db, st.current,
+  ctx.out << fmt::format("{}: schema version {} (latest {})\n", ctx.db_name(), st.current,
                          st.latest);
   for (const auto& [v, name] : st.applied)
     ctx.out << fmt::format("  applied  {:04d} {}\n", v, name);
@@ -40,7 +40,7 @@ Result<int> check(Context& ctx) {
     nlohmann::json problems = nlohmann::json::array();
     for (const auto& p : r.problems)
       problems.push_back({{"source", p.source}, {"problem", p.text}});
-    const nlohmann::json j = {{"database", ctx.globals.db},
+    const nlohmann::json j = {{"database", ctx.db_name()},
                               {"ok", r.problems.empty()},
                               {"schema_version", r.schema_version},
                               {"runs", r.runs},
@@ -66,10 +66,10 @@ Result<int> check(Context& ctx) {
                   r.variants, r.instances, r.checksums_verified);
   if (r.problems.empty()) {
     ctx.out << fmt::format("{}: ok: integrity, foreign keys, invariants and checksums ({})\n",
-                           ctx.globals.db, counted);
+                           ctx.db_name(), counted);
     return 0;
   }
-  ctx.out << fmt::format("{}: {} problem(s) found ({})\n", ctx.globals.db, r.problems.size(),
+  ctx.out << fmt::format("{}: {} problem(s) found ({})\n", ctx.db_name(), r.problems.size(),
                          counted);
   return 1;
 }
@@ -77,7 +77,7 @@ Result<int> check(Context& ctx) {
 Result<int> migrate(Context& ctx) {
   BG_ASSIGN(auto s, ctx.open_store(/*create=*/true));
   BG_ASSIGN(const auto st, s->schema_status());
-  ctx.out << fmt::format("{}: schema version {} (up to date)\n", ctx.globals.db, st.current);
+  ctx.out << fmt::format("{}: schema version {} (up to date)\n", ctx.db_name(), st.current);
   return 0;
 }
 

@@ -192,7 +192,7 @@ Action add_ack_cmd(CLI::App& app, Context& ctx, bool ack) {
       return Error{
           fmt::format("no change point '{}' in {} (ids are listed by `benchguard "
                       "detect --all`)",
-                      *id, ctx.globals.db)};
+                      *id, ctx.db_name())};
     BG_ASSIGN(bool fresh, store->set_ack({*id, *reason, now_ns()}));
     ctx.out << fmt::format("{}: {}\n", *id, fresh ? "acknowledged" : "already acknowledged");
     return 0;

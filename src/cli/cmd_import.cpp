@@ -66,7 +66,7 @@ Result<int> do_import(Context& ctx, const ImportFlags& f) {
     ctx.out << what << "\n";
   }
   ctx.err << fmt::format("benchguard: stored {} imported run(s) in {}\n", ids.size(),
-                         ctx.globals.db);
+                         ctx.db_name());
   return 0;
 }
 

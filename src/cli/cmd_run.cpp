@@ -45,7 +45,7 @@ Result<int> do_run(Context& ctx, const RunFlags& f) {
                              b.instances_failed, escape_text(b.last_failure));
   }
   ctx.err << fmt::format("benchguard: stored run {} ({}) in {}\n", outcome->uuid.substr(0, 8),
-                         outcome->status, ctx.globals.db);
+                         outcome->status, ctx.db_name());
   if (outcome->status == "interrupted") return 130;
   return outcome->any_failure() ? static_cast<int>(ExitCode::kBenchmarkFailure) : 0;
 }

@@ -51,7 +51,7 @@ Action add_runs(CLI::App& app, Context& ctx) {
                  r.git_commit.substr(0, 10), labels});
     }
     if (runs.empty() && ctx.globals.format == "table") {
-      ctx.out << "no runs in " << ctx.globals.db << "\n";
+      ctx.out << "no runs in " << ctx.db_name() << "\n";
       return 0;
     }
     report::render(t, ctx.globals.format == "jsonl" ? "csv" : ctx.globals.format, ctx.out);

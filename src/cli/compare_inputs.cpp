@@ -149,7 +149,7 @@ Result<RunData> resolve_run(const Context& ctx, store::Store& store, const std::
           return std::any_of(r.labels.begin(), r.labels.end(),
                              [&](const auto& kv) { return kv.first == k && kv.second == v; });
         },
-        "labelled " + ref + " in " + ctx.globals.db, load);
+        "labelled " + ref + " in " + ctx.db_name(), load);
   }
   auto direct = store.load_run(ref, load);
   if (direct.ok()) return direct;
@@ -159,7 +159,7 @@ Result<RunData> resolve_run(const Context& ctx, store::Store& store, const std::
   if (!commit.empty()) {
     auto at = latest_where(
         store, [&](const store::RunSummary& r) { return r.git_commit.starts_with(commit); },
-        "at commit " + commit.substr(0, 12) + " in " + ctx.globals.db, load);
+        "at commit " + commit.substr(0, 12) + " in " + ctx.db_name(), load);
     if (at.ok() || looks_like_commit(ref)) return at;
   }
   return Error{

@@ -7,6 +7,7 @@
 #ifdef BENCHGUARD_WITH_POSTGRES
 #include "store/postgres/pg_store.hpp"
 #endif
+#include "store/postgres/pg_url.hpp"
 #include "store/sqlite/migrate.hpp"
 #include "store/sqlite/open.hpp"
 #include "store/sqlite/sqlite_store.hpp"
@@ -86,6 +87,10 @@ Result<std::unique_ptr<Store>> open_store(const std::string& location, const Ope
   // and the runs of writers that are gone are marked interrupted.
   if (options.migrate && version == sqlite::latest_schema_version()) BG_TRY(store->recover());
   return std::unique_ptr<Store>(std::move(store));
+}
+
+std::string display_location(const std::string& location) {
+  return postgres::is_postgres_url(location) ? postgres::redact_url(location) : location;
 }
 
 Result<CheckReport> check_store(const std::string& location) {

@@ -179,9 +179,14 @@ struct OpenOptions {
   bool read_only = false;
 };
 
-// Opens a store by location: a file path (SQLite). Errors name the path and what to do.
+// Opens a store by location: a file path (SQLite) or a postgresql:// URL. Errors name the
+// location (without a password) and what to do.
 Result<std::unique_ptr<Store>> open_store(const std::string& location,
                                           const OpenOptions& options = {});
+
+// The location as messages and output may show it: a URL's password replaced by "***", a path
+// as it is.
+std::string display_location(const std::string& location);
 
 // What `benchguard db check` found.
 struct CheckProblem {

@@ -233,5 +233,35 @@ TEST_F(PgCliTest, ServerRestartedMidRunGivesOneLineAndAnInterruptedRun) {
   EXPECT_NE(runs.out.find("complete"), std::string::npos) << runs.out;
 }
 
+// A password in the URL is never printed: not in what commands say about the database, not in
+// their errors.
+TEST_F(PgCliTest, APasswordInTheUrlIsNeverPrinted) {
+  if (pg_count(url(), "SELECT COUNT(*) FROM pg_roles WHERE rolname = 'bg_pw'") != 1)
+    GTEST_SKIP() << "no role bg_pw: the server was not started by tests/postgres/pg_server.sh";
+  ASSERT_TRUE(raw()->exec("ALTER DATABASE " + db_ + " OWNER TO bg_pw").ok());
+  const std::string secret = "bg-pw-s3cret";
+  const std::string server = pg_server_url();
+  const std::string host =
+      server.substr(server.find("host="), server.find('&') - server.find("host="));
+  const std::string with_password = "postgresql://bg_pw:" + secret + "@/" + db_ + "?" + host;
+  const std::vector<std::vector<std::string>> commands = {
+      {"run", "--instances", "2", "--db", with_password, "--", "/bin/true"},
+      {"runs", "--db", with_password},
+      {"db", "status", "--db", with_password},
+      {"db", "check", "--db", with_password},
+      {"db", "check", "--db", with_password, "--format", "json"},
+      {"compare", "side=a", "side=b", "--db", with_password},  // fails: no such labels
+      {"runs", "--db", "postgresql://bg_pw:wr0ng-" + secret + "@/" + db_ + "?" + host}};
+  bool masked = false;
+  for (const auto& args : commands) {
+    const auto r = run_cli(args);
+    SCOPED_TRACE(args[0] + " " + args[1]);
+    EXPECT_EQ(r.out.find(secret), std::string::npos) << r.out;
+    EXPECT_EQ(r.err.find(secret), std::string::npos) << r.err;
+    masked = masked || (r.out + r.err).find("bg_pw:***@") != std::string::npos;
+  }
+  EXPECT_TRUE(masked);
+}
+
 }  // namespace
 }  // namespace benchguard::store::testing
