@@ -39,7 +39,7 @@ InstanceRecord make_instance(int index, int iterations) {
   for (int k = 0; k < iterations; ++k) {
     benchguard::IterationRecord it;
     it.index = k;
-    it.start_ns = in.start_ns + k * 1000;
+    it.start_ns = in.start_ns + int64_t{k} * 1000;
     it.end_ns = it.start_ns + 900;
     it.metrics = {{"wall_time", 9e-7}, {"cpu_time", 8e-7}, {"items", 1000.0 + k}};
     in.iterations.push_back(std::move(it));
@@ -102,6 +102,7 @@ bool figures(const std::string& location, const std::string& tag, int n, int wri
 
   std::atomic<int> failed{0};
   std::vector<std::thread> threads;
+  threads.reserve(static_cast<size_t>(writers));
   const auto t0 = Clock::now();
   for (int w = 0; w < writers; ++w)
     threads.emplace_back([&, w] {
@@ -116,7 +117,7 @@ bool figures(const std::string& location, const std::string& tag, int n, int wri
   if (!store.ok()) return std::fprintf(stderr, "%s\n", store.error().message.c_str()), false;
   auto runs = (*store)->list_runs();
   if (!runs.ok()) return std::fprintf(stderr, "%s\n", runs.error().message.c_str()), false;
-  f.complete = runs->size() == static_cast<size_t>(writers + 1);
+  f.complete = runs->size() == static_cast<size_t>(writers) + 1;
   for (int w = 0; w <= writers; ++w) {
     const auto t1 = Clock::now();
     auto loaded = (*store)->load_run(run_uuid(tag + (w == 0 ? "-one" : "-many"), w));

@@ -197,6 +197,7 @@ Result<Rows> Conn::query(const std::string& sql, const std::vector<Param>& param
   if (found == prepared_.end()) {
     const std::string name = "bg_" + std::to_string(prepared_.size() + 1);
     std::vector<Oid> types;
+    types.reserve(params.size());
     for (const auto& p : params) types.push_back(p.type);
     pg_result* res =
         PQprepare(conn_, name.c_str(), sql.c_str(), static_cast<int>(types.size()), types.data());

@@ -3,6 +3,8 @@
 // summary, metric and run writer, whether every run's measurements can be read back, and the
 // invariants of times. Referential integrity is PostgreSQL's own (foreign keys are enforced),
 // as is page integrity (data checksums, when the cluster has them).
+#include <fmt/format.h>
+
 #include <unordered_map>
 
 #include "store/checksum.hpp"
@@ -58,8 +60,9 @@ Result<CheckReport> PgStore::check() {
     const std::string status = run_rows.text(rr, 4);
     if (status != "running" && status != "complete" && status != "interrupted" &&
         status != "failed" && status != "imported")
-      problem("invariant", where + ": status '" + status +
-                               "' is not one of running, complete, failed, interrupted, imported");
+      problem("invariant", fmt::format("{}: status '{}' is not one of running, complete, failed, "
+                                       "interrupted, imported",
+                                       where, status));
     if ((status == "complete" || status == "failed" || status == "interrupted") &&
         run_rows.int64(rr, 3) < run_rows.int64(rr, 2))
       problem("invariant", where + ": finishes before it starts");

@@ -29,6 +29,7 @@ Result<std::vector<SeriesState>> PgStore::load_series_states() {
   BG_ASSIGN(Rows rows, conn_->query("SELECT series_key, settings, points, digest, updated_at FROM "
                                     "history_series ORDER BY series_key"));
   std::vector<SeriesState> out;
+  out.reserve(static_cast<size_t>(rows.size()));
   for (int r = 0; r < rows.size(); ++r)
     out.push_back(
         {rows.text(r, 0), rows.text(r, 1), rows.int64(r, 2), rows.text(r, 3), rows.int64(r, 4)});
@@ -122,6 +123,7 @@ Result<std::vector<AckRecord>> PgStore::load_acks() {
   BG_ASSIGN(Rows rows, conn_->query("SELECT change_id, reason, acked_at FROM change_acks ORDER BY "
                                     "acked_at, change_id"));
   std::vector<AckRecord> out;
+  out.reserve(static_cast<size_t>(rows.size()));
   for (int r = 0; r < rows.size(); ++r)
     out.push_back({rows.text(r, 0), rows.text(r, 1), rows.int64(r, 2)});
   return out;

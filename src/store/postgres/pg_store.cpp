@@ -73,7 +73,15 @@ PgStore::PgStore(std::unique_ptr<Conn> conn, int schema_version, bool read_only)
 
 PgStore::~PgStore() {
   if (read_only_) return;
-  // Runs begun here and never finished (an error ended the writer).
+  // Runs begun here and never finished (an error ended the writer). Best effort: a destructor
+  // throws nothing, and a run left `running` reads as interrupted once this session ends.
+  try {
+    mark_unfinished_runs();
+  } catch (...) {
+  }
+}
+
+void PgStore::mark_unfinished_runs() {
   for (int64_t run_id : own_runs_) {
     auto marked = [&]() -> Status {
       BG_ASSIGN(Transaction txn, Transaction::begin(*conn_));

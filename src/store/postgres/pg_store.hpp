@@ -90,6 +90,8 @@ class PgStore final : public Store {
   Status mark_interrupted();
 
  private:
+  // Marks the runs begun here and still `running` interrupted (the destructor's work).
+  void mark_unfinished_runs();
   Status require_latest() const;
   Status require_readable() const;
   Status require_writable() const;
