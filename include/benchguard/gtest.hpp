@@ -374,6 +374,7 @@ class Recorder {
       error = "no benchguard program: set BENCHGUARD_BIN or put benchguard on PATH";
     } else {
       std::vector<char*> argv;
+      argv.reserve(args.size() + 1);
       for (auto& a : args) argv.push_back(a.data());
       argv.push_back(nullptr);
       std::fflush(stdout);
@@ -428,7 +429,7 @@ class Recorder {
       const size_t colon = std::min(path.find(':', start), path.size());
       std::string dir = path.substr(start, colon - start);
       if (dir.empty()) dir = ".";
-      const std::string candidate = dir + "/benchguard";
+      std::string candidate = dir + "/benchguard";
       if (::access(candidate.c_str(), X_OK) == 0) return candidate;
       start = colon + 1;
     }
