@@ -8,9 +8,9 @@
 #include "analysis/plan.hpp"
 #include "cli/app.hpp"
 #include "cli/compare_inputs.hpp"
-#include "cli/plan_output.hpp"
 #include "core/suite.hpp"
 #include "core/units.hpp"
+#include "report/plan.hpp"
 
 namespace benchguard::cli {
 
@@ -71,11 +71,12 @@ Result<int> do_plan(Context& ctx, const PlanFlags& f) {
                      : "run " + run.run.uuid.substr(0, 8) + " has no variant '" + f.variant + "'"};
 
   const auto plans = analysis::plan_benchmarks(variants, options);
-  const std::string yaml = format_plan(analysis::to_plan(plans), plan_comment(run, options));
+  const std::string yaml =
+      format_plan(analysis::to_plan(plans), report::plan_comment(run, options));
   if (f.output == "-") {
     ctx.out << yaml;
   } else {
-    print_plan(ctx, run, plans, options);
+    report::print_plan(ctx.out, ctx.globals.format, ctx.globals.verbose, run, plans, options);
     BG_TRY(write_plan_file(f.output, yaml));
     if (!ctx.globals.quiet)
       ctx.err << fmt::format("benchguard: wrote the plan for {} benchmark(s) to {}\n", plans.size(),

@@ -1,4 +1,4 @@
-#include "cli/plan_output.hpp"
+#include "report/plan.hpp"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 #include "core/units.hpp"
 #include "report/table.hpp"
 
-namespace benchguard::cli {
+namespace benchguard::report {
 
 namespace {
 
@@ -62,7 +62,7 @@ nlohmann::json grid_json(const BenchmarkPlan& p, const PlanOptions& o) {
   return grid;
 }
 
-nlohmann::json plan_json(const BenchmarkPlan& p, const PlanOptions& o) {
+nlohmann::json benchmark_plan_json(const BenchmarkPlan& p, const PlanOptions& o) {
   const auto& c = p.cleaning;
   const auto& r = p.recommendation;
   nlohmann::json j = {
@@ -100,8 +100,10 @@ nlohmann::json plan_json(const BenchmarkPlan& p, const PlanOptions& o) {
   return j;
 }
 
-void print_json(Context& ctx, const RunData& run, std::span<const BenchmarkPlan> plans,
-                const PlanOptions& o) {
+}  // namespace
+
+nlohmann::json plan_json(const RunData& run, std::span<const BenchmarkPlan> plans,
+                         const PlanOptions& o) {
   nlohmann::json j = {{"run", run.run.uuid},
                       {"options",
                        {{"metric", o.metric},
@@ -119,12 +121,15 @@ void print_json(Context& ctx, const RunData& run, std::span<const BenchmarkPlan>
                         {"confidence", o.mds.confidence},
                         {"seed", o.mds.seed}}},
                       {"benchmarks", nlohmann::json::array()}};
-  for (const auto& p : plans) j["benchmarks"].push_back(plan_json(p, o));
-  ctx.out << json_text(j, 2) << "\n";
+  for (const auto& p : plans) j["benchmarks"].push_back(benchmark_plan_json(p, o));
+  return j;
 }
 
+namespace {
+
 // With -v: the grid of the recommendation's selection and decision, one row per configuration.
-void print_grid(Context& ctx, const BenchmarkPlan& p, const PlanOptions& o) {
+void print_grid(std::ostream& out, const std::string& format, const BenchmarkPlan& p,
+                const PlanOptions& o) {
   report::Table t;
   t.header = {"instances", "iterations", "fpr"};
   // The false-positive rate has its own column; the other slowdowns one each.
@@ -149,12 +154,11 @@ void print_grid(Context& ctx, const BenchmarkPlan& p, const PlanOptions& o) {
     row.push_back(format_duration(analysis::expected_seconds(c.config, p.burn_in, p.mean)));
     t.add_row(row);
   }
-  const bool md = ctx.globals.format == "md";
-  ctx.out << "\n"
-          << (md ? "**" : "") << p.benchmark << (md ? "**" : "")
-          << " (detection rate per slowdown)\n";
-  if (md) ctx.out << "\n";
-  report::render(t, ctx.globals.format, ctx.out);
+  const bool md = format == "md";
+  out << "\n"
+      << (md ? "**" : "") << p.benchmark << (md ? "**" : "") << " (detection rate per slowdown)\n";
+  if (md) out << "\n";
+  render(t, format, out);
 }
 
 }  // namespace
@@ -165,18 +169,18 @@ std::vector<std::string> plan_comment(const RunData& run, const PlanOptions& opt
           describe(options)};
 }
 
-void print_plan(Context& ctx, const RunData& run, std::span<const BenchmarkPlan> plans,
-                const PlanOptions& o) {
-  const std::string format = ctx.globals.format == "jsonl" ? "csv" : ctx.globals.format;
+void print_plan(std::ostream& out, const std::string& format_option, int verbose,
+                const RunData& run, std::span<const BenchmarkPlan> plans, const PlanOptions& o) {
+  const std::string format = format_option == "jsonl" ? "csv" : format_option;
   if (format == "json") {
-    print_json(ctx, run, plans, o);
+    out << json_text(plan_json(run, plans, o), 2) << "\n";
     return;
   }
   const bool machine = format == "csv";
   const bool md = format == "md";
   if (!machine)
-    ctx.out << (md ? "**benchguard plan**: " : "") << "run " << run.run.uuid.substr(0, 8) << ": "
-            << describe(o) << "\n\n";
+    out << (md ? "**benchguard plan**: " : "") << "run " << run.run.uuid.substr(0, 8) << ": "
+        << describe(o) << "\n\n";
   report::Table t;
   t.header = {"benchmark",    "instances", "iterations",
               "burn-in",      "mean",      "cv",
@@ -198,21 +202,21 @@ void print_plan(Context& ctx, const RunData& run, std::span<const BenchmarkPlan>
                r.found ? percent(r.detection_at_target) : "-",
                r.found ? (machine ? fixed(r.seconds, 3) : format_duration(r.seconds)) : "-", note});
   }
-  report::render(t, format, ctx.out);
+  render(t, format, out);
   if (machine) return;
-  if (ctx.globals.verbose > 0)
+  if (verbose > 0)
     for (const auto& p : plans)
-      if (!p.grid.empty()) print_grid(ctx, p, o);
+      if (!p.grid.empty()) print_grid(out, format, p, o);
   bool first = true;
   for (const auto& p : plans) {
     std::vector<std::string> notes = p.warnings;
     if (!p.not_viable.empty()) notes.insert(notes.begin(), p.not_viable);
     for (const auto& w : notes) {
-      if (first) ctx.out << (md ? "\n**Warnings**\n\n" : "\nwarnings:\n");
+      if (first) out << (md ? "\n**Warnings**\n\n" : "\nwarnings:\n");
       first = false;
-      ctx.out << fmt::format("{} {}: {}\n", md ? "-" : " ", p.benchmark, w);
+      out << fmt::format("{} {}: {}\n", md ? "-" : " ", p.benchmark, w);
     }
   }
 }
 
-}  // namespace benchguard::cli
+}  // namespace benchguard::report
