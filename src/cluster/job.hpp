@@ -1,0 +1,59 @@
+// A submitted job's folder: job.json (the manifest: suite, seed, run uuid, the units and which
+// task of which attempt runs each), a copy of the suite, and per attempt the batch script and
+// each task's database, log and exit code. The folder must be on a file system the compute
+// nodes share (docs/cluster.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cluster/shard.hpp"
+#include "core/model.hpp"
+#include "core/result.hpp"
+
+namespace benchguard::cluster {
+
+// One sbatch --array submission: the first, or a resubmission of missing units.
+struct Attempt {
+  int number = 1;
+  std::string slurm_job;  // the array job id
+  int tasks = 1;
+  std::vector<Unit> units;  // with their task
+};
+
+struct Job {
+  std::string dir;   // absolute; not stored in job.json
+  std::string uuid;  // of the run every task writes and collect stores
+  uint64_t seed = 0;
+  std::string schedule;
+  std::string suite_path;  // absolute: relative working directories resolve against it
+  std::string suite_text;
+  int instances = 0;  // overrides of the suite's counts; 0: the suite's
+  int iterations = 0;
+  KeyValues labels;
+  std::string binary;  // the benchguard the tasks run
+  std::string partition;
+  std::vector<std::string> sbatch_args;
+  std::vector<Unit> units;  // every unit of the run, task -1
+  std::vector<Attempt> attempts;
+};
+
+// Reads DIR/job.json; an Error naming the folder when it is not a job folder.
+Result<Job> load_job(const std::string& dir);
+// Writes DIR/job.json atomically (a resubmission rewrites it).
+Status save_job(const Job& job);
+
+// The suite the tasks run: the saved text parsed as the file it came from, counts applied,
+// variants paired as the schedule needs (sharded_suite).
+Result<Suite> job_suite(const Job& job);
+
+// Paths inside the folder.
+std::string attempt_dir(const Job& job, int attempt);
+std::string task_db(const Job& job, int attempt, int task);
+std::string task_exit_file(const Job& job, int attempt, int task);
+
+// "bench/variant#3".
+std::string unit_name(const Suite& suite, const Unit& unit);
+
+}  // namespace benchguard::cluster

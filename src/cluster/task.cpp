@@ -1,0 +1,58 @@
+#include "cluster/task.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+namespace benchguard::cluster {
+
+namespace fs = std::filesystem;
+
+Result<TaskOutcome> run_task(const Job& job, int attempt, int task, const std::string& command_line,
+                             const schedule::ProgressFn& progress) {
+  const auto a = std::find_if(job.attempts.begin(), job.attempts.end(),
+                              [&](const Attempt& x) { return x.number == attempt; });
+  if (a == job.attempts.end()) return Error{job.dir + " has no attempt " + std::to_string(attempt)};
+  if (task < 0 || task >= a->tasks)
+    return Error{"attempt " + std::to_string(attempt) + " of " + job.dir + " has tasks 0 to " +
+                 std::to_string(a->tasks - 1) + ", not " + std::to_string(task)};
+  BG_ASSIGN(const Suite suite, job_suite(job));
+  std::vector<Unit> mine;
+  for (const auto& u : a->units)
+    if (u.task == task) mine.push_back(u);
+
+  schedule::RunOptions opts;
+  opts.schedule = job.schedule;
+  opts.seed = job.seed;
+  opts.uuid = job.uuid;
+  opts.labels = job.labels;
+  opts.command_line = command_line;
+  opts.artifacts.emplace_back("slurm_task", a->slurm_job + "_" + std::to_string(task));
+  opts.select = [&mine](const schedule::Slot& s) {
+    return std::any_of(mine.begin(), mine.end(), [&](const Unit& u) {
+      return u.benchmark == s.benchmark && u.variant == s.variant && u.instance == s.instance;
+    });
+  };
+
+  TaskOutcome out;
+  out.units = static_cast<int>(mine.size());
+  out.db = task_db(job, attempt, task);
+  std::error_code ec;
+  fs::create_directories(attempt_dir(job, attempt), ec);
+  // A task Slurm runs again (requeued) starts over: its earlier run holds the same uuid. Its
+  // -wal, -shm and instance logs go with it.
+  const std::string stem = fs::path(out.db).filename().string();
+  for (const auto& entry : fs::directory_iterator(attempt_dir(job, attempt), ec))
+    if (entry.path().filename().string().starts_with(stem)) fs::remove(entry.path(), ec);
+  store::OpenOptions open;
+  open.create = true;
+  BG_ASSIGN(auto store, store::open_store(out.db, open));
+  BG_ASSIGN(out.run, schedule::run_suite(suite, *store, opts, progress));
+  return out;
+}
+
+void write_task_exit(const Job& job, int attempt, int task, int code) {
+  std::ofstream(task_exit_file(job, attempt, task), std::ios::trunc) << code << "\n";
+}
+
+}  // namespace benchguard::cluster
