@@ -56,14 +56,15 @@ Result<int> do_submit(Context& ctx, SubmitFlags& f) {
   if (!f.seed_set) f.options.seed = static_cast<uint64_t>(measure::realtime_ns());
   BG_ASSIGN(f.options.labels, parse_labels(f.labels));
   f.options.binary = own_binary();
+  f.options.db = ctx.globals.db;
   BG_ASSIGN(const cluster::Job job, cluster::submit(f.options, cluster::sbatch));
   const auto& a = job.attempts.front();
   ctx.err << fmt::format(
-      "benchguard: {} units of run {} over {} tasks{}; follow with `benchguard status {}`, "
-      "then `benchguard collect {}`\n",
+      "benchguard: {} units of run {} over {} tasks{}; follow with `benchguard status {}`{}\n",
       job.units.size(), job.uuid.substr(0, 8), a.tasks,
       a.slurm_job.empty() ? " (not sent: --dry-run)" : ", Slurm job " + a.slurm_job, job.dir,
-      job.dir);
+      job.db.empty() ? ", then `benchguard collect " + job.dir + "`"
+                     : "; the last task stores the run in the database");
   ctx.out << job.dir << "\n";
   return 0;
 }

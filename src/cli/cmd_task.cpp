@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "cli/app.hpp"
+#include "cluster/collect.hpp"
 #include "cluster/task.hpp"
 #include "core/names.hpp"
 
@@ -31,6 +32,7 @@ Result<int> do_task(Context& ctx, const TaskFlags& f) {
       return Error{"no task: give --task N, or run under Slurm (SLURM_ARRAY_TASK_ID)"};
     task = std::atoi(id);
   }
+  BG_TRY(cluster::find_task(job, f.attempt, task));
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);  // scancel and time limits: stop after the instance in flight
   auto outcome = cluster::run_task(job, f.attempt, task, "benchguard " + ctx.command_line);
@@ -47,6 +49,17 @@ Result<int> do_task(Context& ctx, const TaskFlags& f) {
   if (outcome.ok())
     ctx.err << fmt::format("benchguard: task {} of attempt {}: {} units into {} ({})\n", task,
                            f.attempt, outcome->units, outcome->db, outcome->run.status);
+  // The last task of a job with a database stores the whole run there.
+  auto stored = cluster::collect_if_complete(job);
+  if (!stored.ok()) {
+    ctx.err << "benchguard: storing the job's run: " << escape_text(stored.error().message)
+            << "; store it with `benchguard collect " << job.dir << "`\n";
+    return code == 0 ? static_cast<int>(stored.error().code) : code;
+  }
+  if (stored->has_value() && !(*stored)->already)
+    ctx.err << fmt::format(
+        "benchguard: every unit is stored: run {} ({} instances) stored in the job's database\n",
+        job.uuid.substr(0, 8), (*stored)->units);
   return code;
 }
 

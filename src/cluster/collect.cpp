@@ -22,13 +22,6 @@ std::string join_distinct(const std::vector<std::string>& words) {
   return out;
 }
 
-// The worse of two run statuses: failed, then interrupted, then complete.
-std::string worse(const std::string& a, const std::string& b) {
-  for (const char* s : {"failed", "interrupted", "running"})
-    if (a == s || b == s) return s;
-  return a;
-}
-
 }  // namespace
 
 Result<RunData> join_task_runs(const Job& job, const Suite& suite) {
@@ -52,7 +45,6 @@ Result<RunData> join_task_runs(const Job& job, const Suite& suite) {
       } else {
         joined.run.started_at = std::min(joined.run.started_at, data.run.started_at);
         joined.run.finished_at = std::max(joined.run.finished_at, data.run.finished_at);
-        joined.run.status = worse(joined.run.status, data.run.status);
       }
       hosts.push_back(data.run.hostname);
       for (auto& v : data.variants) {
@@ -104,6 +96,9 @@ Result<RunData> join_task_runs(const Job& job, const Suite& suite) {
                    [](const auto* a, const auto* b) { return a->started_at < b->started_at; });
   for (size_t k = 0; k < all.size(); ++k) all[k]->order = static_cast<int64_t>(k);
 
+  // Every unit is here, whatever became of the tasks that stored them (a killed task's run
+  // reads `interrupted`, its missing units came from a resubmission).
+  joined.run.status = "complete";
   joined.run.hostname = join_distinct(hosts);
   joined.run.command_line = "benchguard collect " + job.dir;
   joined.run.artifacts.emplace_back("slurm_jobs", join_distinct(slurm_jobs));
@@ -134,6 +129,24 @@ Result<Collected> collect(const Job& job, store::Store& target) {
   for (const auto& v : joined.variants) out.units += static_cast<int>(v.instances.size());
   out.tasks = std::stoi(joined.run.artifacts.back().second);
   return out;
+}
+
+Result<std::optional<Collected>> collect_if_complete(const Job& job) {
+  if (job.db.empty()) return std::optional<Collected>{};
+  BG_ASSIGN(const Suite suite, job_suite(job));
+  BG_ASSIGN(const JobStatus status, job_status(job, suite, {}));
+  if (!status.missing.empty()) return std::optional<Collected>{};
+  store::OpenOptions open;
+  open.create = true;
+  BG_ASSIGN(auto target, store::open_store(job.db, open));
+  auto stored = collect(job, *target);
+  if (stored.ok()) return std::optional<Collected>{stored.value()};
+  // Another task stored it first: the run is there now.
+  BG_ASSIGN(auto again, store::open_store(job.db, open));
+  BG_ASSIGN(const auto runs, again->list_runs());
+  for (const auto& r : runs)
+    if (r.uuid == job.uuid) return std::optional<Collected>{Collected{true, r.id, r.instances, 0}};
+  return stored.error();
 }
 
 }  // namespace benchguard::cluster

@@ -3,6 +3,8 @@
 // ordered by when they started. Idempotent: a run already stored is left as it is.
 #pragma once
 
+#include <optional>
+
 #include "cluster/job.hpp"
 #include "store/store.hpp"
 
@@ -19,5 +21,10 @@ struct Collected {
 Result<RunData> join_task_runs(const Job& job, const Suite& suite);
 
 Result<Collected> collect(const Job& job, store::Store& target);
+
+// What a task does on its way out when the job names a database (Job::db): once every unit is
+// stored, the joined run is stored there. nullopt while units are missing. Two tasks ending
+// together store it once (the run's uuid is unique; the second finds it there).
+Result<std::optional<Collected>> collect_if_complete(const Job& job);
 
 }  // namespace benchguard::cluster

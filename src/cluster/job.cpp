@@ -33,6 +33,10 @@ std::vector<Unit> units_from(const json& a) {
 
 }  // namespace
 
+bool tasks_can_store(const std::string& location) {
+  return location.starts_with("postgresql://") || location.starts_with("postgres://");
+}
+
 Result<Job> load_job(const std::string& dir) {
   const fs::path file = fs::path(dir) / "job.json";
   std::ifstream in(file);
@@ -57,6 +61,7 @@ Result<Job> load_job(const std::string& dir) {
     job.iterations = j.at("iterations").get<int>();
     for (const auto& kv : j.at("labels")) job.labels.emplace_back(kv.at(0), kv.at(1));
     job.binary = j.at("binary").get<std::string>();
+    job.db = j.at("db").get<std::string>();
     job.partition = j.at("partition").get<std::string>();
     job.sbatch_args = j.at("sbatch_args").get<std::vector<std::string>>();
     job.units = units_from(j.at("units"));
@@ -84,6 +89,7 @@ Status save_job(const Job& job) {
   j["labels"] = json::array();
   for (const auto& [k, v] : job.labels) j["labels"].push_back({k, v});
   j["binary"] = job.binary;
+  j["db"] = job.db;
   j["partition"] = job.partition;
   j["sbatch_args"] = job.sbatch_args;
   j["units"] = units_json(job.units);
@@ -114,6 +120,17 @@ Result<Suite> job_suite(const Job& job) {
   }
   suite.schedule = job.schedule;
   return sharded_suite(suite, job.schedule);
+}
+
+Result<const Attempt*> find_task(const Job& job, int attempt, int task) {
+  for (const auto& a : job.attempts) {
+    if (a.number != attempt) continue;
+    if (task < 0 || task >= a.tasks)
+      return Error{"attempt " + std::to_string(attempt) + " of " + job.dir + " has tasks 0 to " +
+                   std::to_string(a.tasks - 1) + ", not " + std::to_string(task)};
+    return &a;
+  }
+  return Error{job.dir + " has no attempt " + std::to_string(attempt)};
 }
 
 std::string attempt_dir(const Job& job, int attempt) {

@@ -33,11 +33,18 @@ struct Job {
   int iterations = 0;
   KeyValues labels;
   std::string binary;  // the benchguard the tasks run
+  // A PostgreSQL database the job's last task stores the joined run in (collect_if_complete);
+  // empty: `benchguard collect` stores it.
+  std::string db;
   std::string partition;
   std::vector<std::string> sbatch_args;
   std::vector<Unit> units;  // every unit of the run, task -1
   std::vector<Attempt> attempts;
 };
+
+// A location the tasks of a job can store into themselves: a PostgreSQL URL (a SQLite file
+// on a shared file system is left to collect: its locks are not to be trusted there).
+bool tasks_can_store(const std::string& location);
 
 // Reads DIR/job.json; an Error naming the folder when it is not a job folder.
 Result<Job> load_job(const std::string& dir);
@@ -47,6 +54,9 @@ Status save_job(const Job& job);
 // The suite the tasks run: the saved text parsed as the file it came from, counts applied,
 // variants paired as the schedule needs (sharded_suite).
 Result<Suite> job_suite(const Job& job);
+
+// Attempt `attempt` of the job, when it has task `task`; an Error naming what it has.
+Result<const Attempt*> find_task(const Job& job, int attempt, int task);
 
 // Paths inside the folder.
 std::string attempt_dir(const Job& job, int attempt);

@@ -88,6 +88,7 @@ Result<JobStatus> job_status(const Job& job, const Suite& suite,
       if (code && *code != 0) r.note = "exit " + std::to_string(*code);
       if (!code && said == TaskState::kDone) r.note = "ended without storing its exit code";
       if (!code && answered && !said) r.note = "Slurm no longer knows it";
+      if (!code && attempt.slurm_job.empty()) r.note = "not submitted (--dry-run)";
       auto run = read_task_run(task_db(job, attempt.number, t), job.uuid);
       if (!run.ok()) {
         r.note = run.error().message;

@@ -62,6 +62,16 @@ Result<Job> submit(const SubmitOptions& o, const SubmitFn& send) {
   job.iterations = o.iterations;
   job.labels = o.labels;
   job.binary = o.binary;
+  if (tasks_can_store(o.db)) {
+    const auto at = o.db.find('@');
+    const auto host = o.db.find("://") + 3;
+    if ((at != std::string::npos && o.db.find(':', host) < at) ||
+        o.db.find("password=") != std::string::npos)
+      return Error{
+          "the --db URL holds a password, which the job folder would keep; give it "
+          "through ~/.pgpass or PGPASSWORD on the nodes instead"};
+    job.db = o.db;
+  }
   job.partition = o.partition;
   job.sbatch_args = o.sbatch_args;
   BG_ASSIGN(const Suite declared, parse_suite(job.suite_text, job.suite_path));

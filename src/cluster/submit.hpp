@@ -22,6 +22,7 @@ struct SubmitOptions {
   std::string partition;
   std::vector<std::string> sbatch_args;
   std::string binary;    // the benchguard the tasks run
+  std::string db;        // where the run goes (--db); tasks store it themselves when they can
   bool dry_run = false;  // write the folder and script, do not call sbatch
 };
 

@@ -10,12 +10,7 @@ namespace fs = std::filesystem;
 
 Result<TaskOutcome> run_task(const Job& job, int attempt, int task, const std::string& command_line,
                              const schedule::ProgressFn& progress) {
-  const auto a = std::find_if(job.attempts.begin(), job.attempts.end(),
-                              [&](const Attempt& x) { return x.number == attempt; });
-  if (a == job.attempts.end()) return Error{job.dir + " has no attempt " + std::to_string(attempt)};
-  if (task < 0 || task >= a->tasks)
-    return Error{"attempt " + std::to_string(attempt) + " of " + job.dir + " has tasks 0 to " +
-                 std::to_string(a->tasks - 1) + ", not " + std::to_string(task)};
+  BG_ASSIGN(const Attempt* a, find_task(job, attempt, task));
   BG_ASSIGN(const Suite suite, job_suite(job));
   std::vector<Unit> mine;
   for (const auto& u : a->units)
