@@ -24,7 +24,7 @@ std::string join_distinct(const std::vector<std::string>& words) {
 
 }  // namespace
 
-Result<RunData> join_task_runs(const Job& job, const Suite& suite) {
+Result<Joined> join_task_runs(const Job& job, const Suite& suite) {
   RunData joined;
   std::set<UnitKey> seen;
   std::vector<std::string> hosts, slurm_jobs;
@@ -103,7 +103,7 @@ Result<RunData> join_task_runs(const Job& job, const Suite& suite) {
   joined.run.command_line = "benchguard collect " + job.dir;
   joined.run.artifacts.emplace_back("slurm_jobs", join_distinct(slurm_jobs));
   joined.run.artifacts.emplace_back("slurm_tasks", std::to_string(tasks));
-  return joined;
+  return Joined{std::move(joined), tasks};
 }
 
 Result<Collected> collect(const Job& job, store::Store& target) {
@@ -117,7 +117,8 @@ Result<Collected> collect(const Job& job, store::Store& target) {
       return out;
     }
   BG_ASSIGN(const Suite suite, job_suite(job));
-  BG_ASSIGN(const RunData joined, join_task_runs(job, suite));
+  BG_ASSIGN(const Joined j, join_task_runs(job, suite));
+  const RunData& joined = j.run;
   std::vector<MetricInfo> metrics;
   for (const auto& v : joined.variants)
     for (const auto& m : v.metrics)
@@ -127,7 +128,7 @@ Result<Collected> collect(const Job& job, store::Store& target) {
   BG_ASSIGN(const auto ids, target.add_runs({joined}, metrics));
   out.run_id = ids.empty() ? 0 : ids.front();
   for (const auto& v : joined.variants) out.units += static_cast<int>(v.instances.size());
-  out.tasks = std::stoi(joined.run.artifacts.back().second);
+  out.tasks = j.tasks;
   return out;
 }
 

@@ -17,8 +17,13 @@ struct Collected {
   int tasks = 0;  // task databases read
 };
 
+struct Joined {
+  RunData run;
+  int tasks = 0;  // task databases it came from
+};
+
 // The joined run (not stored). An Error lists how many units are missing and how to get them.
-Result<RunData> join_task_runs(const Job& job, const Suite& suite);
+Result<Joined> join_task_runs(const Job& job, const Suite& suite);
 
 Result<Collected> collect(const Job& job, store::Store& target);
 

@@ -1,8 +1,9 @@
 #include "cluster/task.hpp"
 
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <tuple>
 
 namespace benchguard::cluster {
 
@@ -12,9 +13,9 @@ Result<TaskOutcome> run_task(const Job& job, int attempt, int task, const std::s
                              const schedule::ProgressFn& progress) {
   BG_ASSIGN(const Attempt* a, find_task(job, attempt, task));
   BG_ASSIGN(const Suite suite, job_suite(job));
-  std::vector<Unit> mine;
+  std::set<std::tuple<int, int, int>> mine;  // (benchmark, variant, instance)
   for (const auto& u : a->units)
-    if (u.task == task) mine.push_back(u);
+    if (u.task == task) mine.insert({u.benchmark, u.variant, u.instance});
 
   schedule::RunOptions opts;
   opts.schedule = job.schedule;
@@ -24,9 +25,7 @@ Result<TaskOutcome> run_task(const Job& job, int attempt, int task, const std::s
   opts.command_line = command_line;
   opts.artifacts.emplace_back("slurm_task", a->slurm_job + "_" + std::to_string(task));
   opts.select = [&mine](const schedule::Slot& s) {
-    return std::any_of(mine.begin(), mine.end(), [&](const Unit& u) {
-      return u.benchmark == s.benchmark && u.variant == s.variant && u.instance == s.instance;
-    });
+    return mine.contains({s.benchmark, s.variant, s.instance});
   };
 
   TaskOutcome out;

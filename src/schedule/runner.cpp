@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -245,23 +246,20 @@ Result<std::vector<Measured>> run_together(std::vector<measure::LaunchSpec> spec
 // warmups of the benchmarks and variants that have any of them.
 std::vector<Step> select_steps(std::vector<Step> order,
                                const std::function<bool(const Slot&)>& select) {
-  std::vector<std::pair<int, int>> kept;  // (benchmark, variant) with a measured instance
+  std::set<std::pair<int, int>> kept;  // (benchmark, variant) with a measured instance
   auto measured = [&](const Step& step) {
     return std::all_of(step.slots.begin(), step.slots.end(), select);
   };
   for (const auto& step : order)
     if (!step.warmup() && measured(step))
-      for (const auto& slot : step.slots) kept.emplace_back(slot.benchmark, slot.variant);
+      for (const auto& slot : step.slots) kept.insert({slot.benchmark, slot.variant});
   std::vector<Step> out;
   for (auto& step : order) {
-    const bool keep =
-        step.warmup()
-            ? std::any_of(step.slots.begin(), step.slots.end(),
-                          [&](const Slot& s) {
-                            return std::find(kept.begin(), kept.end(),
-                                             std::pair{s.benchmark, s.variant}) != kept.end();
-                          })
-            : measured(step);
+    const bool keep = step.warmup() ? std::any_of(step.slots.begin(), step.slots.end(),
+                                                  [&](const Slot& s) {
+                                                    return kept.contains({s.benchmark, s.variant});
+                                                  })
+                                    : measured(step);
     if (keep) out.push_back(std::move(step));
   }
   return out;
