@@ -1,8 +1,10 @@
 #include "cluster/status.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <thread>
 #include <tuple>
 
 #include "cluster/slurm_commands.hpp"
@@ -108,6 +110,22 @@ Result<JobStatus> job_status(const Job& job, const Suite& suite,
   for (const auto& u : job.units)
     if (!stored.contains(key_of(suite, u))) status.missing.push_back(u);
   return status;
+}
+
+Result<JobStatus> wait_for_job(const Job& job, const Suite& suite, double timeout_s,
+                               double poll_s) {
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    BG_ASSIGN(JobStatus status, job_status(job, suite, ask_slurm(job)));
+    if (!status.active()) return status;
+    const double waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (timeout_s > 0 && waited + poll_s > timeout_s)
+      return Error{"tasks of " + job.dir + " still pending or running after " +
+                   std::to_string(static_cast<int>(waited)) + " s; see `benchguard status " +
+                   job.dir + "`"};
+    std::this_thread::sleep_for(std::chrono::duration<double>(poll_s));
+  }
 }
 
 std::map<std::string, std::map<int, TaskState>> ask_slurm(const Job& job) {

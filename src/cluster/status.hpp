@@ -46,6 +46,11 @@ Result<std::optional<RunData>> read_task_run(const std::string& path, const std:
 Result<JobStatus> job_status(const Job& job, const Suite& suite,
                              const std::map<std::string, std::map<int, TaskState>>& slurm);
 
+// Asks Slurm every `poll_s` seconds until no task is pending or running, for at most
+// `timeout_s` seconds (0: no limit); an Error when the time is up.
+Result<JobStatus> wait_for_job(const Job& job, const Suite& suite, double timeout_s,
+                               double poll_s = 2.0);
+
 // Slurm's answers for every attempt of the job.
 std::map<std::string, std::map<int, TaskState>> ask_slurm(const Job& job);
 

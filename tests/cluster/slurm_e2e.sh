@@ -77,11 +77,13 @@ grep -q "units are not stored yet" collect.err || fail "collect said: $(cat coll
 "$bg" submit --resubmit "$job" --tasks 2 2>resubmit.err >/dev/null ||
   { cat resubmit.err; fail "resubmit failed"; }
 grep -q "resubmitted $lost missing units" resubmit.err || fail "resubmit said: $(cat resubmit.err)"
-wait_job 180
-[ "$(stored)" = "$units" ] || { cat status.json; fail "after resubmission $(stored) of $units"; }
 
-# Collect: one run, every unit exactly once; a second collect stores nothing.
-"$bg" --db "$db" collect "$job" 2>collect.err >/dev/null || { cat collect.err; fail "collect failed"; }
+# Collect once the resubmitted tasks end: one run, every unit exactly once; a second collect
+# stores nothing.
+"$bg" --db "$db" collect "$job" --wait --timeout 180s 2>collect.err >/dev/null ||
+  { cat collect.err; fail "collect --wait failed"; }
+"$bg" status "$job" --format json >status.json || fail "status failed"
+[ "$(stored)" = "$units" ] || { cat status.json; fail "after resubmission $(stored) of $units"; }
 count() {
   sqlite3 "$db" "SELECT count(*), count(DISTINCT b.name || '/' || v.name || '#' || i.idx),
     (SELECT count(*) FROM runs) FROM instances i JOIN variants v ON v.id = i.variant_id
