@@ -24,6 +24,8 @@ Result<TaskOutcome> run_task(const Job& job, int attempt, int task, const std::s
   opts.labels = job.labels;
   opts.command_line = command_line;
   opts.artifacts.emplace_back("slurm_task", a->slurm_job + "_" + std::to_string(task));
+  // scancel and time limits signal the benchmark too: what they cut short is measured again.
+  opts.keep_cut_short = false;
   opts.select = [&mine](const schedule::Slot& s) {
     return mine.contains({s.benchmark, s.variant, s.instance});
   };

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -409,6 +410,16 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
       }
     }
     done += slots;
+    // A SIGTERM benchguard did not send (no timeout) is the stop's, even when it reached the
+    // benchmark before benchguard's own handler ran.
+    const bool cut_short =
+        g_stop.load() || std::any_of(measured.begin(), measured.end(), [](const Measured& m) {
+          return m.launch.signal == SIGTERM && !m.launch.timed_out;
+        });
+    if (!options.keep_cut_short && cut_short) {
+      outcome.status = "interrupted";
+      break;
+    }
     if (step.warmup()) continue;
 
     for (int k = 0; k < slots; ++k) {

@@ -29,6 +29,11 @@ struct RunOptions {
   // place in the whole run's order and with their index there, and a benchmark's warmups only
   // where it has any. Empty: every instance.
   std::function<bool(const Slot&)> select;
+  // False: the instances in flight when a stop is requested (request_stop), or ended by a
+  // SIGTERM that was not a timeout's, are not stored and the run stops: the stop's signal
+  // reaches the benchmarks too (cluster tasks under scancel or a time limit: a unit cut short
+  // is missing, and a resubmission measures it again). True: stored as they ended.
+  bool keep_cut_short = true;
 };
 
 // Called before each instance starts (done = instances finished so far, total) and after

@@ -133,6 +133,30 @@ TEST(CliCluster, MissingUnitsAreNamedAndResubmittedAlone) {
   for (const auto& [unit, n] : units) EXPECT_EQ(n, 1);
 }
 
+// A task stopped by Slurm (scancel, time limit): SIGTERM reaches the benchmark too. What it cut
+// short is not stored, so that a resubmission measures it again.
+TEST(CliCluster, AUnitCutShortBySigtermIsMissingNotFailed) {
+  TempDir dir;
+  write_file(dir.file("s.yml"),
+             "name: cut\n"
+             "instances: 2\n"
+             "benchmarks:\n"
+             "  - name: term\n"
+             "    command: [" +
+                 helper("kill_self") + ", \"15\"]\n");
+  const auto r = run_cli({"submit", dir.file("s.yml"), "--slurm", "--dry-run", "--tasks", "1",
+                          "--job-dir", dir.file("job")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto t = run_cli({"task", dir.file("job"), "--task", "0"});
+  EXPECT_EQ(t.exit_code, 130) << t.err;
+  const auto status = run_cli({"status", dir.file("job"), "--format", "json"});
+  const auto s = nlohmann::json::parse(status.out);
+  EXPECT_EQ(s["stored"], 0);
+  EXPECT_EQ(s["missing"].size(), 2u);
+  EXPECT_EQ(s["tasks"][0]["state"], "failed");
+  EXPECT_EQ(s["tasks"][0]["note"], "exit 130");
+}
+
 TEST(CliCluster, SameSeedSameAssignment) {
   TempDir a, b;
   EXPECT_EQ(submit_dry(a).manifest["attempts"][0]["units"],
