@@ -11,13 +11,20 @@ action=${1:?start or stop}
 dir=${2:?directory}
 
 stop_all() {
+  local pids=()
   for p in slurmd slurmctld munged; do
     [ -f "$dir/$p.pid" ] || continue
+    local pid
     pid=$(cat "$dir/$p.pid")
-    kill "$pid" 2>/dev/null || continue
-    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$pid" 2>/dev/null
+    kill "$pid" 2>/dev/null && pids+=("$pid")
   done
+  for _ in $(seq 100); do
+    local alive=0
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ $alive = 0 ] && return
+    sleep 0.1
+  done
+  for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null; done
 }
 
 case "$action" in
