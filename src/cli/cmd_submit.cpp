@@ -8,6 +8,7 @@
 #include "cluster/slurm_commands.hpp"
 #include "cluster/status.hpp"
 #include "cluster/submit.hpp"
+#include "core/names.hpp"
 #include "measure/process.hpp"
 
 namespace benchguard::cli {
@@ -57,7 +58,9 @@ Result<int> do_submit(Context& ctx, SubmitFlags& f) {
   BG_ASSIGN(f.options.labels, parse_labels(f.labels));
   f.options.binary = own_binary();
   f.options.db = ctx.globals.db;
-  BG_ASSIGN(const cluster::Job job, cluster::submit(f.options, cluster::sbatch));
+  std::vector<std::string> warnings;
+  BG_ASSIGN(const cluster::Job job, cluster::submit(f.options, cluster::sbatch, &warnings));
+  for (const auto& w : warnings) ctx.err << "benchguard: warning: " << escape_text(w) << "\n";
   const auto& a = job.attempts.front();
   ctx.err << fmt::format(
       "benchguard: {} units of run {} over {} tasks{}; follow with `benchguard status {}`{}\n",
@@ -85,6 +88,8 @@ Action add_submit(CLI::App& app, Context& ctx) {
   c->add_option("--job-dir", f->options.job_dir,
                 "The job folder, on a file system the nodes share (default: slurm-jobs/UUID8)");
   c->add_option("--schedule", f->options.schedule, "Order of each task's instances");
+  c->add_option("--plan", f->options.plan_path,
+                "Plan YAML (from `benchguard plan`) overriding counts");
   c->add_option("--instances", f->options.instances, "Process launches per benchmark variant")
       ->check(CLI::PositiveNumber);
   c->add_option("--iterations", f->options.iterations, "Measured iterations per instance")

@@ -57,6 +57,8 @@ Result<Job> load_job(const std::string& dir) {
     job.schedule = j.at("schedule").get<std::string>();
     job.suite_path = j.at("suite_path").get<std::string>();
     job.suite_text = j.at("suite_text").get<std::string>();
+    job.plan_path = j.at("plan_path").get<std::string>();
+    job.plan_text = j.at("plan_text").get<std::string>();
     job.instances = j.at("instances").get<int>();
     job.iterations = j.at("iterations").get<int>();
     for (const auto& kv : j.at("labels")) job.labels.emplace_back(kv.at(0), kv.at(1));
@@ -84,6 +86,8 @@ Status save_job(const Job& job) {
   j["schedule"] = job.schedule;
   j["suite_path"] = job.suite_path;
   j["suite_text"] = job.suite_text;
+  j["plan_path"] = job.plan_path;
+  j["plan_text"] = job.plan_text;
   j["instances"] = job.instances;
   j["iterations"] = job.iterations;
   j["labels"] = json::array();
@@ -114,6 +118,10 @@ Status save_job(const Job& job) {
 
 Result<Suite> job_suite(const Job& job) {
   BG_ASSIGN(Suite suite, parse_suite(job.suite_text, job.suite_path));
+  if (!job.plan_path.empty()) {
+    BG_ASSIGN(const Plan plan, parse_plan(job.plan_text, job.plan_path));
+    apply_plan(plan, suite);
+  }
   for (auto& b : suite.benchmarks) {
     if (job.instances > 0) b.instances = job.instances;
     if (job.iterations > 0) b.iterations = job.iterations;

@@ -29,7 +29,9 @@ struct Job {
   std::string schedule;
   std::string suite_path;  // absolute: relative working directories resolve against it
   std::string suite_text;
-  int instances = 0;  // overrides of the suite's counts; 0: the suite's
+  std::string plan_path;  // a plan (`benchguard plan -o`) applied to the suite; empty: none
+  std::string plan_text;
+  int instances = 0;  // overrides of the suite's (and plan's) counts; 0: theirs
   int iterations = 0;
   KeyValues labels;
   std::string binary;  // the benchguard the tasks run
@@ -51,7 +53,8 @@ Result<Job> load_job(const std::string& dir);
 // Writes DIR/job.json atomically (a resubmission rewrites it).
 Status save_job(const Job& job);
 
-// The suite the tasks run: the saved text parsed as the file it came from, counts applied,
+// The suite the tasks run: the saved text parsed as the file it came from, the plan and counts
+// applied (in that order, as `run --plan --instances` does),
 // variants paired as the schedule needs (sharded_suite).
 Result<Suite> job_suite(const Job& job);
 

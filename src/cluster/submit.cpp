@@ -43,7 +43,8 @@ Status send_attempt(Job& job, Attempt& a, const SubmitFn& send, bool dry_run) {
 
 }  // namespace
 
-Result<Job> submit(const SubmitOptions& o, const SubmitFn& send) {
+Result<Job> submit(const SubmitOptions& o, const SubmitFn& send,
+                   std::vector<std::string>* warnings) {
   if (o.tasks < 1) return Error{"--tasks must be at least 1"};
   for (const auto& a : o.sbatch_args)
     if (!a.starts_with("-") || a.find('\n') != std::string::npos)
@@ -75,6 +76,19 @@ Result<Job> submit(const SubmitOptions& o, const SubmitFn& send) {
   job.partition = o.partition;
   job.sbatch_args = o.sbatch_args;
   BG_ASSIGN(const Suite declared, parse_suite(job.suite_text, job.suite_path));
+  if (!o.plan_path.empty()) {
+    std::ifstream plan_in(o.plan_path);
+    if (!plan_in)
+      return Error{"cannot read " + o.plan_path + ": give the plan file `plan -o` wrote"};
+    std::ostringstream plan_text;
+    plan_text << plan_in.rdbuf();
+    job.plan_path = fs::absolute(o.plan_path).lexically_normal().string();
+    job.plan_text = plan_text.str();
+    BG_ASSIGN(const Plan plan, parse_plan(job.plan_text, job.plan_path));
+    if (warnings != nullptr)
+      for (const auto& name : unmatched_plan_entries(plan, declared))
+        warnings->push_back(o.plan_path + ": plan entry '" + name + "' matches no benchmark");
+  }
   job.schedule = o.schedule.empty() ? declared.schedule : o.schedule;
   if (!schedule::is_known_schedule(job.schedule))
     return Error{"unknown schedule '" + job.schedule +

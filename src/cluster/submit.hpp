@@ -17,6 +17,7 @@ struct SubmitOptions {
   int tasks = 8;
   std::string schedule;  // empty: the suite's
   uint64_t seed = 0;
+  std::string plan_path;  // --plan
   int instances = 0, iterations = 0;
   KeyValues labels;
   std::string partition;
@@ -29,9 +30,11 @@ struct SubmitOptions {
 // Sends the script of an attempt to Slurm; returns the job id. Tests replace it.
 using SubmitFn = std::function<Result<std::string>(const std::string& script_path)>;
 
-// Checks the suite (every command runnable), writes the folder and attempt 1's script, and
+// Checks the suite (every command runnable; plan entries that match no benchmark go to
+// `warnings`), writes the folder and attempt 1's script, and
 // submits it. Returns the job as saved.
-Result<Job> submit(const SubmitOptions& options, const SubmitFn& send);
+Result<Job> submit(const SubmitOptions& options, const SubmitFn& send,
+                   std::vector<std::string>* warnings = nullptr);
 
 // A new attempt of the units no task has stored, over at most `tasks` tasks (0: as many as the
 // first attempt). An Error while a task is still pending or running, or when nothing is missing.

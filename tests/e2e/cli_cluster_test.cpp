@@ -157,6 +157,26 @@ TEST(CliCluster, AUnitCutShortBySigtermIsMissingNotFailed) {
   EXPECT_EQ(s["tasks"][0]["note"], "exit 130");
 }
 
+TEST(CliCluster, APlanSetsTheCountsOfEveryTask) {
+  TempDir dir;
+  write_file(dir.file("plan.yml"),
+             "benchmarks:\n  spin: {burn_in: ~, instances: 3, iterations: ~}\n"
+             "  gone: {burn_in: ~, instances: 9, iterations: ~}\n");
+  write_file(dir.file("s.yml"), ab_suite());
+  const auto r = run_cli({"submit", dir.file("s.yml"), "--slurm", "--dry-run", "--plan",
+                          dir.file("plan.yml"), "--job-dir", dir.file("job")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("plan entry 'gone' matches no benchmark"), std::string::npos) << r.err;
+  const auto manifest = nlohmann::json::parse(read_file(dir.file("job/job.json")));
+  EXPECT_EQ(manifest["units"].size(), 6u);  // 3 instances x 2 variants
+  const int tasks = manifest["attempts"][0]["tasks"].get<int>();
+  EXPECT_EQ(tasks, 3);  // one a round
+  for (int t = 0; t < tasks; ++t)
+    ASSERT_EQ(run_cli({"task", dir.file("job"), "--task", std::to_string(t)}).exit_code, 0);
+  ASSERT_EQ(run_cli({"--db", dir.file("bg.db"), "collect", dir.file("job")}).exit_code, 0);
+  EXPECT_EQ(stored_units(dir.file("bg.db")).size(), 6u);
+}
+
 TEST(CliCluster, SameSeedSameAssignment) {
   TempDir a, b;
   EXPECT_EQ(submit_dry(a).manifest["attempts"][0]["units"],
