@@ -96,7 +96,8 @@ Action add_submit(CLI::App& app, Context& ctx) {
       ->check(CLI::PositiveNumber);
   c->add_option("--seed", f->options.seed, "Seed of the task assignment and the schedule")
       ->each([f](const std::string&) { f->seed_set = true; });
-  c->add_option("--label", f->labels, "KEY=VALUE recorded with the run (repeatable)");
+  c->add_option("--label", f->labels, "KEY=VALUE recorded with the run (repeatable)")
+      ->allow_extra_args(false);
   c->add_option("--resubmit", f->resubmit, "Submit again the units job folder JOB has not stored");
   c->add_flag("--dry-run", f->options.dry_run, "Write the job folder and script; do not submit");
   return [&ctx, f]() { return do_submit(ctx, *f); };
