@@ -45,21 +45,22 @@ Result<int> do_task(Context& ctx, const TaskFlags& f) {
   } else if (outcome->run.any_failure()) {
     code = static_cast<int>(ExitCode::kBenchmarkFailure);
   }
-  cluster::write_task_exit(job, f.attempt, task, code);
   if (outcome.ok())
     ctx.err << fmt::format("benchguard: task {} of attempt {}: {} units into {} ({})\n", task,
                            f.attempt, outcome->units, outcome->db, outcome->run.status);
-  // The last task of a job with a database stores the whole run there.
+  // The last task of a job with a database stores the whole run there, before its exit code
+  // says it is done.
   auto stored = cluster::collect_if_complete(job);
   if (!stored.ok()) {
     ctx.err << "benchguard: storing the job's run: " << escape_text(stored.error().message)
             << "; store it with `benchguard collect " << job.dir << "`\n";
-    return code == 0 ? static_cast<int>(stored.error().code) : code;
-  }
-  if (stored->has_value() && !(*stored)->already)
+    if (code == 0) code = static_cast<int>(stored.error().code);
+  } else if (stored->has_value() && !(*stored)->already) {
     ctx.err << fmt::format(
         "benchguard: every unit is stored: run {} ({} instances) stored in the job's database\n",
         job.uuid.substr(0, 8), (*stored)->units);
+  }
+  cluster::write_task_exit(job, f.attempt, task, code);
   return code;
 }
 
