@@ -7,6 +7,7 @@ packages=(
   libcli11-dev libyaml-cpp-dev nlohmann-json3-dev libsimdjson-dev libfmt-dev libsqlite3-dev sqlite3
   libboost-dev libtbb-dev libgtest-dev libgmock-dev libpq-dev
   postgresql  # the PostgreSQL store's tests start a server of their own (docs/postgres.md)
+  slurm-wlm munge  # the Slurm tests start a one-node cluster of their own (docs/cluster.md)
   hyperfine
   libbenchmark-dev
   python3 python3-pytest python3-pip python3-setuptools

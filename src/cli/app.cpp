@@ -99,6 +99,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   add(add_gate);
   add(add_ab);
   add(add_bisect);
+  add(add_submit);
+  add(add_task);
+  add(add_status);
+  add(add_collect);
   add(add_import);
   add(add_export);
   add(add_db);

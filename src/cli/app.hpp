@@ -65,6 +65,10 @@ Action add_unack(CLI::App& app, Context& ctx);
 Action add_gate(CLI::App& app, Context& ctx);
 Action add_ab(CLI::App& app, Context& ctx);
 Action add_bisect(CLI::App& app, Context& ctx);
+Action add_submit(CLI::App& app, Context& ctx);
+Action add_task(CLI::App& app, Context& ctx);
+Action add_status(CLI::App& app, Context& ctx);
+Action add_collect(CLI::App& app, Context& ctx);
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -241,6 +243,29 @@ Result<std::vector<Measured>> run_together(std::vector<measure::LaunchSpec> spec
   return out;
 }
 
+// The steps of a shard: the measured ones whose instances `select` all accepts, and the
+// warmups of the benchmarks and variants that have any of them.
+std::vector<Step> select_steps(std::vector<Step> order,
+                               const std::function<bool(const Slot&)>& select) {
+  std::set<std::pair<int, int>> kept;  // (benchmark, variant) with a measured instance
+  auto measured = [&](const Step& step) {
+    return std::all_of(step.slots.begin(), step.slots.end(), select);
+  };
+  for (const auto& step : order)
+    if (!step.warmup() && measured(step))
+      for (const auto& slot : step.slots) kept.insert({slot.benchmark, slot.variant});
+  std::vector<Step> out;
+  for (auto& step : order) {
+    const bool keep = step.warmup() ? std::any_of(step.slots.begin(), step.slots.end(),
+                                                  [&](const Slot& s) {
+                                                    return kept.contains({s.benchmark, s.variant});
+                                                  })
+                                    : measured(step);
+    if (keep) out.push_back(std::move(step));
+  }
+  return out;
+}
+
 // Instances shorter than this are stored batched (add_instance_batched).
 constexpr int64_t kBatchBelowNs = 10'000'000;
 
@@ -252,6 +277,7 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
   const std::string sched = options.schedule.empty() ? declared.schedule : options.schedule;
   BG_ASSIGN(const Suite suite, pair_variants(declared, sched));
   BG_ASSIGN(auto order, make_order(suite, sched, options.seed));
+  if (options.select) order = select_steps(std::move(order), options.select);
   bool any_concurrent = false;
   for (const auto& step : order) any_concurrent = any_concurrent || step.concurrent();
   std::pair<std::vector<int>, std::vector<int>> side_cpus;
@@ -263,7 +289,7 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
   if (scratch.path().empty()) return Error{"cannot create a temporary directory"};
 
   RunRecord run;
-  run.uuid = new_uuid();
+  run.uuid = options.uuid.empty() ? new_uuid() : options.uuid;
   run.started_at = measure::realtime_ns();
   run.suite = suite.name;
   run.suite_path = suite.path;
@@ -384,6 +410,16 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
       }
     }
     done += slots;
+    // A SIGTERM benchguard did not send (no timeout) is the stop's, even when it reached the
+    // benchmark before benchguard's own handler ran.
+    const bool cut_short =
+        g_stop.load() || std::any_of(measured.begin(), measured.end(), [](const Measured& m) {
+          return m.launch.signal == SIGTERM && !m.launch.timed_out;
+        });
+    if (!options.keep_cut_short && cut_short) {
+      outcome.status = "interrupted";
+      break;
+    }
     if (step.warmup()) continue;
 
     for (int k = 0; k < slots; ++k) {

@@ -9,6 +9,7 @@
 
 #include "core/model.hpp"
 #include "core/result.hpp"
+#include "schedule/order.hpp"
 #include "store/store.hpp"
 
 namespace benchguard::schedule {
@@ -23,6 +24,16 @@ struct RunOptions {
   KeyValues labels;
   KeyValues artifacts;  // stored with the run's host facts (ab and bisect: refs, worktrees)
   std::string command_line;
+  std::string uuid;  // the run's; empty: a new one
+  // A shard of the run (cluster/): only the measured instances `select` accepts run, in their
+  // place in the whole run's order and with their index there, and a benchmark's warmups only
+  // where it has any. Empty: every instance.
+  std::function<bool(const Slot&)> select;
+  // False: the instances in flight when a stop is requested (request_stop), or ended by a
+  // SIGTERM that was not a timeout's, are not stored and the run stops: the stop's signal
+  // reaches the benchmarks too (cluster tasks under scancel or a time limit: a unit cut short
+  // is missing, and a resubmission measures it again). True: stored as they ended.
+  bool keep_cut_short = true;
 };
 
 // Called before each instance starts (done = instances finished so far, total) and after
