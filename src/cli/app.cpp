@@ -95,6 +95,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   add(add_gate);
   add(add_ab);
   add(add_bisect);
+  add(add_report);
+  add(add_serve);
   add(add_import);
   add(add_export);
   add(add_db);

@@ -63,6 +63,8 @@ Action add_unack(CLI::App& app, Context& ctx);
 Action add_gate(CLI::App& app, Context& ctx);
 Action add_ab(CLI::App& app, Context& ctx);
 Action add_bisect(CLI::App& app, Context& ctx);
+Action add_report(CLI::App& app, Context& ctx);
+Action add_serve(CLI::App& app, Context& ctx);
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
