@@ -34,6 +34,39 @@ nlohmann::json deltas(std::span<const int64_t> values) {
   return out;
 }
 
+nlohmann::json run_lengths(std::span<const int64_t> values) {
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < values.size();) {
+    std::size_t j = i;
+    while (j < values.size() && values[j] == values[i]) ++j;
+    out.push_back(values[i]);
+    out.push_back(j - i);
+    i = j;
+  }
+  return out;
+}
+
+nlohmann::json index_deltas(std::span<const int64_t> values) {
+  std::vector<int64_t> d(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) d[i] = values[i] - (i == 0 ? 0 : values[i - 1]);
+  return run_lengths(d);
+}
+
+nlohmann::json scaled_deltas(std::span<const double> values, double scale) {
+  nlohmann::json out = nlohmann::json::array();
+  int64_t before = 0;
+  for (double v : values) {
+    if (!std::isfinite(v)) {
+      out.push_back(nullptr);
+      continue;
+    }
+    const int64_t x = std::llround(v / scale);
+    out.push_back(x - before);
+    before = x;
+  }
+  return out;
+}
+
 nlohmann::json number(double value) {
   return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
 }

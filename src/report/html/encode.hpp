@@ -20,6 +20,16 @@ nlohmann::json scaled(std::span<const double> values, double scale);
 // The first value, then each value minus the one before.
 nlohmann::json deltas(std::span<const int64_t> values);
 
+// Runs of equal values as pairs, flattened: [value, count, value, count, ...].
+nlohmann::json run_lengths(std::span<const int64_t> values);
+
+// The differences of increasing indices (commits, runs) as run lengths: a regular history is
+// a few numbers.
+nlohmann::json index_deltas(std::span<const int64_t> values);
+
+// scaled(), then each integer minus the one before it (nulls stay null and are skipped).
+nlohmann::json scaled_deltas(std::span<const double> values, double scale);
+
 // A number, or null where it is not finite.
 nlohmann::json number(double value);
 

@@ -20,11 +20,11 @@ namespace benchguard::report::html {
 struct SiteOptions {
   analysis::HistoryOptions history;
   analysis::DetectOptions detect;
-  analysis::SummaryOptions summary;   // of the run pages
-  std::size_t run_pages = 20;         // the newest runs that get a page
-  bool all_run_pages = false;         // every run has a page (serve renders them on demand)
-  std::size_t spark_points = 60;      // points of an overview sparkline
-  std::size_t instance_points = 200;  // newest points of a series with instance-level values
+  analysis::SummaryOptions summary;  // of the run pages
+  std::size_t run_pages = 20;        // the newest runs that get a page
+  bool all_run_pages = false;        // every run has a page (serve renders them on demand)
+  std::size_t spark_points = 60;     // points of an overview sparkline
+  std::size_t instance_points = 50;  // newest points of a series with instance-level values
   std::string title = "benchguard";
   // The compare page: the newest `compare_runs` runs, each against the run before them all,
   // and the threshold of P(change beyond threshold) in its heat map, from this many resamples.

@@ -205,6 +205,8 @@ json benchmark_data(const std::string& benchmark, const std::string& variant,
       instances.push_back(p.instances());
     }
     const double scale = scale_of(centre);
+    // Intervals to a tenth of the centre's last digit: they are drawn, not read.
+    const double interval_scale = 10 * scale;
     // Instance means of the newest points, shown on demand.
     const std::size_t from =
         s->points.size() > options.instance_points ? s->points.size() - options.instance_points : 0;
@@ -214,17 +216,19 @@ json benchmark_data(const std::string& benchmark, const std::string& variant,
     json marks = json::array();
     for (const auto& row : changes)
       if (row.change.series_key == s->key()) marks.push_back(change_json(row));
+    std::vector<int64_t> counts(instances.begin(), instances.end());
     charts.push_back({{"key", s->key()},
                       {"metric", s->metric.name},
                       {"unit", s->metric.unit},
                       {"direction", direction(s->metric)},
                       {"scale", scale},
-                      {"commit", deltas(commit_index)},
-                      {"run", deltas(run)},
-                      {"centre", scaled(centre, scale)},
-                      {"below", scaled(below, scale)},
-                      {"above", scaled(above, scale)},
-                      {"instances", instances},
+                      {"intervalScale", interval_scale},
+                      {"commit", index_deltas(commit_index)},
+                      {"run", index_deltas(run)},
+                      {"centre", scaled_deltas(centre, scale)},
+                      {"below", scaled(below, interval_scale)},
+                      {"above", scaled(above, interval_scale)},
+                      {"instances", run_lengths(counts)},
                       {"instancesFrom", from},
                       {"instanceMeans", inst},
                       {"changes", marks}});

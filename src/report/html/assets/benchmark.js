@@ -10,15 +10,16 @@
   main.append(el('p', { class: 'legend-note', text: 'Drag across a chart to zoom, double-click to see all; click a point to open its run.' }));
 
   function prepare(c) {
-    const commit = BG.undelta(c.commit);
-    const run = BG.undelta(c.run);
-    const centre = BG.unscale(c.centre, c.scale);
-    const below = BG.unscale(c.below, c.scale);
-    const above = BG.unscale(c.above, c.scale);
+    const commit = BG.undelta(BG.unrle(c.commit));
+    const run = BG.undelta(BG.unrle(c.run));
+    const centre = BG.unscale(BG.undeltaNullable(c.centre), c.scale);
+    const below = BG.unscale(c.below, c.intervalScale);
+    const above = BG.unscale(c.above, c.intervalScale);
+    const instances = BG.unrle(c.instances);
     const lower = centre.map((v, i) => (v === null || below[i] === null ? null : v - below[i]));
     const upper = centre.map((v, i) => (v === null || above[i] === null ? null : v + above[i]));
     const x = centre.map((_, i) => i);
-    return { commit, run, centre, lower, upper, x };
+    return { commit, run, centre, lower, upper, x, instances };
   }
 
   function changePlugin(c) {
@@ -89,7 +90,7 @@
             cm.branch ? ' \u00b7 ' + cm.branch : '',
             ' \u00b7 ' + BG.value(p.centre[i], c.unit),
             ' [' + BG.value(p.lower[i], c.unit) + ' .. ' + BG.value(p.upper[i], c.unit) + ']',
-            ' \u00b7 ' + c.instances[i] + ' instances \u00b7 run ' + p.run[i] + (run ? ' (click to open)' : ''));
+            ' \u00b7 ' + p.instances[i] + ' instances \u00b7 run ' + p.run[i] + (run ? ' (click to open)' : ''));
         }],
       },
     };

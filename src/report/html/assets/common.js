@@ -39,6 +39,18 @@
     for (let i = 0; i < values.length; ++i) { sum += values[i]; out[i] = sum; }
     return out;
   };
+  // Differences with nulls where a value is missing; the sum skips them.
+  BG.undeltaNullable = function (values) {
+    let sum = 0;
+    return values.map((v) => (v === null ? null : (sum += v)));
+  };
+  // [value, count, value, count, ...] back to the values.
+  BG.unrle = function (pairs) {
+    const out = [];
+    for (let i = 0; i + 1 < pairs.length; i += 2)
+      for (let k = 0; k < pairs[i + 1]; ++k) out.push(pairs[i]);
+    return out;
+  };
   BG.unscale = function (values, scale) {
     return values.map((v) => (v === null ? null : v * scale));
   };
