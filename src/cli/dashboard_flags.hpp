@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/analysis_flags.hpp"
+#include "core/units.hpp"
 #include "report/html/site.hpp"
 
 namespace benchguard::cli {
@@ -23,13 +24,20 @@ struct DashboardFlags {
   std::string machine;
   std::size_t run_pages = 20;
   std::string title = "benchguard";
+  std::string plan_run;
+  std::string target = "5%";
 
   void add_to(CLI::App* c, bool static_site) {
     analysis.add_to(c);
     c->add_option("--branch", branch, "Only runs recorded on this branch");
     c->add_option("--machine", machine, "Only this machine class (see `history`)");
-    if (static_site)
+    if (static_site) {
       c->add_option("--run-pages", run_pages, "The newest N runs get a page of their own");
+      c->add_option("--plan", plan_run,
+                    "Add the plan page of this run: minimal detectable slowdown per "
+                    "instances x iterations (serve: any run's, on request)");
+    }
+    c->add_option("--target", target, "The slowdown the plan page is to detect (5%)");
     c->add_option("--title", title, "The overview's heading");
   }
 
@@ -45,6 +53,9 @@ struct DashboardFlags {
     o.detect.verdict.seed = 1;
     o.run_pages = run_pages;
     o.title = title;
+    o.plan_run = plan_run;
+    BG_ASSIGN(o.plan_target, parse_fraction(target, "--target"));
+    if (!(o.plan_target > 0)) return Error{"--target must be a slowdown above 0%, e.g. 5%"};
     return o;
   }
 };

@@ -101,12 +101,12 @@ test('the overview lists every series, sorted by severity, and filters', async (
   }));
   assert.equal(sparks.length, 6);
   assert.ok(sparks.every((x) => x), 'every sparkline draws');
+  if (shots) await page.screenshot({ path: path.join(shots, 'dashboard-overview.png') });
   await page.fill('#search', 'bench/0003');
   assert.equal(await rows.count(), 1);
   await page.fill('#search', '');
   await page.selectOption('#status-filter', 'regression');
   assert.equal(await rows.count(), 1);
-  if (shots) await page.screenshot({ path: path.join(shots, 'dashboard-overview.png') });
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -186,6 +186,23 @@ test('the compare page has the A/B table and a heat map of every benchmark', asy
   await page.close();
 });
 
+test('the plan page of the newest run has the MDS grid of every benchmark', async () => {
+  const { page, problems } = await open(fileUrl('run-40.html'));
+  await Promise.all([page.waitForNavigation(), page.click('#plan-link')]);
+  await page.waitForSelector('body[data-ready="1"]');
+  assert.match(page.url(), /plan-40\.html$/);
+  assert.equal(await page.locator('section.plan').count(), 6);
+  const first = page.locator('section.plan').first();
+  assert.equal(await first.locator('table.mds tbody tr').count(), 5);
+  // The newest run has 20 instances of 10 iterations: enough to choose a configuration.
+  assert.equal(await first.locator('td.chosen').count(), 1);
+  assert.match(await first.locator('td.chosen').textContent(), /^\d+\.\d%$/);
+  assert.match(await first.locator('p.verdict').textContent(), /instances x \d+ iterations: detects/);
+  if (shots) await page.screenshot({ path: path.join(shots, 'dashboard-plan.png') });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('hostile names stay text: nothing runs, nothing is injected', async () => {
   for (const name of ['index.html', 'runs.html', 'regressions.html', 'compare.html']) {
     const { page, problems, dialogs } = await open(fileUrl(name));
@@ -257,9 +274,12 @@ test('serve: the same pages over HTTP from the database, which stays untouched',
     const box = await page.locator('#chart-0 .u-over').boundingBox();
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     assert.match(await page.locator('#hover-0').textContent(), /[0-9a-f]{10} 2026-/);
-    // Every run has a page when served, the oldest included.
+    // Every run has a page when served, the oldest included, and a plan page.
     await page.goto(base + 'run-1.html');
     await page.waitForSelector('body[data-ready="1"]');
+    await Promise.all([page.waitForNavigation(), page.click('#plan-link')]);
+    await page.waitForSelector('body[data-ready="1"]');
+    assert.equal(await page.locator('section.plan').count(), 6);
     assert.deepEqual(problems, []);
     assert.deepEqual(dialogs, []);
     await page.close();

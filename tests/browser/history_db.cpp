@@ -1,6 +1,8 @@
 // Writes a database with history for the dashboard's tests and benchmark
 // (support/history_fixture.hpp).
 //   history_db OUT.db [--benchmarks N] [--commits N] [--instances N] [--iterations N] [--hostile]
+//              [--wide-last]   the newest run measured with 20 instances of 10 iterations (for
+//              plan)
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -14,12 +16,12 @@ using namespace benchguard;
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::cerr << "usage: history_db OUT.db [--benchmarks N] [--commits N] [--instances N] "
-                 "[--iterations N] [--hostile]\n";
+                 "[--iterations N] [--hostile] [--wide-last]\n";
     return 2;
   }
   const std::string out = argv[1];
   int benchmarks = 6, commits = 40, instances = 4, iterations = 5;
-  bool hostile = false;
+  bool hostile = false, wide_last = false;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() { return i + 1 < argc ? std::atoi(argv[++i]) : 0; };
@@ -33,6 +35,8 @@ int main(int argc, char** argv) {
       iterations = next();
     else if (a == "--hostile")
       hostile = true;
+    else if (a == "--wide-last")
+      wide_last = true;
     else {
       std::cerr << "history_db: unknown option " << a << "\n";
       return 2;
@@ -45,7 +49,9 @@ int main(int argc, char** argv) {
   }
   std::vector<RunData> batch;
   for (int k = 0; k < commits; ++k) {
-    batch.push_back(testing::history_run(k, commits, benchmarks, instances, iterations, hostile));
+    const bool wide = wide_last && k + 1 == commits;
+    batch.push_back(testing::history_run(k, commits, benchmarks, wide ? 20 : instances,
+                                         wide ? 10 : iterations, hostile));
     if (batch.size() == 20 || k + 1 == commits) {
       auto r = (*store)->add_runs(batch, {});
       if (!r) {

@@ -25,8 +25,8 @@ if ! cmp -s "$here/package-lock.json" "$work/package-lock.json" ||
   fi
 fi
 rm -rf "$work/site" "$work/h.db"*
-"$history_db" "$work/h.db" --benchmarks 6 --commits 40 --hostile
-"$benchguard" -q report --db "$work/h.db" --html "$work/site"
+"$history_db" "$work/h.db" --benchmarks 6 --commits 40 --hostile --wide-last
+"$benchguard" -q report --db "$work/h.db" --html "$work/site" --plan 40
 export BG_SITE="$work/site" BG_DB="$work/h.db" BG_BINARY="$benchguard" BG_CHROMIUM="$chromium"
 export NODE_PATH="$work/node_modules"
 cd "$work"

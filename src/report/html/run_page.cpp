@@ -96,7 +96,7 @@ Result<std::string> render_run_page(store::Store& store, const std::string& ref,
                {"commandLine", r.command_line},
                {"labels", labels},
                {"summaries", summaries}};
-  return render_page({"run", fmt::format("Run {}", run.id), data, true, false});
+  return render_page({"run", fmt::format("Run {}", run.id), data, true, true});
 }
 
 }  // namespace benchguard::report::html

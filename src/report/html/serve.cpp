@@ -84,7 +84,7 @@ Status serve(const StoreOpener& open_store, const ServeOptions& options, std::os
     res.status = status;
     res.set_content(text + "\n", "text/plain; charset=utf-8");
   };
-  const std::regex run_page(R"(/run-(\d{1,18})\.html)");
+  const std::regex run_page(R"(/(run|plan)-(\d{1,18})\.html)");
   server.Get(R"(/.*)", [&](const httplib::Request& req, httplib::Response& res) {
     std::string path = req.path == "/" ? "/index.html" : req.path;
     std::smatch m;
@@ -92,7 +92,8 @@ Status serve(const StoreOpener& open_store, const ServeOptions& options, std::os
       std::lock_guard lock(mutex);
       auto store = open_store();
       if (!store) return fail(res, 500, store.error().message);
-      auto page = render_run_page(**store, m[1].str(), site_options);
+      auto page = m[1] == "run" ? render_run_page(**store, m[2].str(), site_options)
+                                : render_plan_page(**store, m[2].str(), site_options);
       if (!page) return fail(res, 404, page.error().message);
       headers(res);
       res.set_content(*page, content_type(path));

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include "analysis/gate.hpp"
@@ -80,7 +81,18 @@ Result<Site> build_site(store::Store& store, const SiteOptions& options, int64_t
     if (options.all_run_pages || paged.size() < options.run_pages) paged.push_back(r.id);
 
   const CommitTable commits = commit_table(history);
-  site.files.push_back({"data/commits.js", commits_script(commits, paged, options.all_run_pages)});
+  std::optional<RunData> plan_run;
+  if (!options.plan_run.empty()) {
+    BG_ASSIGN(auto planned, store.load_run(options.plan_run));
+    BG_ASSIGN(auto page, render_plan_page(store, std::to_string(planned.id), options));
+    site.files.push_back({fmt::format("plan-{}.html", planned.id), std::move(page)});
+    plan_run = std::move(planned);
+  }
+  site.files.push_back(
+      {"data/commits.js",
+       commits_script(commits, paged,
+                      plan_run ? std::vector<int64_t>{plan_run->id} : std::vector<int64_t>{},
+                      options.all_run_pages)});
 
   site.files.push_back(
       {"index.html",

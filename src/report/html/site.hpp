@@ -31,6 +31,10 @@ struct SiteOptions {
   std::size_t compare_runs = 8;
   double threshold = 0.01;
   int heat_resamples = 1000;
+  // The plan page ("plan-ID.html") of this run (empty: none; serve renders any on request),
+  // and the slowdown it is to detect.
+  std::string plan_run;
+  double plan_target = 0.05;
 };
 
 // A file of the site: its path under the site's root ("index.html", "assets/common.js").
@@ -60,6 +64,11 @@ Result<std::string> render_run_page(store::Store& store, const std::string& ref,
 Result<std::string> render_compare_page(store::Store& store,
                                         const std::vector<store::RunSummary>& runs,
                                         const SiteOptions& options);
+
+// The plan page of one run ("plan-ID.html"): the minimal detectable slowdown of each
+// instances x iterations configuration per benchmark, as `plan` simulates it, and its choice.
+Result<std::string> render_plan_page(store::Store& store, const std::string& ref,
+                                     const SiteOptions& options);
 
 // Writes the site into `dir` (created when missing; files of the same names replaced).
 Status write_site(const Site& site, const std::string& dir);

@@ -79,12 +79,15 @@ CommitTable commit_table(const analysis::History& history) {
 }
 
 std::string commits_script(const CommitTable& commits, const std::vector<int64_t>& run_pages,
-                           bool all_run_pages) {
+                           const std::vector<int64_t>& plan_pages, bool all_run_pages) {
   json list = json::array();
   for (const auto& e : commits.entries) list.push_back({e.commit, e.time, e.branch});
   std::vector<int64_t> sorted = run_pages;
   std::sort(sorted.begin(), sorted.end());
-  const json data = {{"commits", list}, {"runPages", sorted}, {"allRunPages", all_run_pages}};
+  const json data = {{"commits", list},
+                     {"runPages", sorted},
+                     {"planPages", plan_pages},
+                     {"allRunPages", all_run_pages}};
   // A JSON value is a JavaScript expression; json_for_html leaves nothing in it that could end
   // the script early.
   return "window.benchguardCommits = " + json_for_html(data) + ";\n";

@@ -29,10 +29,10 @@ struct CommitTable {
 
 CommitTable commit_table(const analysis::History& history);
 
-// data/commits.js: the commits table and which runs have a page, for every page that shows
-// commits.
+// data/commits.js: the commits table and which runs have a page (and a plan page), for every
+// page that links to them. With all_run_pages every run has both (serve).
 std::string commits_script(const CommitTable& commits, const std::vector<int64_t>& run_pages,
-                           bool all_run_pages);
+                           const std::vector<int64_t>& plan_pages, bool all_run_pages);
 
 nlohmann::json overview_data(const analysis::History& history,
                              const std::vector<analysis::ChangeRow>& changes,

@@ -106,6 +106,7 @@
 
   const table = window.benchguardCommits || { commits: [], runPages: [], allRunPages: false };
   const paged = new Set(table.runPages);
+  const planned = new Set(table.planPages || []);
   BG.commit = function (i) {
     const c = table.commits[i];
     return c ? { commit: c[0], time: c[1], branch: c[2] } : { commit: '', time: 0, branch: '' };
@@ -113,6 +114,10 @@
   BG.commitCount = function () { return table.commits.length; };
   BG.runPage = function (id) {
     return table.allRunPages || paged.has(id) ? 'run-' + id + '.html' : null;
+  };
+
+  BG.planPage = function (id) {
+    return table.allRunPages || planned.has(id) ? 'plan-' + id + '.html' : null;
   };
 
   BG.statusBadge = function (status) {

@@ -17,6 +17,8 @@
   add('labels', Object.entries(d.labels).map(([k, v]) => k + '=' + v).join(' '));
   add('command line', d.commandLine);
   main.append(facts);
+  const plan = BG.planPage(d.id);
+  if (plan) main.append(el('p', null, el('a', { href: plan, id: 'plan-link', text: 'Plan: the minimal detectable slowdown per instances x iterations from this run' })));
 
   const rows = d.summaries.map((s, n) => [
     el('td', { class: 'name' }, el('a', { href: '#summary-' + n, text: s.benchmark })),
