@@ -14,6 +14,17 @@ gen="$build/tests/helpers/bg_history_db"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 now() { date +%s.%N; }
+# timed LABEL FIGURE CMD...: runs CMD, prints its wall and CPU time (user + system: what the
+# machine's other load does not change).
+timed() {
+  local label=$1 figure=$2
+  shift 2
+  local TIMEFORMAT='%R %U %S'
+  local t
+  t=$({ time "$@" > /dev/null 2>&1; } 2>&1)
+  awk -v l="$label" -v f="$figure" -v t="$t" 'BEGIN { split(t, x, " ");
+    printf "%s: %.2f s (cpu %.2f s)%s\n", l, x[1], x[2] + x[3], f == "" ? "" : " (figure: " f ")" }'
+}
 
 echo "== dashboard: $series series x $commits commits (3 instances of 1 iteration each)"
 t0=$(now)
@@ -21,21 +32,14 @@ t0=$(now)
 t1=$(now)
 awk -v a="$t0" -v b="$t1" 'BEGIN { printf "database written in %.1f s\n", b - a }'
 # For scale: loading the series alone, as `history` does.
-t0=$(now)
-"$bg" -q history --db "$tmp/h.db" --format csv --last 1 > /dev/null
-t1=$(now)
-awk -v a="$t0" -v b="$t1" 'BEGIN { printf "history (loading the series alone): %.2f s\n", b - a }'
-t0=$(now)
-"$bg" -q report --db "$tmp/h.db" --html "$tmp/site" --run-pages 1
-t1=$(now)
-awk -v a="$t0" -v b="$t1" 'BEGIN { printf "report --html, change points detected: %.2f s (figure: < 10 s)\n", b - a }'
+timed "history (loading the series alone)" "" "$bg" -q history --db "$tmp/h.db" --format csv --last 1
+timed "report --html, change points detected" "< 10 s" \
+  "$bg" -q report --db "$tmp/h.db" --html "$tmp/site" --run-pages 1
 # As after a nightly `detect` or `gate`: their stored change points are reused.
 "$bg" -q detect --db "$tmp/h.db" > /dev/null
 rm -rf "$tmp/site"
-t0=$(now)
-"$bg" -q report --db "$tmp/h.db" --html "$tmp/site" --run-pages 1
-t1=$(now)
-awk -v a="$t0" -v b="$t1" 'BEGIN { printf "report --html after detect: %.2f s (figure: < 10 s)\n", b - a }'
+timed "report --html after detect" "< 10 s" \
+  "$bg" -q report --db "$tmp/h.db" --html "$tmp/site" --run-pages 1
 bytes=$(du -sb "$tmp/site" | cut -f1)
 files=$(find "$tmp/site" -type f | wc -l)
 awk -v b="$bytes" -v f="$files" 'BEGIN { printf "site: %.1f MB in %d files (figure: < 20 MB)\n", b / 1e6, f }'
