@@ -28,7 +28,13 @@ struct DashboardFlags {
   std::string target = "5%";
 
   void add_to(CLI::App* c, bool static_site) {
-    analysis.add_to(c);
+    c->add_option("--metric", analysis.metrics,
+                  "Metric(s) charted, one chart each on a benchmark's page (default: wall_time)");
+    c->add_option("--burn-in", analysis.burn_in,
+                  "auto (flagged + detected), configured (flagged only), or a count per instance");
+    c->add_option("--resamples", analysis.resamples, "Bootstrap resamples (run pages, A/B table)")
+        ->check(CLI::Range(100, 10000000));
+    c->add_option("--seed", analysis.seed, "Seed of the bootstrap (same seed, same answer)");
     c->add_option("--branch", branch, "Only runs recorded on this branch");
     c->add_option("--machine", machine, "Only this machine class (see `history`)");
     if (static_site) {
