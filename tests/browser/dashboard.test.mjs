@@ -222,6 +222,11 @@ test('hostile names stay text: nothing runs, nothing is injected', async () => {
         await sub.page.close();
       }
     }
+    if (name === 'runs.html') {
+      const labels = await page.$$eval('table tbody tr td:last-child', (tds) => tds.map((t) => t.textContent));
+      assert.ok(labels.some((l) => l.includes('note=' + HOSTILE[0])), 'labels shown literally');
+      assert.ok(labels.some((l) => l.includes('note=' + HOSTILE[1])), 'labels shown literally');
+    }
     assert.equal(await page.locator('img').count(), 0, name);
     const scripts = await page.$$eval('script', (s) => s.map((e) => e.getAttribute('src') || e.type));
     assert.ok(scripts.every((s) => s === 'application/json' || !s.includes('alert')), name);

@@ -7,6 +7,7 @@
 
 #include "report/html/encode.hpp"
 #include "report/html/page.hpp"
+#include "report/html/site_data.hpp"
 #include "support/history_fixture.hpp"
 #include "support/test_support.hpp"
 
@@ -54,6 +55,22 @@ TEST(HtmlEncode, ScaledValuesAndDeltasRoundTrip) {
   EXPECT_EQ(scaled_deltas(values, scale), json::parse("[12346, -346, null, -2100]"));
   EXPECT_EQ(run_lengths(std::vector<int64_t>{4, 4, 4, 3, 4}), json::parse("[4, 3, 3, 1, 4, 1]"));
   EXPECT_EQ(index_deltas(std::vector<int64_t>{7, 8, 9, 10, 12}), json::parse("[7, 1, 1, 3, 2, 1]"));
+}
+
+TEST(HtmlSiteData, StatusComesFromTheNewestChangeAndItsAcknowledgement) {
+  store::ChangeRecord c;
+  c.kind = "regression";
+  c.status = "confirmed";
+  const store::AckRecord ack{"id", "known", 1};
+  EXPECT_EQ(series_status(nullptr), "ok");
+  analysis::ChangeRow row{c, nullptr};
+  EXPECT_EQ(series_status(&row), "regression");
+  row.change.status = "suspected";
+  EXPECT_EQ(series_status(&row), "suspected");
+  row.ack = &ack;
+  EXPECT_EQ(series_status(&row), "acknowledged");
+  row.change.kind = "improvement";
+  EXPECT_EQ(series_status(&row), "ok");
 }
 
 class HtmlSite : public ::testing::Test {
