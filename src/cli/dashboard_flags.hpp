@@ -29,7 +29,8 @@ struct DashboardFlags {
 
   void add_to(CLI::App* c, bool static_site) {
     c->add_option("--metric", analysis.metrics,
-                  "Metric(s) charted, one chart each on a benchmark's page (default: wall_time)");
+                  "Metric(s) charted, one chart each on a benchmark's page, or all (those of the "
+                  "newest run; default: wall_time)");
     c->add_option("--burn-in", analysis.burn_in,
                   "auto (flagged + detected), configured (flagged only), or a count per instance");
     c->add_option("--resamples", analysis.resamples, "Bootstrap resamples (run pages, A/B table)")

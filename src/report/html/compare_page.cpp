@@ -43,8 +43,7 @@ json run_json(const RunData& r) {
 Result<std::string> render_compare_page(store::Store& store,
                                         const std::vector<store::RunSummary>& runs,
                                         const SiteOptions& options) {
-  const std::string metric =
-      options.history.metrics.empty() ? "wall_time" : options.history.metrics.front();
+  const std::string metric = primary_metric(options);
   std::vector<RunData> picked;  // newest first
   for (const auto& r : runs) {
     if (picked.size() > options.compare_runs) break;

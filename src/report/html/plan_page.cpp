@@ -66,7 +66,7 @@ Result<std::string> render_plan_page(store::Store& store, const std::string& ref
                                      const SiteOptions& options) {
   BG_ASSIGN(const RunData run, store.load_run(ref, {.columns = true}));
   analysis::PlanOptions o;
-  if (!options.history.metrics.empty()) o.metric = options.history.metrics.front();
+  o.metric = primary_metric(options);
   o.target = 1 + options.plan_target;
   o.mds.seed = options.summary.seed;
   std::vector<const VariantData*> variants;

@@ -73,9 +73,10 @@ Result<std::string> render_run_page(store::Store& store, const std::string& ref,
                                               ? std::vector<std::string>{"wall_time"}
                                               : options.history.metrics;
   json summaries = json::array();
+  const bool all = wanted.size() == 1 && wanted.front() == "all";
   for (const auto& v : run.variants) {
     const auto present = analysis::metrics_of(v);
-    for (const auto& m : wanted) {
+    for (const auto& m : all ? present : wanted) {
       if (std::find(present.begin(), present.end(), m) == present.end()) continue;
       summaries.push_back(summary_json(analysis::summarize_variant(v, m, options.summary)));
     }

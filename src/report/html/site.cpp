@@ -42,7 +42,33 @@ std::string group_page(std::size_t g) {
   return fmt::format("benchmark-{}.html", g);
 }
 
+bool all_metrics(const SiteOptions& options) {
+  return options.history.metrics.size() == 1 && options.history.metrics.front() == "all";
+}
+
+// --metric all: the metrics the newest history run measured, wall_time first.
+Result<std::vector<std::string>> newest_metrics(store::Store& store,
+                                                const std::vector<store::RunSummary>& runs) {
+  std::vector<std::string> names;
+  for (const auto& r : runs) {
+    if (!analysis::is_history_run(r.status, r.labels)) continue;
+    BG_ASSIGN(const RunData run, store.load_run(std::to_string(r.id), {.columns = true}));
+    for (const auto& v : run.variants)
+      for (const auto& m : analysis::metrics_of(v))
+        if (std::find(names.begin(), names.end(), m) == names.end()) names.push_back(m);
+    break;
+  }
+  const auto wall = std::find(names.begin(), names.end(), "wall_time");
+  if (wall != names.end()) std::rotate(names.begin(), wall, wall + 1);
+  return names;
+}
+
 }  // namespace
+
+std::string primary_metric(const SiteOptions& options) {
+  return options.history.metrics.empty() || all_metrics(options) ? "wall_time"
+                                                                 : options.history.metrics.front();
+}
 
 const SiteFile* Site::find(const std::string& path) const {
   for (const auto& f : files)
@@ -54,12 +80,16 @@ bool dashboard_available() {
   return !dashboard_asset_files().empty();
 }
 
-Result<Site> build_site(store::Store& store, const SiteOptions& options, int64_t now) {
+Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t now) {
   if (!dashboard_available())
     return Error{
         "this benchguard was built without the dashboard (configured with "
         "-DBENCHGUARD_DASHBOARD=OFF, or without npm): rebuild it with npm installed"};
   BG_ASSIGN(const auto runs, store.list_runs());
+  SiteOptions options = asked;
+  if (all_metrics(options)) {
+    BG_ASSIGN(options.history.metrics, newest_metrics(store, runs));
+  }
   BG_ASSIGN(const analysis::History history, analysis::load_history(store, options.history));
   BG_ASSIGN(const auto states, store.load_series_states());
   BG_ASSIGN(const auto stored, store.load_changes());
@@ -70,7 +100,16 @@ Result<Site> build_site(store::Store& store, const SiteOptions& options, int64_t
 
   Site site;
   site.warnings = history.warnings;
-  const auto groups = group_series(history);
+  auto groups = group_series(history);
+  // Charts in the order the metrics were asked for (wall_time first with all).
+  const auto& order = options.history.metrics;
+  auto rank = [&](std::size_t s) {
+    const auto it = std::find(order.begin(), order.end(), history.series[s].metric.name);
+    return it - order.begin();
+  };
+  for (auto& g : groups)
+    std::stable_sort(g.series.begin(), g.series.end(),
+                     [&](std::size_t a, std::size_t b) { return rank(a) < rank(b); });
   std::map<std::string, std::size_t> group_of;  // series key -> group
   for (std::size_t g = 0; g < groups.size(); ++g)
     for (std::size_t s : groups[g].series) group_of[history.series[s].key()] = g;

@@ -37,6 +37,10 @@ struct SiteOptions {
   double plan_target = 0.05;
 };
 
+// The metric of the compare and plan pages: the first of history.metrics, wall_time when none
+// or all are asked for.
+std::string primary_metric(const SiteOptions& options);
+
 // A file of the site: its path under the site's root ("index.html", "assets/common.js").
 struct SiteFile {
   std::string path;

@@ -122,6 +122,22 @@ TEST_F(HtmlSite, HasEveryPageAndNoNameUnescaped) {
   EXPECT_EQ(data["counts"]["regression"], 1);
 }
 
+TEST_F(HtmlSite, AllMetricsGiveAChartEachWallTimeFirst) {
+  auto store = store::open_store(db_, {.create = false, .read_only = true});
+  ASSERT_TRUE(store);
+  SiteOptions options;
+  options.history.metrics = {"all"};
+  auto site = build_site(**store, options, 0);
+  ASSERT_TRUE(site) << site.error().message;
+  const std::string& page = site->find("benchmark-0.html")->content;
+  const auto from = page.find("id=\"bg-data\">") + 13;
+  const json data = json::parse(page.substr(from, page.find("</script>", from) - from));
+  ASSERT_EQ(data["charts"].size(), 2u);
+  EXPECT_EQ(data["charts"][0]["metric"], "wall_time");
+  EXPECT_EQ(data["charts"][1]["metric"], "cpu_time");
+  EXPECT_EQ(primary_metric(options), "wall_time");
+}
+
 TEST_F(HtmlSite, WritesTheFilesIntoADirectory) {
   auto store = store::open_store(db_, {.create = false, .read_only = true});
   ASSERT_TRUE(store);
