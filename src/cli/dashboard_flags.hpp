@@ -25,6 +25,7 @@ struct DashboardFlags {
   std::size_t run_pages = 20;
   std::string title = "benchguard";
   std::string plan_run;
+  std::size_t compare_runs = 8;
   std::string target = "5%";
 
   void add_to(CLI::App* c, bool static_site) {
@@ -45,6 +46,9 @@ struct DashboardFlags {
                     "instances x iterations (serve: any run's, on request)");
     }
     c->add_option("--target", target, "The slowdown the plan page is to detect (5%)");
+    c->add_option("--compare-runs", compare_runs,
+                  "The compare page: the newest N runs against the run before them")
+        ->check(CLI::Range(1, 1000));
     c->add_option("--title", title, "The overview's heading");
   }
 
@@ -61,6 +65,7 @@ struct DashboardFlags {
     o.run_pages = run_pages;
     o.title = title;
     o.plan_run = plan_run;
+    o.compare_runs = compare_runs;
     BG_ASSIGN(o.plan_target, parse_fraction(target, "--target"));
     if (!(o.plan_target > 0)) return Error{"--target must be a slowdown above 0%, e.g. 5%"};
     return o;

@@ -179,8 +179,15 @@ test('the compare page has the A/B table and a heat map of every benchmark', asy
   assert.equal(await page.locator('table.ab tbody tr').count(), 6);
   assert.equal(await page.locator('table.heatmap tbody tr').count(), 6);
   const cells = await page.$$eval('table.heatmap td.heat', (tds) => tds.map((t) => Number(t.textContent)));
-  assert.equal(cells.length, 6 * 8);
+  assert.equal(cells.length, 6 * 20);
   assert.ok(cells.every((p) => p >= 0 && p <= 1), String(cells));
+  // Runs 21..40 against run 20: bench/0000 is 10% slower from run 25 on, and only there.
+  const row = await page.$$eval('table.heatmap tbody tr', (trs) => {
+    const tr = trs.find((t) => t.cells[0].textContent === 'bench/0000');
+    return [...tr.querySelectorAll('td.heat')].map((t) => Number(t.textContent));
+  });
+  assert.ok(row.slice(0, 4).every((p) => p < 0.05), String(row));
+  assert.ok(row.slice(4).every((p) => p > 0.95), String(row));
   if (shots) await page.screenshot({ path: path.join(shots, 'dashboard-compare.png'), fullPage: true });
   assert.deepEqual(problems, []);
   await page.close();

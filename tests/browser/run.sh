@@ -26,7 +26,7 @@ if ! cmp -s "$here/package-lock.json" "$work/package-lock.json" ||
 fi
 rm -rf "$work/site" "$work/h.db"*
 "$history_db" "$work/h.db" --benchmarks 6 --commits 40 --hostile --wide-last
-"$benchguard" -q report --db "$work/h.db" --html "$work/site" --plan 40
+"$benchguard" -q report --db "$work/h.db" --html "$work/site" --plan 40 --compare-runs 20
 export BG_SITE="$work/site" BG_DB="$work/h.db" BG_BINARY="$benchguard" BG_CHROMIUM="$chromium"
 export NODE_PATH="$work/node_modules"
 cd "$work"

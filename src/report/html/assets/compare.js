@@ -56,6 +56,6 @@
     });
     body.append(tr);
   }
-  main.append(el('table', { class: 'data heatmap' }, el('thead', null, head), body));
+  main.append(el('div', { class: 'scroll' }, el('table', { class: 'data heatmap' }, el('thead', null, head), body)));
   BG.ready();
 })();
