@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <optional>
 #include <tuple>
 
 #include "analysis/gate.hpp"
@@ -120,18 +119,15 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
     if (options.all_run_pages || paged.size() < options.run_pages) paged.push_back(r.id);
 
   const CommitTable commits = commit_table(history);
-  std::optional<RunData> plan_run;
+  std::vector<int64_t> planned;  // runs with a plan page
   if (!options.plan_run.empty()) {
-    BG_ASSIGN(auto planned, store.load_run(options.plan_run));
-    BG_ASSIGN(auto page, render_plan_page(store, std::to_string(planned.id), options));
-    site.files.push_back({fmt::format("plan-{}.html", planned.id), std::move(page)});
-    plan_run = std::move(planned);
+    BG_ASSIGN(const RunData run, store.load_run(options.plan_run, {.columns = true}));
+    BG_ASSIGN(auto page, render_plan_page(store, std::to_string(run.id), options));
+    site.files.push_back({fmt::format("plan-{}.html", run.id), std::move(page)});
+    planned.push_back(run.id);
   }
   site.files.push_back(
-      {"data/commits.js",
-       commits_script(commits, paged,
-                      plan_run ? std::vector<int64_t>{plan_run->id} : std::vector<int64_t>{},
-                      options.all_run_pages)});
+      {"data/commits.js", commits_script(commits, paged, planned, options.all_run_pages)});
 
   site.files.push_back(
       {"index.html",
