@@ -166,8 +166,13 @@ Result<GateReport> gate_against(store::Store& store, const GateOptions& options,
 }  // namespace
 
 Result<History> load_history(store::Store& store, const HistoryOptions& options) {
-  // One run in memory at a time, oldest first (as build_history orders them).
   BG_ASSIGN(auto summaries, store.list_runs());
+  return load_history(store, options, std::move(summaries));
+}
+
+Result<History> load_history(store::Store& store, const HistoryOptions& options,
+                             std::vector<store::RunSummary> summaries) {
+  // One run in memory at a time, oldest first (as build_history orders them).
   const std::set<std::string> commits(options.commits.begin(), options.commits.end());
   std::erase_if(summaries, [&](const auto& s) { return !wanted(s, options, commits); });
   std::stable_sort(summaries.begin(), summaries.end(), [](const auto& a, const auto& b) {
