@@ -69,6 +69,8 @@
     const opts = {
       width: BG.chartWidth(),
       height: 300,
+      // Room on the right for the last date label.
+      padding: [12, 36, 0, 0],
       scales: { x: { time: false } },
       series,
       bands: [{ series: [3, 2], fill: 'rgba(47,109,181,0.15)' }],
