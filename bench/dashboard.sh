@@ -40,6 +40,9 @@ timed "report --html, change points detected" "< 10 s" \
 rm -rf "$tmp/site"
 timed "report --html after detect" "< 10 s" \
   "$bg" -q report --db "$tmp/h.db" --html "$tmp/site" --run-pages 1
+rm -rf "$tmp/site2"
+timed "report --html after detect, --resamples 2000" "< 10 s" \
+  "$bg" -q report --db "$tmp/h.db" --html "$tmp/site2" --run-pages 1 --resamples 2000
 bytes=$(du -sb "$tmp/site" | cut -f1)
 files=$(find "$tmp/site" -type f | wc -l)
 awk -v b="$bytes" -v f="$files" 'BEGIN { printf "site: %.1f MB in %d files (figure: < 20 MB)\n", b / 1e6, f }'
