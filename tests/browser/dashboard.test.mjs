@@ -158,6 +158,14 @@ test('the regressions page lists the change with its commit range', async () => 
   await page.close();
 });
 
+test('the newest run circles the outlier of bench/0003', async () => {
+  const { page, problems } = await open(fileUrl('run-40.html'));
+  const section = page.locator('section.chart', { hasText: 'bench/0003' });
+  assert.match(await section.locator('.hover').textContent(), /circled: 1 outlier/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('a run page draws per-iteration plots of its instances', async () => {
   const { page, problems } = await open(fileUrl('runs.html'));
   const first = page.locator('table tbody tr a').first();

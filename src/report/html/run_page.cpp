@@ -8,6 +8,7 @@
 #include "report/html/encode.hpp"
 #include "report/html/page.hpp"
 #include "report/html/site.hpp"
+#include "stats/outliers.hpp"
 
 namespace benchguard::report::html {
 namespace {
@@ -40,6 +41,14 @@ json summary_json(const analysis::VariantSummary& s) {
     const std::size_t n = std::min(inst.size(), kMaxPlotIterations);
     plots.push_back(scaled(std::span<const double>(inst.data(), n), scale));
   }
+  // The iterations summary counts as outliers, as [instance, iteration] of the plots: the
+  // rules look at each instance after its detected burn-in.
+  json outliers = json::array();
+  if (s.sample.data.instances() == s.sample.series.size())
+    for (std::size_t i = 0; i < s.sample.data.instances() && i < kMaxPlotInstances; ++i)
+      for (std::size_t j : stats::flag_outliers(s.sample.data.instance(i)).indices)
+        if (s.sample.detected_burn_in + j < kMaxPlotIterations)
+          outliers.push_back({i, s.sample.detected_burn_in + j});
   return {{"benchmark", s.sample.benchmark},
           {"variant", s.sample.variant},
           {"metric", s.sample.metric.name},
@@ -61,7 +70,8 @@ json summary_json(const analysis::VariantSummary& s) {
           {"warnings", s.warnings},
           {"notes", s.notes},
           {"scale", scale},
-          {"plots", plots}};
+          {"plots", plots},
+          {"outlierPoints", outliers}};
 }
 
 }  // namespace

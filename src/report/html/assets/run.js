@@ -54,6 +54,29 @@
     };
   }
 
+  // Circles around the iterations summary counts as outliers.
+  function outlierPlugin(s) {
+    return {
+      hooks: {
+        draw: [(u) => {
+          const ctx = u.ctx;
+          ctx.save();
+          ctx.strokeStyle = '#c62828';
+          ctx.lineWidth = 2 * devicePixelRatio;
+          for (const [i, k] of s.outlierPoints) {
+            const v = s.plots[i] && s.plots[i][k];
+            if (v === null || v === undefined) continue;
+            const x = u.valToPos(k, 'x', true), y = u.valToPos(v * s.scale, 'y', true);
+            ctx.beginPath();
+            ctx.arc(x, y, 7 * devicePixelRatio, 0, 2 * Math.PI);
+            ctx.stroke();
+          }
+          ctx.restore();
+        }],
+      },
+    };
+  }
+
   const palette = ['#2f6db5', '#c62828', '#2e7d32', '#e08600', '#6b5fb5', '#00838f', '#ad1457', '#5d4037'];
   d.summaries.forEach((s, n) => {
     const section = el('section', { class: 'chart', id: 'summary-' + n });
@@ -66,7 +89,8 @@
     if (longest > 1) {
       const x = Array.from({ length: longest }, (_, i) => i);
       const cols = [x, ...s.plots.map((a) => x.map((i) => (i < a.length && a[i] !== null ? a[i] * s.scale : null)))];
-      const hover = el('div', { class: 'hover', text: 'Each line is an instance, iterations in order' + (s.burnInDetected ? '; shaded: detected burn-in' : '') + '.' });
+      const hover = el('div', { class: 'hover', text: 'Each line is an instance, iterations in order' + (s.burnInDetected ? '; shaded: detected burn-in' : '') +
+        (s.outlierPoints.length ? '; circled: ' + s.outlierPoints.length + ' outlier(s)' : '') + '.' });
       const holder = el('div', { class: 'plot' });
       section.append(hover, holder);
       main.append(section);
@@ -76,8 +100,10 @@
         scales: { x: { time: false } },
         legend: { show: false },
         series: [{}, ...s.plots.map((_, k) => ({ label: 'instance ' + (k + 1), stroke: palette[k % palette.length], width: 1, points: { show: longest <= 60, size: 3 } }))],
-        axes: [{}, { values: (u, splits) => splits.map((v) => BG.value(v, s.unit)), size: 80 }],
-        plugins: [burnInPlugin(s.burnInDetected)],
+        // Iterations are whole: ticks at whole steps only.
+        axes: [{ incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000], values: (u, splits) => splits.map((v) => String(v)) },
+          { values: (u, splits) => splits.map((v) => BG.value(v, s.unit)), size: 80 }],
+        plugins: [burnInPlugin(s.burnInDetected), outlierPlugin(s)],
         hooks: { setCursor: [(u) => {
           const i = u.cursor.idx;
           if (i === null || i === undefined) return;
