@@ -133,6 +133,24 @@ test('a benchmark page draws its chart, marks the change and shows the commit on
     // The change point at 3/5 of the history is listed under the chart.
     const listed = await page.locator('#chart-0 table tbody tr').count();
     assert.equal(listed, 1);
+    // Dragging across the middle zooms in: the chart's left edge is then a later commit;
+    // a double click shows everything again.
+    const indexAtLeftEdge = async () => {
+      await page.mouse.move(box.x + 2, box.y + box.height / 2);
+      const text = await page.locator('#hover-0').textContent();
+      return commits.findIndex((c) => text.includes(c.slice(0, 10)));
+    };
+    assert.equal(await indexAtLeftEdge(), 0);
+    await page.mouse.move(box.x + box.width * 0.4, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+    const zoomed = await indexAtLeftEdge();
+    assert.ok(zoomed >= 12 && zoomed <= 20, `left edge after zoom at commit ${zoomed}`);
+    await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
+    assert.equal(await indexAtLeftEdge(), 0);
+    await page.waitForTimeout(400);
+    assert.match(page.url(), /benchmark-\d+\.html$/, 'a double click stays on the page');
     // Instance means on demand add points without errors.
     await page.check('#instances-0');
     assert.equal(await page.locator('#chart-0 canvas').count(), 1);

@@ -100,13 +100,17 @@
     const u = new uPlot(opts, xs, holder);
     let down = null;
     u.over.addEventListener('mousedown', (e) => { down = [e.clientX, e.clientY]; });
+    // A click opens the run under the cursor; not the end of a drag (zoom), and not a double
+    // click (which shows everything again).
+    let pending = null;
     u.over.addEventListener('click', (e) => {
-      if (down && Math.hypot(e.clientX - down[0], e.clientY - down[1]) > 3) return;
+      if (e.detail !== 1 || (down && Math.hypot(e.clientX - down[0], e.clientY - down[1]) > 3)) return;
       const i = u.cursor.idx;
       if (i === null || i === undefined) return;
       const page = BG.runPage(p.run[i]);
-      if (page) window.location.href = page;
+      if (page) pending = setTimeout(() => { window.location.href = page; }, 250);
     });
+    u.over.addEventListener('dblclick', () => { clearTimeout(pending); pending = null; });
     return u;
   }
 
