@@ -12,7 +12,12 @@ packages=(
   libbenchmark-dev
   python3 python3-pytest python3-pip python3-setuptools
   dpkg-dev zsh groff-base
+  libcpp-httplib-dev  # `serve`
+  chromium            # the dashboard's browser tests (ctest -L browser)
 )
+# npm fetches the dashboard's chart library at configure time and playwright-core for the
+# browser tests; a node that brings its own npm (NodeSource) conflicts with Debian's npm.
+command -v npm > /dev/null || packages+=(nodejs npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

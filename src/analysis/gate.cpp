@@ -166,8 +166,24 @@ Result<GateReport> gate_against(store::Store& store, const GateOptions& options,
 }  // namespace
 
 Result<History> load_history(store::Store& store, const HistoryOptions& options) {
-  BG_ASSIGN(auto runs, load_runs(store, options));
-  return build_history(runs, options);
+  BG_ASSIGN(auto summaries, store.list_runs());
+  return load_history(store, options, std::move(summaries));
+}
+
+Result<History> load_history(store::Store& store, const HistoryOptions& options,
+                             std::vector<store::RunSummary> summaries) {
+  // One run in memory at a time, oldest first (as build_history orders them).
+  const std::set<std::string> commits(options.commits.begin(), options.commits.end());
+  std::erase_if(summaries, [&](const auto& s) { return !wanted(s, options, commits); });
+  std::stable_sort(summaries.begin(), summaries.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.started_at, a.id) < std::tie(b.started_at, b.id);
+  });
+  HistoryBuilder builder(options);
+  for (const auto& s : summaries) {
+    BG_ASSIGN(RunData r, store.load_run(std::to_string(s.id), {.columns = true}));
+    builder.add(r);
+  }
+  return builder.finish();
 }
 
 Result<Detection> detect_and_store(store::Store& store, const History& history,

@@ -17,6 +17,9 @@ namespace benchguard::analysis {
 // runs; with options.commits, only runs of those commits; else with options.branch, only runs
 // of that branch) and builds the series.
 Result<History> load_history(store::Store& store, const HistoryOptions& options);
+// The same from `runs`, the store's list_runs() when the caller has it already.
+Result<History> load_history(store::Store& store, const HistoryOptions& options,
+                             std::vector<store::RunSummary> runs);
 
 // Detects change points in every series of `history`, reusing and replacing what `store`
 // holds for them (incremental, detection.hpp), and stores the result. Returns the change

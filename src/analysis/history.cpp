@@ -81,82 +81,89 @@ std::string HistorySeries::key() const {
   return fmt::format("{}|{}|{}|{}", benchmark, variant, metric.name, machine);
 }
 
-History build_history(const std::vector<RunData>& runs, const HistoryOptions& options) {
-  History out;
-  const std::vector<std::string> metrics =
-      options.metrics.empty() ? std::vector<std::string>{"wall_time"} : options.metrics;
+struct HistoryBuilder::State {
+  HistoryOptions options;
+  std::vector<std::string> metrics;
   std::unordered_map<std::string, size_t> position;  // commit -> index in options.commits
-  for (size_t i = 0; i < options.commits.size(); ++i) position.emplace(options.commits[i], i);
-  const bool by_commits = !options.commits.empty();
-
-  // Oldest runs first, so that each point's first run is its oldest.
-  std::vector<const RunData*> ordered;
   int skipped_commit = 0;
-  for (const auto& r : runs) {
-    if (!is_history_run(r.run)) continue;
-    if (by_commits && !position.contains(r.run.git_commit)) {
-      ++skipped_commit;
-      continue;
-    }
-    if (!by_commits && !options.branch.empty() && r.run.git_branch != options.branch) continue;
-    ordered.push_back(&r);
-  }
-  std::stable_sort(ordered.begin(), ordered.end(), [](const RunData* a, const RunData* b) {
-    return std::tie(a->run.started_at, a->id) < std::tie(b->run.started_at, b->id);
-  });
-  if (skipped_commit > 0)
-    out.warnings.push_back(
-        fmt::format("{} run(s) of commits outside the history followed left out", skipped_commit));
-
   std::map<std::tuple<std::string, std::string, std::string, std::string>, Gathering> gathered;
-  for (const RunData* r : ordered) {
-    const std::string machine = machine_class(r->run);
-    if (!options.machine.empty() && machine != options.machine) continue;
-    const std::string point_key =
-        r->run.git_commit.empty() ? "run:" + r->run.uuid : r->run.git_commit;
-    const int64_t ctime = commit_time_ns(r->run);
-    const int64_t time = ctime > 0 ? ctime : r->run.started_at;
-    for (const auto& v : r->variants) {
-      if (!options.benchmarks.empty() &&
-          std::find(options.benchmarks.begin(), options.benchmarks.end(), v.variant.benchmark) ==
-              options.benchmarks.end())
-        continue;
-      for (const auto& m : metrics) {
-        MetricSample sample = extract(v, m, options.burn_in);
-        const auto summary = std::find_if(v.summaries.begin(), v.summaries.end(),
-                                          [&](const SummaryRecord& x) { return x.metric == m; });
-        if (sample.data.empty() && summary == v.summaries.end()) continue;
-        auto [it, fresh] = gathered.try_emplace({v.variant.benchmark, v.variant.name, m, machine});
-        Gathering& g = it->second;
-        if (fresh) {
-          g.series.benchmark = v.variant.benchmark;
-          g.series.variant = v.variant.name;
-          g.series.machine = machine;
-          g.series.metric = metric_info(v, m);
-        }
-        auto [p, new_point] = g.point_of.try_emplace(point_key, g.series.points.size());
-        if (new_point) {
-          HistoryPoint point;
-          point.commit = r->run.git_commit;
-          point.branch = r->run.git_branch;
-          point.time = time;
-          g.series.points.push_back(std::move(point));
-        }
-        HistoryPoint& point = g.series.points[p->second];
-        if (point.runs.empty() || point.runs.back() != r->id) {
-          point.runs.push_back(r->id);
-          point.run_uuids.push_back(r->run.uuid);
-        }
-        for (size_t i = 0; i < sample.data.instances(); ++i)
-          point.data.add_instance(sample.data.instance(i));
-        if (summary != v.summaries.end()) point.summaries.push_back(*summary);
+};
+
+HistoryBuilder::HistoryBuilder(const HistoryOptions& options) : state_(std::make_unique<State>()) {
+  state_->options = options;
+  state_->metrics =
+      options.metrics.empty() ? std::vector<std::string>{"wall_time"} : options.metrics;
+  for (size_t i = 0; i < options.commits.size(); ++i)
+    state_->position.emplace(options.commits[i], i);
+}
+
+HistoryBuilder::~HistoryBuilder() = default;
+
+void HistoryBuilder::add(const RunData& run) {
+  const HistoryOptions& options = state_->options;
+  if (!is_history_run(run.run)) return;
+  if (!options.commits.empty() && !state_->position.contains(run.run.git_commit)) {
+    ++state_->skipped_commit;
+    return;
+  }
+  if (options.commits.empty() && !options.branch.empty() && run.run.git_branch != options.branch)
+    return;
+  const RunData* r = &run;
+  const std::string machine = machine_class(r->run);
+  if (!options.machine.empty() && machine != options.machine) return;
+  const std::string point_key =
+      r->run.git_commit.empty() ? "run:" + r->run.uuid : r->run.git_commit;
+  const int64_t ctime = commit_time_ns(r->run);
+  const int64_t time = ctime > 0 ? ctime : r->run.started_at;
+  for (const auto& v : r->variants) {
+    if (!options.benchmarks.empty() &&
+        std::find(options.benchmarks.begin(), options.benchmarks.end(), v.variant.benchmark) ==
+            options.benchmarks.end())
+      continue;
+    for (const auto& m : state_->metrics) {
+      MetricSample sample = extract(v, m, options.burn_in);
+      const auto summary = std::find_if(v.summaries.begin(), v.summaries.end(),
+                                        [&](const SummaryRecord& x) { return x.metric == m; });
+      if (sample.data.empty() && summary == v.summaries.end()) continue;
+      auto [it, fresh] =
+          state_->gathered.try_emplace({v.variant.benchmark, v.variant.name, m, machine});
+      Gathering& g = it->second;
+      if (fresh) {
+        g.series.benchmark = v.variant.benchmark;
+        g.series.variant = v.variant.name;
+        g.series.machine = machine;
+        g.series.metric = metric_info(v, m);
       }
+      auto [p, new_point] = g.point_of.try_emplace(point_key, g.series.points.size());
+      if (new_point) {
+        HistoryPoint point;
+        point.commit = r->run.git_commit;
+        point.branch = r->run.git_branch;
+        point.time = time;
+        g.series.points.push_back(std::move(point));
+      }
+      HistoryPoint& point = g.series.points[p->second];
+      if (point.runs.empty() || point.runs.back() != r->id) {
+        point.runs.push_back(r->id);
+        point.run_uuids.push_back(r->run.uuid);
+      }
+      for (size_t i = 0; i < sample.data.instances(); ++i)
+        point.data.add_instance(sample.data.instance(i));
+      if (summary != v.summaries.end()) point.summaries.push_back(*summary);
     }
   }
+}
 
-  for (auto& [key, g] : gathered) {
+History HistoryBuilder::finish() {
+  const HistoryOptions& options = state_->options;
+  History out;
+  if (state_->skipped_commit > 0)
+    out.warnings.push_back(fmt::format("{} run(s) of commits outside the history followed left out",
+                                       state_->skipped_commit));
+  const auto& position = state_->position;
+  for (auto& [key, g] : state_->gathered) {
     HistorySeries& s = g.series;
-    if (by_commits) {
+    if (!options.commits.empty()) {
       std::stable_sort(s.points.begin(), s.points.end(), [&](const auto& a, const auto& b) {
         return position.at(a.commit) < position.at(b.commit);
       });
@@ -187,7 +194,20 @@ History build_history(const std::vector<RunData>& runs, const HistoryOptions& op
     }
     if (!s.points.empty()) out.series.push_back(std::move(s));
   }
+  state_->gathered.clear();
   return out;
+}
+
+History build_history(const std::vector<RunData>& runs, const HistoryOptions& options) {
+  // Oldest runs first, so that each point's first run is its oldest.
+  std::vector<const RunData*> ordered;
+  for (const auto& r : runs) ordered.push_back(&r);
+  std::stable_sort(ordered.begin(), ordered.end(), [](const RunData* a, const RunData* b) {
+    return std::tie(a->run.started_at, a->id) < std::tie(b->run.started_at, b->id);
+  });
+  HistoryBuilder builder(options);
+  for (const RunData* r : ordered) builder.add(*r);
+  return builder.finish();
 }
 
 }  // namespace benchguard::analysis

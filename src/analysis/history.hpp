@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -92,5 +93,21 @@ struct History {
 // The series of `runs` (as loaded from the store; runs that are not is_history_run are left
 // out). Deterministic: the same runs give the same series in the same order.
 History build_history(const std::vector<RunData>& runs, const HistoryOptions& options);
+
+// build_history one run at a time, so that the runs of a long history need not all be in
+// memory together: add() them oldest first (by start, then id), then finish() once.
+class HistoryBuilder {
+ public:
+  explicit HistoryBuilder(const HistoryOptions& options);
+  ~HistoryBuilder();
+  HistoryBuilder(const HistoryBuilder&) = delete;
+  HistoryBuilder& operator=(const HistoryBuilder&) = delete;
+  void add(const RunData& run);
+  History finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace benchguard::analysis

@@ -103,6 +103,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   add(add_task);
   add(add_status);
   add(add_collect);
+  add(add_report);
+  add(add_serve);
   add(add_import);
   add(add_export);
   add(add_db);

@@ -69,6 +69,8 @@ Action add_submit(CLI::App& app, Context& ctx);
 Action add_task(CLI::App& app, Context& ctx);
 Action add_status(CLI::App& app, Context& ctx);
 Action add_collect(CLI::App& app, Context& ctx);
+Action add_report(CLI::App& app, Context& ctx);
+Action add_serve(CLI::App& app, Context& ctx);
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 

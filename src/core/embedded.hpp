@@ -14,4 +14,8 @@ struct EmbeddedFile {
 // src/store/migrations/*.sql, sorted by name (NNNN_name.sql).
 const std::vector<EmbeddedFile>& sqlite_migration_files();
 
+// The dashboard's scripts, styles and chart library (cmake/Dashboard.cmake); empty when built
+// with BENCHGUARD_DASHBOARD=OFF.
+const std::vector<EmbeddedFile>& dashboard_asset_files();
+
 }  // namespace benchguard

@@ -1,0 +1,113 @@
+// The compare page: the newest run against a baseline as `compare` tables it, and a heat map of
+// the probability that each benchmark got slower than the baseline by more than the threshold,
+// one column per recent run (the baseline: the run before the newest `compare_runs`).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <map>
+
+#include "analysis/compare.hpp"
+#include "report/compare.hpp"
+#include "report/html/encode.hpp"
+#include "report/html/page.hpp"
+#include "report/html/site.hpp"
+#include "stats/bootstrap.hpp"
+#include "stats/rng.hpp"
+
+namespace benchguard::report::html {
+namespace {
+
+using nlohmann::json;
+
+// P(B / A beyond 1 + threshold in the worse direction), over the bootstrap replicates.
+double probability_worse(const stats::RatioSample& s, double threshold, Direction direction) {
+  if (s.replicates.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::size_t worse = 0;
+  for (double r : s.replicates)
+    if (direction == Direction::kLowerIsBetter ? r > 1 + threshold : r < 1 / (1 + threshold))
+      ++worse;
+  return static_cast<double>(worse) / static_cast<double>(s.replicates.size());
+}
+
+json run_json(const RunData& r) {
+  return {{"id", r.id},
+          {"uuid", r.run.uuid},
+          {"commit", r.run.git_commit},
+          {"started", r.run.started_at / 1'000'000'000}};
+}
+
+}  // namespace
+
+Result<std::string> render_compare_page(store::Store& store,
+                                        const std::vector<store::RunSummary>& runs,
+                                        const SiteOptions& options) {
+  const std::string metric = primary_metric(options);
+  std::vector<RunData> picked;  // newest first
+  for (const auto& r : runs) {
+    if (picked.size() > options.compare_runs) break;
+    if (!analysis::is_history_run(r.status, r.labels)) continue;
+    BG_ASSIGN(RunData data, store.load_run(std::to_string(r.id), {.columns = true}));
+    picked.push_back(std::move(data));
+  }
+  json data = {{"metric", metric},
+               {"threshold", options.threshold},
+               {"columns", json::array()},
+               {"rows", json::array()},
+               {"table", nullptr}};
+  if (picked.size() < 2) return render_page({"compare", "Compare", data, false, true});
+  std::reverse(picked.begin(), picked.end());  // oldest first: the baseline, then the columns
+  const RunData& base = picked.front();
+  data["baseline"] = run_json(base);
+  for (std::size_t c = 1; c < picked.size(); ++c) data["columns"].push_back(run_json(picked[c]));
+
+  // The A/B table: the baseline against the newest run, as `compare` has it.
+  analysis::Side a{fmt::format("run {}", base.id), {}},
+      b{fmt::format("run {}", picked.back().id), {}};
+  for (const auto& v : base.variants) a.variants.push_back(&v);
+  for (const auto& v : picked.back().variants) b.variants.push_back(&v);
+  analysis::CompareOptions copts;
+  copts.metrics = {metric};
+  copts.burn_in = options.history.burn_in;
+  copts.verdict.threshold = options.threshold;
+  copts.verdict.statistic = stats::Statistic::kTrimmedMean;
+  copts.verdict.seed = options.summary.seed;
+  copts.verdict.resamples = options.summary.resamples;
+  const auto report = analysis::compare_sides(a, b, copts);
+  data["table"] =
+      compare_json(report, a.label + " vs " + b.label, "trimmed mean", copts.verdict.confidence);
+
+  // The heat map: every benchmark variant of the baseline against each column.
+  std::map<std::pair<std::string, std::string>, const VariantData*> in_base;
+  for (const auto& v : base.variants) in_base[{v.variant.benchmark, v.variant.name}] = &v;
+  std::uint64_t k = 0;
+  for (const auto& [key, bv] : in_base) {
+    const auto sa = analysis::extract(*bv, metric, options.history.burn_in);
+    if (sa.data.empty()) continue;
+    json cells = json::array();
+    for (std::size_t c = 1; c < picked.size(); ++c) {
+      const VariantData* cv = nullptr;
+      for (const auto& v : picked[c].variants)
+        if (v.variant.benchmark == key.first && v.variant.name == key.second) cv = &v;
+      if (cv == nullptr) {
+        cells.push_back(nullptr);
+        continue;
+      }
+      const auto sb = analysis::extract(*cv, metric, options.history.burn_in);
+      if (sb.data.empty()) {
+        cells.push_back(nullptr);
+        continue;
+      }
+      const auto rs = stats::ratio_sample(sa.data, sb.data, stats::Statistic::kTrimmedMean,
+                                          options.heat_resamples,
+                                          stats::derive_seed(options.summary.seed, k++));
+      cells.push_back({{"p", number(probability_worse(rs, options.threshold, sa.metric.direction))},
+                       {"ratio", number(rs.ratio)}});
+    }
+    data["rows"].push_back({{"benchmark", key.first}, {"variant", key.second}, {"cells", cells}});
+  }
+  return render_page({"compare", "Compare", data, false, true});
+}
+
+}  // namespace benchguard::report::html

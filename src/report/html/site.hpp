@@ -1,0 +1,80 @@
+// The dashboard (docs/dashboard.md): static pages built from the store by the analysis that
+// `history`, `detect` and `summary` use, written to a directory by `report --html` and served
+// from memory by `serve`. Nothing is written to the store: change points are detected in
+// memory, reusing what `detect` stored when its settings match.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/detection.hpp"
+#include "analysis/history.hpp"
+#include "analysis/summary.hpp"
+#include "core/result.hpp"
+#include "store/store.hpp"
+
+namespace benchguard::report::html {
+
+struct SiteOptions {
+  analysis::HistoryOptions history;
+  analysis::DetectOptions detect;
+  analysis::SummaryOptions summary;  // of the run pages
+  std::size_t run_pages = 20;        // the newest runs that get a page
+  bool all_run_pages = false;        // every run has a page (serve renders them on demand)
+  std::size_t spark_points = 60;     // points of an overview sparkline
+  std::size_t instance_points = 50;  // newest points of a series with instance-level values
+  std::string title = "benchguard";
+  // The compare page: the newest `compare_runs` runs, each against the run before them all,
+  // and the threshold of P(change beyond threshold) in its heat map, from this many resamples.
+  std::size_t compare_runs = 8;
+  double threshold = 0.01;
+  int heat_resamples = 1000;
+  // The plan page ("plan-ID.html") of this run (empty: none; serve renders any on request),
+  // and the slowdown it is to detect.
+  std::string plan_run;
+  double plan_target = 0.05;
+};
+
+// The metric of the compare and plan pages: the first of history.metrics, wall_time when none
+// or all are asked for.
+std::string primary_metric(const SiteOptions& options);
+
+// A file of the site: its path under the site's root ("index.html", "assets/common.js").
+struct SiteFile {
+  std::string path;
+  std::string content;
+};
+
+struct Site {
+  std::vector<SiteFile> files;
+  std::vector<std::string> warnings;
+  const SiteFile* find(const std::string& path) const;
+};
+
+// False when the binary was built without the dashboard's assets (BENCHGUARD_DASHBOARD=OFF).
+bool dashboard_available();
+
+// Every page of the site, its data and its assets.
+Result<Site> build_site(store::Store& store, const SiteOptions& options, int64_t now);
+
+// The page of one run ("run-ID.html"): what `summary` says of it, with per-iteration values
+// of each instance.
+Result<std::string> render_run_page(store::Store& store, const std::string& ref,
+                                    const SiteOptions& options);
+
+// The compare page ("compare.html") of `runs` (as list_runs returns them, newest first).
+Result<std::string> render_compare_page(store::Store& store,
+                                        const std::vector<store::RunSummary>& runs,
+                                        const SiteOptions& options);
+
+// The plan page of one run ("plan-ID.html"): the minimal detectable slowdown of each
+// instances x iterations configuration per benchmark, as `plan` simulates it, and its choice.
+Result<std::string> render_plan_page(store::Store& store, const std::string& ref,
+                                     const SiteOptions& options);
+
+// Writes the site into `dir` (created when missing; files of the same names replaced).
+Status write_site(const Site& site, const std::string& dir);
+
+}  // namespace benchguard::report::html

@@ -1,0 +1,132 @@
+// serve end to end without a browser: the pages over HTTP on loopback, the policy header,
+// writes refused, and the database left as it was.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <regex>
+#include <string>
+
+#include "report/html/serve.hpp"
+#include "store/store.hpp"
+#include "support/history_fixture.hpp"
+#include "support/test_support.hpp"
+
+namespace benchguard {
+namespace {
+
+// `benchguard serve --port 0` on `db`, with its stderr read until it names its port.
+class Server {
+ public:
+  explicit Server(const std::string& db) {
+    int fds[2];
+    if (pipe(fds) != 0) return;
+    pid_ = fork();
+    if (pid_ == 0) {
+      dup2(fds[1], 2);
+      close(fds[0]);
+      close(fds[1]);
+      execl(BG_BINARY, BG_BINARY, "serve", "--db", db.c_str(), "--port", "0",
+            static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    close(fds[1]);
+    std::string text;
+    char buf[256];
+    const std::regex serving(R"(serving http://127\.0\.0\.1:(\d+)/)");
+    std::smatch m;
+    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) {
+      text.append(buf, static_cast<size_t>(n));
+      if (std::regex_search(text, m, serving)) {
+        port_ = std::stoi(m[1]);
+        break;
+      }
+    }
+    close(fds[0]);
+  }
+  ~Server() {
+    if (pid_ > 0) {
+      kill(pid_, SIGTERM);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+  int port() const { return port_; }
+
+ private:
+  pid_t pid_ = -1;
+  int port_ = 0;
+};
+
+// One HTTP/1.0 exchange with 127.0.0.1:port; the whole response.
+std::string exchange(int port, const std::string& request) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    close(fd);
+    return "";
+  }
+  (void)!write(fd, request.data(), request.size());
+  std::string out;
+  char buf[65536];
+  for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) out.append(buf, static_cast<size_t>(n));
+  close(fd);
+  return out;
+}
+
+TEST(CliServe, ServesThePagesReadOnlyOnLoopback) {
+  if (!report::html::dashboard_available() || !report::html::server_available())
+    GTEST_SKIP() << "built without the dashboard or cpp-httplib";
+  testing::TempDir dir;
+  const std::string db = dir.file("h.db");
+  {
+    auto store = store::open_store(db);
+    ASSERT_TRUE(store) << store.error().message;
+    std::vector<RunData> runs;
+    for (int k = 0; k < 12; ++k) runs.push_back(testing::history_run(k, 12, 2, 3, 3, true));
+    ASSERT_TRUE((*store)->add_runs(runs, {}));
+  }
+  const std::string before = testing::read_file(db);
+  {
+    Server server(db);
+    ASSERT_GT(server.port(), 0);
+    const std::string index = exchange(server.port(), "GET / HTTP/1.0\r\n\r\n");
+    EXPECT_TRUE(index.starts_with("HTTP/1.1 200")) << index.substr(0, 200);
+    EXPECT_NE(index.find("Content-Security-Policy: default-src 'none'; script-src 'self'"),
+              std::string::npos);
+    EXPECT_NE(index.find("Content-Type: text/html"), std::string::npos);
+    EXPECT_NE(index.find("id=\"bg-data\""), std::string::npos);
+    EXPECT_EQ(index.find(testing::kHostileNames[0]), std::string::npos);
+    // Every run's page, rendered on request; the scripts; nothing else.
+    EXPECT_TRUE(
+        exchange(server.port(), "GET /run-1.html HTTP/1.0\r\n\r\n").starts_with("HTTP/1.1 200"));
+    const std::string js = exchange(server.port(), "GET /assets/common.js HTTP/1.0\r\n\r\n");
+    EXPECT_NE(js.find("Content-Type: text/javascript"), std::string::npos);
+    EXPECT_TRUE(
+        exchange(server.port(), "GET /run-99.html HTTP/1.0\r\n\r\n").starts_with("HTTP/1.1 404"));
+    EXPECT_TRUE(exchange(server.port(), "GET /../h.db HTTP/1.0\r\n\r\n").starts_with("HTTP/1.1 4"));
+    EXPECT_TRUE(exchange(server.port(), "POST /index.html HTTP/1.0\r\nContent-Length: 0\r\n\r\n")
+                    .starts_with("HTTP/1.1 405"));
+    EXPECT_TRUE(
+        exchange(server.port(), "DELETE /index.html HTTP/1.0\r\n\r\n").starts_with("HTTP/1.1 405"));
+  }
+  EXPECT_EQ(testing::read_file(db), before);
+  EXPECT_FALSE(std::filesystem::exists(db + "-wal"));
+}
+
+TEST(CliServe, AMissingDatabaseIsAnErrorBeforeListening) {
+  if (!report::html::server_available()) GTEST_SKIP() << "built without cpp-httplib";
+  const auto r = testing::run_cli({"serve", "--db", "missing.db", "--port", "0"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("missing.db"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace benchguard

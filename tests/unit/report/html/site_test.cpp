@@ -1,0 +1,156 @@
+#include "report/html/site.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "report/html/encode.hpp"
+#include "report/html/page.hpp"
+#include "report/html/site_data.hpp"
+#include "support/history_fixture.hpp"
+#include "support/test_support.hpp"
+
+namespace benchguard::report::html {
+namespace {
+
+using nlohmann::json;
+
+TEST(HtmlPage, EscapesMarkupInTextAndInJson) {
+  EXPECT_EQ(escape_html(R"(<a href="x">'&')"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;");
+  const json data = {{"name", "</script><!--<script>alert(1)</script>&"}};
+  const std::string text = json_for_html(data);
+  EXPECT_EQ(text.find('<'), std::string::npos) << text;
+  EXPECT_EQ(text.find('>'), std::string::npos) << text;
+  EXPECT_EQ(text.find('&'), std::string::npos) << text;
+  EXPECT_EQ(json::parse(text), data);
+}
+
+TEST(HtmlPage, PagesCarryThePolicyAndNoInlineScript) {
+  const std::string page =
+      render_page({"overview", "<b>title</b>", {{"a", "</script>"}}, true, true});
+  EXPECT_NE(page.find("Content-Security-Policy"), std::string::npos);
+  EXPECT_NE(page.find("script-src 'self'"), std::string::npos);
+  EXPECT_NE(page.find("&lt;b&gt;title&lt;/b&gt;"), std::string::npos);
+  EXPECT_EQ(page.find("<b>"), std::string::npos);
+  // Every script element either names a file of the site or holds JSON.
+  const std::regex script("<script([^>]*)>");
+  for (auto it = std::sregex_iterator(page.begin(), page.end(), script);
+       it != std::sregex_iterator(); ++it) {
+    const std::string attrs = (*it)[1];
+    EXPECT_TRUE(attrs == " type=\"application/json\" id=\"bg-data\"" ||
+                attrs.starts_with(" src=\"assets/") || attrs == " src=\"data/commits.js\"")
+        << attrs;
+  }
+}
+
+TEST(HtmlEncode, ScaledValuesAndDeltasRoundTrip) {
+  const std::vector<double> values = {0.0123456, 0.0120001, std::nan(""), 0.0099};
+  const double scale = scale_of(values);
+  EXPECT_DOUBLE_EQ(scale, 1e-6);
+  const json s = scaled(values, scale);
+  EXPECT_EQ(s, json::parse("[12346, 12000, null, 9900]"));
+  EXPECT_EQ(deltas(std::vector<int64_t>{3, 4, 4, 10}), json::parse("[3, 1, 0, 6]"));
+  EXPECT_EQ(scale_of(std::vector<double>{}), 1.0);
+  EXPECT_EQ(scaled_deltas(values, scale), json::parse("[12346, -346, null, -2100]"));
+  EXPECT_EQ(run_lengths(std::vector<int64_t>{4, 4, 4, 3, 4}), json::parse("[4, 3, 3, 1, 4, 1]"));
+  EXPECT_EQ(index_deltas(std::vector<int64_t>{7, 8, 9, 10, 12}), json::parse("[7, 1, 1, 3, 2, 1]"));
+}
+
+TEST(HtmlSiteData, StatusComesFromTheNewestChangeAndItsAcknowledgement) {
+  store::ChangeRecord c;
+  c.kind = "regression";
+  c.status = "confirmed";
+  const store::AckRecord ack{"id", "known", 1};
+  EXPECT_EQ(series_status(nullptr), "ok");
+  analysis::ChangeRow row{c, nullptr};
+  EXPECT_EQ(series_status(&row), "regression");
+  row.change.status = "suspected";
+  EXPECT_EQ(series_status(&row), "suspected");
+  row.ack = &ack;
+  EXPECT_EQ(series_status(&row), "acknowledged");
+  row.change.kind = "improvement";
+  EXPECT_EQ(series_status(&row), "ok");
+}
+
+class HtmlSite : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!dashboard_available()) GTEST_SKIP() << "built with BENCHGUARD_DASHBOARD=OFF";
+    db_ = dir_.file("h.db");
+    auto store = store::open_store(db_);
+    ASSERT_TRUE(store) << store.error().message;
+    std::vector<RunData> runs;
+    for (int k = 0; k < 30; ++k) runs.push_back(testing::history_run(k, 30, 4, 4, 5, true));
+    auto ids = (*store)->add_runs(runs, {});
+    ASSERT_TRUE(ids) << ids.error().message;
+  }
+  testing::TempDir dir_;
+  std::string db_;
+};
+
+TEST_F(HtmlSite, HasEveryPageAndNoNameUnescaped) {
+  auto store = store::open_store(db_, {.create = false, .read_only = true});
+  ASSERT_TRUE(store) << store.error().message;
+  SiteOptions options;
+  options.run_pages = 3;
+  auto site = build_site(**store, options, 0);
+  ASSERT_TRUE(site) << site.error().message;
+  for (const char* path :
+       {"index.html", "regressions.html", "runs.html", "data/commits.js", "benchmark-0.html",
+        "benchmark-3.html", "run-30.html", "run-28.html", "assets/uPlot.iife.min.js",
+        "assets/uPlot.min.css", "assets/common.js", "assets/overview.js", "assets/benchmark.js"})
+    EXPECT_NE(site->find(path), nullptr) << path;
+  EXPECT_EQ(site->find("run-27.html"), nullptr);
+  EXPECT_EQ(site->find("benchmark-4.html"), nullptr);
+  for (const auto& f : site->files) {
+    if (f.path.starts_with("assets/")) continue;
+    for (const char* name : testing::kHostileNames)
+      EXPECT_EQ(f.content.find(name), std::string::npos) << f.path;
+    EXPECT_EQ(f.content.find("<img"), std::string::npos) << f.path;
+  }
+  // The overview's data: four series, the slowed-down one a confirmed regression.
+  const std::string& index = site->find("index.html")->content;
+  const auto from = index.find("id=\"bg-data\">") + 13;
+  const json data = json::parse(index.substr(from, index.find("</script>", from) - from));
+  ASSERT_EQ(data["series"].size(), 4u);
+  std::map<std::string, std::string> status;
+  for (const auto& s : data["series"]) status[s["benchmark"]] = s["status"];
+  EXPECT_EQ(status["bench/0000"], "regression");
+  EXPECT_EQ(status["bench/0003"], "ok");
+  EXPECT_EQ(status[testing::kHostileNames[0]], "ok");
+  EXPECT_EQ(data["counts"]["regression"], 1);
+}
+
+TEST_F(HtmlSite, AllMetricsGiveAChartEachWallTimeFirst) {
+  auto store = store::open_store(db_, {.create = false, .read_only = true});
+  ASSERT_TRUE(store);
+  SiteOptions options;
+  options.history.metrics = {"all"};
+  auto site = build_site(**store, options, 0);
+  ASSERT_TRUE(site) << site.error().message;
+  const std::string& page = site->find("benchmark-0.html")->content;
+  const auto from = page.find("id=\"bg-data\">") + 13;
+  const json data = json::parse(page.substr(from, page.find("</script>", from) - from));
+  ASSERT_EQ(data["charts"].size(), 2u);
+  EXPECT_EQ(data["charts"][0]["metric"], "wall_time");
+  EXPECT_EQ(data["charts"][1]["metric"], "cpu_time");
+  EXPECT_EQ(primary_metric(options), "wall_time");
+}
+
+TEST_F(HtmlSite, WritesTheFilesIntoADirectory) {
+  auto store = store::open_store(db_, {.create = false, .read_only = true});
+  ASSERT_TRUE(store);
+  auto site = build_site(**store, {}, 0);
+  ASSERT_TRUE(site) << site.error().message;
+  const std::string out = dir_.file("site");
+  ASSERT_TRUE(write_site(*site, out));
+  EXPECT_EQ(testing::read_file(out + "/index.html"), site->find("index.html")->content);
+  EXPECT_TRUE(std::filesystem::exists(out + "/assets/uPlot.iife.min.js"));
+  // The newest 20 of 30 runs have pages.
+  EXPECT_TRUE(std::filesystem::exists(out + "/run-11.html"));
+  EXPECT_FALSE(std::filesystem::exists(out + "/run-10.html"));
+}
+
+}  // namespace
+}  // namespace benchguard::report::html
