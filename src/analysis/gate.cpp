@@ -1,9 +1,15 @@
 #include "analysis/gate.hpp"
 
 #include <fmt/format.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <set>
 
 #include "analysis/compare.hpp"
@@ -170,19 +176,72 @@ Result<History> load_history(store::Store& store, const HistoryOptions& options)
   return load_history(store, options, std::move(summaries));
 }
 
-Result<History> load_history(store::Store& store, const HistoryOptions& options,
-                             std::vector<store::RunSummary> summaries) {
-  // One run in memory at a time, oldest first (as build_history orders them).
+namespace {
+
+// The runs history reads, oldest first (as build_history orders them).
+void history_runs(const HistoryOptions& options, std::vector<store::RunSummary>& summaries) {
   const std::set<std::string> commits(options.commits.begin(), options.commits.end());
   std::erase_if(summaries, [&](const auto& s) { return !wanted(s, options, commits); });
   std::stable_sort(summaries.begin(), summaries.end(), [](const auto& a, const auto& b) {
     return std::tie(a.started_at, a.id) < std::tie(b.started_at, b.id);
   });
+}
+
+}  // namespace
+
+Result<History> load_history(store::Store& store, const HistoryOptions& options,
+                             std::vector<store::RunSummary> summaries) {
+  // One run in memory at a time.
+  history_runs(options, summaries);
   HistoryBuilder builder(options);
   for (const auto& s : summaries) {
     BG_ASSIGN(RunData r, store.load_run(std::to_string(s.id), {.columns = true}));
     builder.add(r);
   }
+  return builder.finish();
+}
+
+Result<History> load_history(const store::StoreOpener& open_reader, const HistoryOptions& options,
+                             std::vector<store::RunSummary> summaries) {
+  history_runs(options, summaries);
+  // Three stages: hand out the runs in order; read each on the calling thread's own
+  // connection, several at once; add them to the series in order. At most `tokens` runs are in
+  // memory at once.
+  tbb::enumerable_thread_specific<std::unique_ptr<store::Store>> readers;
+  std::mutex failure_mutex;
+  std::optional<Error> failed;
+  const auto fail = [&](const Error& e) {
+    const std::lock_guard lock(failure_mutex);
+    if (!failed) failed = e;
+  };
+  HistoryBuilder builder(options);
+  size_t next = 0;
+  const size_t tokens = 2 * static_cast<size_t>(tbb::this_task_arena::max_concurrency());
+  tbb::parallel_pipeline(
+      tokens, tbb::make_filter<void, size_t>(tbb::filter_mode::serial_in_order,
+                                             [&](tbb::flow_control& fc) -> size_t {
+                                               if (next == summaries.size()) fc.stop();
+                                               return next < summaries.size() ? next++ : 0;
+                                             }) &
+                  tbb::make_filter<size_t, std::shared_ptr<RunData>>(
+                      tbb::filter_mode::parallel,
+                      [&](size_t k) -> std::shared_ptr<RunData> {
+                        auto& reader = readers.local();
+                        if (!reader) {
+                          auto opened = open_reader();
+                          if (!opened.ok()) return fail(opened.error()), nullptr;
+                          reader = std::move(*opened);
+                        }
+                        auto r =
+                            reader->load_run(std::to_string(summaries[k].id), {.columns = true});
+                        if (!r.ok()) return fail(r.error()), nullptr;
+                        return std::make_shared<RunData>(std::move(*r));
+                      }) &
+                  tbb::make_filter<std::shared_ptr<RunData>, void>(
+                      tbb::filter_mode::serial_in_order, [&](const std::shared_ptr<RunData>& r) {
+                        if (r != nullptr) builder.add(*r);
+                      }));
+  if (failed) return *failed;
   return builder.finish();
 }
 

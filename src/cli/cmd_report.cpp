@@ -21,6 +21,7 @@ Action add_report(CLI::App& app, Context& ctx) {
   f->add_to(c, true);
   return [&ctx, dir, f]() -> Result<int> {
     BG_ASSIGN(auto options, f->options());
+    options.open_reader = [&ctx] { return ctx.open_store_read_only(); };
     BG_ASSIGN(auto store, ctx.open_store_read_only());
     BG_ASSIGN(auto site, report::html::build_site(*store, options, now_ns()));
     for (const auto& w : site.warnings) ctx.err << "benchguard: " << escape_text(w) << "\n";

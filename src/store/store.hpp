@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -183,6 +184,10 @@ struct OpenOptions {
 // location (without a password) and what to do.
 Result<std::unique_ptr<Store>> open_store(const std::string& location,
                                           const OpenOptions& options = {});
+
+// Opens another connection to one database (for readers on several threads: a Store is used
+// by one thread at a time).
+using StoreOpener = std::function<Result<std::unique_ptr<Store>>()>;
 
 // The location as messages and output may show it: a URL's password replaced by "***", a path
 // as it is.

@@ -58,6 +58,7 @@ Status serve(const StoreOpener& open_store, const ServeOptions& options, std::os
   std::shared_ptr<const Site> site;
   SiteOptions site_options = options.site;
   site_options.all_run_pages = true;
+  site_options.open_reader = open_store;
 
   // The site as the store is now: rebuilt when what it shows has changed.
   auto current = [&]() -> Result<std::shared_ptr<const Site>> {

@@ -19,7 +19,7 @@ struct ServeOptions {
   SiteOptions site;
 };
 
-using StoreOpener = std::function<Result<std::unique_ptr<store::Store>>()>;
+using store::StoreOpener;
 
 // False when the binary was built without cpp-httplib (Debian: libcpp-httplib-dev).
 bool server_available();

@@ -89,7 +89,9 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
   if (all_metrics(options)) {
     BG_ASSIGN(options.history.metrics, newest_metrics(store, runs));
   }
-  BG_ASSIGN(const analysis::History history, analysis::load_history(store, options.history, runs));
+  BG_ASSIGN(const analysis::History history,
+            options.open_reader ? analysis::load_history(options.open_reader, options.history, runs)
+                                : analysis::load_history(store, options.history, runs));
   BG_ASSIGN(const auto states, store.load_series_states());
   BG_ASSIGN(const auto stored, store.load_changes());
   BG_ASSIGN(const auto acks, store.load_acks());

@@ -35,6 +35,9 @@ struct SiteOptions {
   // and the slowdown it is to detect.
   std::string plan_run;
   double plan_target = 0.05;
+  // When set, the history is read on connections of its own, several runs at once
+  // (analysis::load_history); else through the store given.
+  store::StoreOpener open_reader;
 };
 
 // The metric of the compare and plan pages: the first of history.metrics, wall_time when none
