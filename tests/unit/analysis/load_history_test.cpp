@@ -22,8 +22,9 @@ constexpr int kCommits = 40;
 // A database of the dashboard's fixture history: 40 commits of 4 benchmarks, 3 instances of 2
 // iterations, stored in a shuffled order so that the store's order is not the history's.
 std::string history_db(const TempDir& dir) {
-  const std::string path = dir.file("h.db");
+  std::string path = dir.file("h.db");
   std::vector<RunData> runs;
+  runs.reserve(kCommits);
   for (int k = 0; k < kCommits; ++k)
     runs.push_back(benchguard::testing::history_run((k * 17) % kCommits, kCommits, 4, 3, 2, false));
   auto store = store::open_store(path);
