@@ -9,18 +9,7 @@
 
 namespace benchguard::cluster {
 
-namespace {
-
-// As in schedule/order.cpp: Fisher-Yates over mt19937_64, identical on every standard library.
-template <class T>
-void shuffle(std::vector<T>& v, std::mt19937_64& rng) {
-  for (size_t i = v.size(); i > 1; --i) {
-    const size_t j = static_cast<size_t>(rng() % i);
-    std::swap(v[i - 1], v[j]);
-  }
-}
-
-}  // namespace
+using schedule::shuffle;
 
 Result<Suite> sharded_suite(const Suite& suite, const std::string& schedule) {
   return schedule::pair_variants(suite, schedule);

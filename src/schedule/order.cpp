@@ -7,16 +7,6 @@ namespace benchguard::schedule {
 
 namespace {
 
-// std::shuffle's algorithm is unspecified; a hand-rolled Fisher-Yates over mt19937_64 keeps
-// the order identical across standard libraries for the same seed.
-template <class T>
-void shuffle(std::vector<T>& v, std::mt19937_64& rng) {
-  for (size_t i = v.size(); i > 1; --i) {
-    const size_t j = static_cast<size_t>(rng() % i);
-    std::swap(v[i - 1], v[j]);
-  }
-}
-
 Step single(int bi, int v, int instance, const std::string& schedule) {
   return Step{{Slot{bi, v, instance}}, schedule};
 }

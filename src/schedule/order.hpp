@@ -3,13 +3,25 @@
 #pragma once
 
 #include <cstdint>
+#include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/model.hpp"
 #include "core/result.hpp"
 
 namespace benchguard::schedule {
+
+// Shuffles `v` with `rng`. std::shuffle's algorithm is unspecified; this Fisher-Yates over
+// mt19937_64 gives the same order for the same seed on every standard library.
+template <class T>
+void shuffle(std::vector<T>& v, std::mt19937_64& rng) {
+  for (size_t i = v.size(); i > 1; --i) {
+    const size_t j = static_cast<size_t>(rng() % i);
+    std::swap(v[i - 1], v[j]);
+  }
+}
 
 struct Slot {
   int benchmark = 0;  // index into Suite::benchmarks
