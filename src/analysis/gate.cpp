@@ -6,6 +6,7 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -210,9 +211,11 @@ Result<History> load_history(const store::StoreOpener& open_reader, const Histor
   tbb::enumerable_thread_specific<std::unique_ptr<store::Store>> readers;
   std::mutex failure_mutex;
   std::optional<Error> failed;
+  std::atomic<bool> stop{false};  // set with `failed`: no more runs are handed out
   const auto fail = [&](const Error& e) {
     const std::lock_guard lock(failure_mutex);
     if (!failed) failed = e;
+    stop = true;
   };
   HistoryBuilder builder(options);
   size_t next = 0;
@@ -220,7 +223,7 @@ Result<History> load_history(const store::StoreOpener& open_reader, const Histor
   tbb::parallel_pipeline(
       tokens, tbb::make_filter<void, size_t>(tbb::filter_mode::serial_in_order,
                                              [&](tbb::flow_control& fc) -> size_t {
-                                               if (next == summaries.size()) fc.stop();
+                                               if (next == summaries.size() || stop) fc.stop();
                                                return next < summaries.size() ? next++ : 0;
                                              }) &
                   tbb::make_filter<size_t, std::shared_ptr<RunData>>(

@@ -84,11 +84,18 @@ TEST(LoadHistory, AReaderThatCannotOpenIsTheError) {
   ASSERT_TRUE(store.ok());
   auto runs = (*store)->list_runs();
   ASSERT_TRUE(runs.ok());
+  ASSERT_EQ(runs->size(), static_cast<size_t>(kCommits));
+  std::atomic<int> tried{0};
   auto r = load_history(
-      []() -> Result<std::unique_ptr<store::Store>> { return Error{"no second connection"}; },
+      [&]() -> Result<std::unique_ptr<store::Store>> {
+        ++tried;
+        return Error{"no second connection"};
+      },
       HistoryOptions{}, *runs);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message, "no second connection");
+  // The first failure stops handing out runs: only those already on their way try again.
+  EXPECT_LT(tried.load(), kCommits / 2);
 }
 
 }  // namespace
