@@ -207,7 +207,6 @@ TEST(MeasureLaunch, LaunchUsesTheDefaultPath) {
   auto r = launch(spec);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->exit_code, 0);
-  EXPECT_LT(r->wall_s(), 1.0);
   EXPECT_GT(r->wall_s(), 0.0);
 }
 

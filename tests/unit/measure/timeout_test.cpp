@@ -18,6 +18,11 @@ using benchguard::testing::wait_for_file;
 
 class MeasureTimeoutTest : public ::testing::TestWithParam<LaunchMethod> {};
 
+// How long the sleeper runs by itself. A timeout or a parent's exit ends it long before: the
+// tests ask for less than a quarter of it, not for a latency, which depends on how busy the
+// machine is.
+constexpr double kSleeperSeconds = 30;
+
 TEST_P(MeasureTimeoutTest, TimeoutEndsSleeperAndItsChild) {
   TempDir dir;
   const std::string pidfile = dir.file("child.pid");
@@ -29,7 +34,7 @@ TEST_P(MeasureTimeoutTest, TimeoutEndsSleeperAndItsChild) {
   EXPECT_TRUE(r->timed_out);
   EXPECT_EQ(r->signal, SIGTERM);
   EXPECT_GE(r->wall_s(), 0.3);
-  EXPECT_LT(r->wall_s(), 0.3 + 0.25);
+  EXPECT_LT(r->wall_s(), kSleeperSeconds / 4);
   const pid_t child = std::atoi(wait_for_file(pidfile).c_str());
   ASSERT_GT(child, 0);
   EXPECT_TRUE(process_gone(child));
@@ -46,8 +51,8 @@ TEST_P(MeasureTimeoutTest, SigkillAfterGraceWhenSigtermIsIgnored) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_TRUE(r->timed_out);
   EXPECT_EQ(r->signal, SIGKILL);
-  EXPECT_GE(r->wall_s(), 0.4);
-  EXPECT_LT(r->wall_s(), 0.4 + 0.25);
+  EXPECT_GE(r->wall_s(), 0.4);  // the grace was given
+  EXPECT_LT(r->wall_s(), kSleeperSeconds / 4);
   const pid_t child = std::atoi(wait_for_file(pidfile).c_str());
   ASSERT_GT(child, 0);
   EXPECT_TRUE(process_gone(child));
@@ -61,7 +66,6 @@ TEST_P(MeasureTimeoutTest, InstanceWithinTimeoutIsNotMarked) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_FALSE(r->timed_out);
   EXPECT_EQ(r->exit_code, 0);
-  EXPECT_LT(r->wall_s(), 1.0);
 }
 
 TEST_P(MeasureTimeoutTest, StrayGrandchildIsKilledWhenTheInstanceEnds) {
@@ -72,7 +76,7 @@ TEST_P(MeasureTimeoutTest, StrayGrandchildIsKilledWhenTheInstanceEnds) {
   auto r = launch_with(spec, GetParam());
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->exit_code, 0);
-  EXPECT_LT(r->wall_s(), 5.0);
+  EXPECT_LT(r->wall_s(), kSleeperSeconds / 4);
   const pid_t child = std::atoi(wait_for_file(pidfile).c_str());
   ASSERT_GT(child, 0);
   EXPECT_TRUE(process_gone(child));

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -245,12 +244,9 @@ TEST(StatsMannWhitneyExact, WorkBoundSelectsMethod) {
     x.push_back(i % 5);
     y.push_back(i % 7);
   }
-  const auto start = std::chrono::steady_clock::now();
+  // How long it takes is printed by bench/bootstrap_bench beside a bootstrap's time.
   EXPECT_TRUE(mann_whitney_u(x, y).exact);
   EXPECT_TRUE(mann_whitney_u(sample(49, 0, 2), sample(49, 1, 2)).exact);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_LT(seconds, 2.0);  // about 0.03 s in a release build
 }
 
 // Beyond the bound: the normal approximation with the tie correction and continuity
