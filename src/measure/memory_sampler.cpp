@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "measure/process.hpp"
+#include "measure/clock.hpp"
 
 namespace benchguard::measure {
 namespace {

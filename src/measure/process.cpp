@@ -25,12 +25,6 @@
 namespace benchguard::measure {
 namespace {
 
-int64_t clock_ns(clockid_t id) {
-  timespec ts{};
-  clock_gettime(id, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
 double seconds(const timeval& tv) {
   return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) * 1e-6;
 }
@@ -145,13 +139,6 @@ class ProcessChild final : public Child {
 };
 
 }  // namespace
-
-int64_t monotonic_ns() {
-  return clock_ns(CLOCK_MONOTONIC);
-}
-int64_t realtime_ns() {
-  return clock_ns(CLOCK_REALTIME);
-}
 
 Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchOptions& options) {
   if (spec.argv.empty() || spec.argv[0].empty()) return Error{"cannot run an empty command"};

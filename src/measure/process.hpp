@@ -11,6 +11,7 @@
 
 #include "core/model.hpp"
 #include "core/result.hpp"
+#include "measure/clock.hpp"  // monotonic_ns, realtime_ns
 
 namespace benchguard::measure {
 
@@ -70,9 +71,6 @@ Result<std::string> resolve_executable(const std::string& program);
 
 // True when perf_event_open lets this process count instructions of its children.
 bool counters_available();
-
-int64_t monotonic_ns();
-int64_t realtime_ns();
 
 // Parses "0,2-3" into {0,2,3}; an Error for bad syntax or CPUs this machine lacks.
 Result<std::vector<int>> parse_cpu_list(const std::string& list);

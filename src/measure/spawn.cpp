@@ -13,8 +13,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "measure/clock.hpp"
 #include "measure/exec_resolve.hpp"
-#include "measure/process.hpp"
 
 namespace benchguard::measure {
 namespace {

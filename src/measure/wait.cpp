@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 
-#include "measure/process.hpp"
+#include "measure/clock.hpp"
 
 namespace benchguard::measure {
 namespace {
