@@ -31,10 +31,10 @@ Action add_collect(CLI::App& app, Context& ctx) {
     BG_ASSIGN(const auto got, cluster::collect(job, *store));
     if (got.already)
       ctx.err << fmt::format("benchguard: run {} ({} instances) is already in {}; nothing stored\n",
-                             job.uuid.substr(0, 8), got.units, ctx.globals.db);
+                             job.uuid.substr(0, 8), got.units, ctx.db_name());
     else
       ctx.err << fmt::format("benchguard: stored run {} ({} instances from {} tasks) in {}\n",
-                             job.uuid.substr(0, 8), got.units, got.tasks, ctx.globals.db);
+                             job.uuid.substr(0, 8), got.units, got.tasks, ctx.db_name());
     ctx.out << job.uuid << "\n";
     return 0;
   };

@@ -7,6 +7,7 @@
 
 #include "core/json_error.hpp"
 #include "core/suite.hpp"
+#include "store/location.hpp"
 
 namespace benchguard::cluster {
 
@@ -34,7 +35,7 @@ std::vector<Unit> units_from(const json& a) {
 }  // namespace
 
 bool tasks_can_store(const std::string& location) {
-  return location.starts_with("postgresql://") || location.starts_with("postgres://");
+  return store::is_postgres_url(location);
 }
 
 Result<Job> load_job(const std::string& dir) {

@@ -8,6 +8,7 @@
 #include "core/suite.hpp"
 #include "schedule/order.hpp"
 #include "schedule/runner.hpp"
+#include "store/location.hpp"
 
 namespace benchguard::cluster {
 
@@ -64,10 +65,7 @@ Result<Job> submit(const SubmitOptions& o, const SubmitFn& send,
   job.labels = o.labels;
   job.binary = o.binary;
   if (tasks_can_store(o.db)) {
-    const auto at = o.db.find('@');
-    const auto host = o.db.find("://") + 3;
-    if ((at != std::string::npos && o.db.find(':', host) < at) ||
-        o.db.find("password=") != std::string::npos)
+    if (store::has_password(o.db))
       return Error{
           "the --db URL holds a password, which the job folder would keep; give it "
           "through ~/.pgpass or PGPASSWORD on the nodes instead"};

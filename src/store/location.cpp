@@ -1,9 +1,9 @@
-#include "store/postgres/pg_url.hpp"
+#include "store/location.hpp"
 
 #include <cctype>
 #include <string_view>
 
-namespace benchguard::store::postgres {
+namespace benchguard::store {
 namespace {
 
 constexpr std::string_view kMask = "***";
@@ -74,6 +74,14 @@ bool is_postgres_url(const std::string& location) {
   return location.starts_with("postgresql://") || location.starts_with("postgres://");
 }
 
+bool has_password(const std::string& url) {
+  return is_postgres_url(url) && !password_ranges(url).empty();
+}
+
+std::string display_location(const std::string& location) {
+  return is_postgres_url(location) ? redact_url(location) : location;
+}
+
 std::string redact_url(const std::string& url) {
   const auto ranges = password_ranges(url);
   std::string out;
@@ -112,4 +120,4 @@ std::string scrub(std::string text, const std::vector<std::string>& secrets) {
   return text;
 }
 
-}  // namespace benchguard::store::postgres
+}  // namespace benchguard::store

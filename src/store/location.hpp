@@ -1,14 +1,22 @@
-// PostgreSQL locations: recognizing them, and writing them into messages without their
-// password.
+// The database location (--db, $BENCHGUARD_DB, a job folder's store): which backend it names,
+// whether it holds a password, and how every message and output shows it (without one).
 #pragma once
 
 #include <string>
 #include <vector>
 
-namespace benchguard::store::postgres {
+namespace benchguard::store {
 
 // True for postgresql://... and postgres://... (libpq's URI forms).
 bool is_postgres_url(const std::string& location);
+
+// True when the URL holds a password (user:PASSWORD@host or a password=... parameter): one
+// that must not be written into a file others may read, such as a job folder.
+bool has_password(const std::string& url);
+
+// The location as messages and output may show it: a URL's password replaced by "***", a path
+// as it is.
+std::string display_location(const std::string& location);
 
 // The URL with the password of its user-info (user:PASSWORD@host) and any password=...
 // parameter replaced by "***". Everything else (host, database, sslmode, ...) is kept.
@@ -21,4 +29,4 @@ std::vector<std::string> url_secrets(const std::string& url);
 // `text` with every occurrence of each of `secrets` replaced by "***".
 std::string scrub(std::string text, const std::vector<std::string>& secrets);
 
-}  // namespace benchguard::store::postgres
+}  // namespace benchguard::store

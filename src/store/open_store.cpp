@@ -7,7 +7,7 @@
 #ifdef BENCHGUARD_WITH_POSTGRES
 #include "store/postgres/pg_store.hpp"
 #endif
-#include "store/postgres/pg_url.hpp"
+#include "store/location.hpp"
 #include "store/sqlite/migrate.hpp"
 #include "store/sqlite/open.hpp"
 #include "store/sqlite/sqlite_store.hpp"
@@ -71,7 +71,7 @@ Result<std::unique_ptr<Store>> open_read_only(const std::string& location,
 
 Result<std::unique_ptr<Store>> open_store(const std::string& location, const OpenOptions& options) {
   if (location.empty()) return Error{"no database given; pass --db PATH"};
-  if (location.starts_with("postgresql://") || location.starts_with("postgres://")) {
+  if (is_postgres_url(location)) {
 #ifdef BENCHGUARD_WITH_POSTGRES
     return postgres::open_pg_store(location, options);
 #else
@@ -89,13 +89,9 @@ Result<std::unique_ptr<Store>> open_store(const std::string& location, const Ope
   return std::unique_ptr<Store>(std::move(store));
 }
 
-std::string display_location(const std::string& location) {
-  return postgres::is_postgres_url(location) ? postgres::redact_url(location) : location;
-}
-
 Result<CheckReport> check_store(const std::string& location) {
   if (location.empty()) return Error{"no database given; pass --db PATH"};
-  if (location.starts_with("postgresql://") || location.starts_with("postgres://")) {
+  if (is_postgres_url(location)) {
 #ifdef BENCHGUARD_WITH_POSTGRES
     return postgres::check_pg_store(location);
 #else

@@ -1,8 +1,8 @@
 // The Store keeps every measurement. One interface, one implementation per backend
-// (sqlite/ now; postgres/ later). Writes are transactional: add_instance() commits an
-// instance with all its iterations and metric values at once, so a killed run loses at
-// most the instance in flight. A run whose writer is gone before it finished reads as
-// `interrupted` (writer.hpp).
+// (sqlite/, postgres/), chosen by the location (location.hpp, open_store). Writes are
+// transactional: add_instance() commits an instance with all its iterations and metric values
+// at once, so a killed run loses at most the instance in flight. A run whose writer is gone
+// before it finished reads as `interrupted` (writer.hpp).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +13,7 @@
 
 #include "core/model.hpp"
 #include "core/result.hpp"
+#include "store/location.hpp"
 
 namespace benchguard::store {
 
@@ -188,10 +189,6 @@ Result<std::unique_ptr<Store>> open_store(const std::string& location,
 // Opens another connection to one database (for readers on several threads: a Store is used
 // by one thread at a time).
 using StoreOpener = std::function<Result<std::unique_ptr<Store>>()>;
-
-// The location as messages and output may show it: a URL's password replaced by "***", a path
-// as it is.
-std::string display_location(const std::string& location);
 
 // What `benchguard db check` found.
 struct CheckProblem {

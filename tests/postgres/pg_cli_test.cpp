@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include <chrono>
+#include <filesystem>
 #include <future>
 #include <thread>
 
@@ -251,16 +252,48 @@ TEST_F(PgCliTest, APasswordInTheUrlIsNeverPrinted) {
       {"db", "check", "--db", with_password},
       {"db", "check", "--db", with_password, "--format", "json"},
       {"compare", "side=a", "side=b", "--db", with_password},  // fails: no such labels
+      {"show", "--db", with_password},
+      {"summary", "--db", with_password},
+      {"export", "--format", "json", "--db", with_password},
+      {"history", "--db", with_password},
+      {"detect", "--db", with_password},
       {"runs", "--db", "postgresql://bg_pw:wr0ng-" + secret + "@/" + db_ + "?" + host}};
   bool masked = false;
-  for (const auto& args : commands) {
+  auto check = [&](const std::vector<std::string>& args) {
     const auto r = run_cli(args);
     SCOPED_TRACE(args[0] + " " + args[1]);
     EXPECT_EQ(r.out.find(secret), std::string::npos) << r.out;
     EXPECT_EQ(r.err.find(secret), std::string::npos) << r.err;
     masked = masked || (r.out + r.err).find("bg_pw:***@") != std::string::npos;
-  }
+    return r;
+  };
+  for (const auto& args : commands) check(args);
   EXPECT_TRUE(masked);
+
+  // The cluster commands: submit refuses to keep the password in a job folder; status and
+  // collect of a job whose tasks ran by hand show the location masked, and no file of the job
+  // folder holds the password.
+  TempDir dir;
+  write_file(dir.file("s.yml"),
+             "instances: 2\nbenchmarks:\n  - name: t\n    command: [/bin/true]\n");
+  const auto refused = check({"submit", dir.file("s.yml"), "--slurm", "--dry-run", "--job-dir",
+                              dir.file("refused"), "--db", with_password});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("holds a password"), std::string::npos) << refused.err;
+  const auto sub = run_cli({"submit", dir.file("s.yml"), "--slurm", "--dry-run", "--tasks", "1",
+                            "--job-dir", dir.file("job"), "--db", dir.file("tasks.db")});
+  ASSERT_EQ(sub.exit_code, 0) << sub.err;
+  ASSERT_EQ(run_cli({"task", dir.file("job"), "--task", "0"}).exit_code, 0);
+  EXPECT_EQ(check({"status", dir.file("job"), "--db", with_password}).exit_code, 0);
+  masked = false;
+  const auto collected = check({"collect", dir.file("job"), "--db", with_password});
+  EXPECT_EQ(collected.exit_code, 0) << collected.err;
+  EXPECT_TRUE(masked) << collected.err;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir.path())) {
+    if (!entry.is_regular_file()) continue;
+    EXPECT_EQ(benchguard::testing::read_file(entry.path().string()).find(secret), std::string::npos)
+        << entry.path();
+  }
 }
 
 }  // namespace

@@ -15,7 +15,7 @@
 #include <thread>
 
 #include "core/iterations.hpp"
-#include "store/postgres/pg_url.hpp"
+#include "store/location.hpp"
 #include "store/sqlite/migrate.hpp"
 #include "support/test_support.hpp"
 #include "tests/postgres/pg_test_support.hpp"
@@ -575,12 +575,12 @@ TEST_F(PgStoreTest, PasswordsNeverAppearInErrors) {
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().message.find(secret), std::string::npos) << missing.error().message;
 
-  EXPECT_EQ(postgres::redact_url("postgresql://u:p%40ss@h:5432/db?sslmode=require"),
+  EXPECT_EQ(store::redact_url("postgresql://u:p%40ss@h:5432/db?sslmode=require"),
             "postgresql://u:***@h:5432/db?sslmode=require");
-  EXPECT_EQ(postgres::redact_url("postgresql://h/db?user=u&password=x&sslmode=verify-full"),
+  EXPECT_EQ(store::redact_url("postgresql://h/db?user=u&password=x&sslmode=verify-full"),
             "postgresql://h/db?user=u&password=***&sslmode=verify-full");
-  EXPECT_EQ(postgres::redact_url("postgresql://u@h/db"), "postgresql://u@h/db");
-  EXPECT_EQ(postgres::scrub("failed for p@ss", postgres::url_secrets("postgresql://u:p%40ss@h/d")),
+  EXPECT_EQ(store::redact_url("postgresql://u@h/db"), "postgresql://u@h/db");
+  EXPECT_EQ(store::scrub("failed for p@ss", store::url_secrets("postgresql://u:p%40ss@h/d")),
             "failed for ***");
 }
 

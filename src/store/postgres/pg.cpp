@@ -6,7 +6,7 @@
 #include <cstring>
 #include <limits>
 
-#include "store/postgres/pg_url.hpp"
+#include "store/location.hpp"
 
 namespace benchguard::store::postgres {
 namespace {

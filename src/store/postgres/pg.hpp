@@ -2,7 +2,7 @@
 // query results (Rows) and a Transaction guard. Parameters go typed: integers and doubles in
 // binary (float8 bit for bit: NaN, -0.0 and subnormals come back as they went), bytea in
 // binary, text as text; results come back in binary. Every failure is an Error naming the
-// database by its redacted URL (pg_url.hpp), never an exception, never a password.
+// database by its redacted URL (store/location.hpp), never an exception, never a password.
 #pragma once
 
 #include <cstdint>

@@ -4,8 +4,8 @@
 #include <optional>
 #include <string>
 
+#include "store/location.hpp"
 #include "store/postgres/pg_store.hpp"
-#include "store/postgres/pg_url.hpp"
 
 namespace benchguard::store::postgres {
 namespace {

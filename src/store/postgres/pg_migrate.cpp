@@ -6,8 +6,8 @@
 #include <cctype>
 #include <chrono>
 
+#include "store/location.hpp"
 #include "store/postgres/pg_store.hpp"
-#include "store/postgres/pg_url.hpp"
 
 namespace benchguard::store::postgres {
 namespace {
