@@ -41,6 +41,9 @@ Calibration calibrate_runs(std::span<const RunData> runs, const CompareOptions& 
   c.confidence = opts.verdict.confidence;
   c.threshold = opts.verdict.threshold;
   c.alpha = 1.0 - opts.verdict.confidence;
+  c.burn_in = to_string(opts.burn_in);
+  c.resamples = static_cast<std::size_t>(opts.verdict.resamples);
+  c.seed = std::to_string(opts.verdict.seed);
   for (const auto& run : runs) {
     if (c.suite.empty()) {
       c.suite = run.run.suite;

@@ -183,6 +183,30 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
           "{} calibrated the {} but this comparison uses the {}: calibrate with the same "
           "--statistic",
           c.path, c.statistic, statistic));
+    // The other settings of the rule the calibration measured; a file that does not record
+    // one (written by an older benchguard) is not checked for it.
+    std::vector<std::string> differ;
+    const auto differs = [&](const std::string& flag, const std::string& calibrated,
+                             const std::string& here) {
+      if (!calibrated.empty() && calibrated != here)
+        differ.push_back(fmt::format("{} {} (calibrated: {})", flag, here, calibrated));
+    };
+    differs("--threshold", fmt::format("{:g}%", 100 * c.threshold),
+            fmt::format("{:g}%", 100 * options.verdict.threshold));
+    differs("--confidence", fmt::format("{:g}", c.confidence),
+            fmt::format("{:g}", options.verdict.confidence));
+    differs("--burn-in", c.burn_in, to_string(options.burn_in));
+    differs("--resamples", c.resamples == 0 ? "" : std::to_string(c.resamples),
+            std::to_string(options.verdict.resamples));
+    differs("--seed", c.seed, std::to_string(options.verdict.seed));
+    if (!differ.empty()) {
+      std::string list;
+      for (const auto& d : differ) list += (list.empty() ? "" : ", ") + d;
+      report.warnings.push_back(fmt::format(
+          "{} was calibrated under other settings than this comparison: {}; calibrate with the "
+          "same flags for thresholds that hold here",
+          c.path, list));
+    }
     if (uncalibrated > 0)
       report.warnings.push_back(
           fmt::format("{} has no entry for {} benchmark/metric row(s): their threshold stays at "

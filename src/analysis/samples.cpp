@@ -8,6 +8,18 @@
 
 namespace benchguard::analysis {
 
+std::string to_string(const BurnInPolicy& policy) {
+  switch (policy.mode) {
+    case BurnInPolicy::Mode::kConfigured:
+      return "configured";
+    case BurnInPolicy::Mode::kFixed:
+      return std::to_string(policy.fixed);
+    case BurnInPolicy::Mode::kAuto:
+      break;
+  }
+  return "auto";
+}
+
 MetricInfo metric_info(const std::string& name) {
   if (const MetricInfo* m = find_builtin_metric(name)) return *m;
   return MetricInfo{name, "", Direction::kLowerIsBetter};

@@ -24,6 +24,9 @@ struct BurnInPolicy {
   std::size_t fixed = 0;
 };
 
+// As --burn-in spells it: auto, configured or the count.
+std::string to_string(const BurnInPolicy& policy);
+
 // Steady-state detection needs a series long enough to find a final segment in.
 inline constexpr std::size_t kMinSeriesForDetection = 10;
 

@@ -1,5 +1,10 @@
 #include "cli/analysis_flags.hpp"
 
+#include <fmt/format.h>
+
+#include "core/defaults.hpp"
+#include "core/units.hpp"
+
 namespace benchguard::cli {
 
 Result<stats::Statistic> statistic_from_flag(const std::string& flag) {
@@ -56,6 +61,39 @@ Result<analysis::SummaryOptions> AnalysisFlags::summary_options() const {
   o.confidence = confidence;
   o.seed = seed;
   return o;
+}
+
+std::string VerdictFlags::default_threshold_text() {
+  return fmt::format("{:g}%", 100 * kDefaultThreshold);
+}
+
+void VerdictFlags::add_to(CLI::App* c) {
+  c->add_option("--statistic", statistic,
+                "What B/A compares: trimmed (default: the mean of the middle 80% of iterations, "
+                "robust to spikes), median, or mean")
+      ->check(CLI::IsMember({"trimmed", "median", "mean"}));
+  c->add_option("--threshold", threshold,
+                "Smallest change that counts (default " + default_threshold_text() + ")");
+}
+
+Result<analysis::CompareOptions> compare_options(const AnalysisFlags& analysis,
+                                                 const VerdictFlags& verdict) {
+  analysis::CompareOptions o;
+  if (!analysis.metrics.empty()) o.metrics = analysis.metrics;
+  BG_ASSIGN(o.burn_in, analysis.burn_in_policy());
+  BG_ASSIGN(o.verdict.threshold, parse_fraction(verdict.threshold, "--threshold"));
+  BG_ASSIGN(o.verdict.statistic, statistic_from_flag(verdict.statistic));
+  o.verdict.confidence = analysis.confidence;
+  o.verdict.resamples = analysis.resamples;
+  o.verdict.seed = analysis.seed;
+  return o;
+}
+
+bool fails_on(const std::string& fail_on, const analysis::CompareReport& report) {
+  using stats::Verdict;
+  const bool slower = report.any(Verdict::kSlower), faster = report.any(Verdict::kFaster);
+  return (fail_on == "slower" && slower) || (fail_on == "faster" && faster) ||
+         (fail_on == "change" && (slower || faster));
 }
 
 }  // namespace benchguard::cli

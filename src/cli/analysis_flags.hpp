@@ -1,4 +1,6 @@
-// Flags shared by the analysing commands (summary, compare): metrics, burn-in, bootstrap.
+// Flags shared by the analysing commands: metrics, burn-in, bootstrap (summary, compare, ab,
+// calibrate), and the verdict rule (compare, ab, calibrate, bisect), each with its default
+// written once.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -28,5 +30,23 @@ struct AnalysisFlags {
   Result<analysis::BurnInPolicy> burn_in_policy() const;
   Result<analysis::SummaryOptions> summary_options() const;
 };
+
+// The verdict rule: --statistic and --threshold.
+struct VerdictFlags {
+  std::string statistic = "trimmed";
+  std::string threshold = default_threshold_text();
+
+  static std::string default_threshold_text();
+  void add_to(CLI::App* c);
+};
+
+// The comparison every command that gives verdicts runs, built here and only here from the
+// shared flags: the same flags give the same CompareOptions in compare, ab and calibrate.
+Result<analysis::CompareOptions> compare_options(const AnalysisFlags& analysis,
+                                                 const VerdictFlags& verdict);
+
+// --fail-on slower | faster | change: whether the report has what it asks to fail on (empty:
+// never).
+bool fails_on(const std::string& fail_on, const analysis::CompareReport& report);
 
 }  // namespace benchguard::cli

@@ -2,7 +2,6 @@
 // run, then their comparison; with --null also A against itself (docs/bisect.md).
 #include <fmt/format.h>
 
-#include <csignal>
 #include <nlohmann/json.hpp>
 
 #include "analysis/compare.hpp"
@@ -10,6 +9,7 @@
 #include "cli/app.hpp"
 #include "cli/progress.hpp"
 #include "cli/run_flags.hpp"
+#include "cli/stop_signals.hpp"
 #include "core/json_error.hpp"
 #include "core/units.hpp"
 #include "refs/refs.hpp"
@@ -27,15 +27,10 @@ struct AbFlags {
   std::string repo;
   std::string variant;
   bool null = false;
-  std::string statistic = "trimmed";
-  std::string threshold = "1%";
   std::string fail_on;
   AnalysisFlags analysis;
+  VerdictFlags verdict;
 };
-
-void on_signal(int) {
-  schedule::request_stop();
-}
 
 std::string side_text(const refs::RefSide& s) {
   return fmt::format("{} = {} ({})", s.name, s.ref, s.commit.substr(0, 12));
@@ -52,22 +47,14 @@ Result<int> do_ab(Context& ctx, const AbFlags& f) {
   options.repo = f.repo;
   options.variant = f.variant;
 
-  analysis::CompareOptions compare;
-  if (!f.analysis.metrics.empty()) compare.metrics = f.analysis.metrics;
-  BG_ASSIGN(compare.burn_in, f.analysis.burn_in_policy());
-  BG_ASSIGN(compare.verdict.threshold, parse_fraction(f.threshold, "--threshold"));
-  BG_ASSIGN(compare.verdict.statistic, statistic_from_flag(f.statistic));
-  compare.verdict.confidence = f.analysis.confidence;
-  compare.verdict.resamples = f.analysis.resamples;
-  compare.verdict.seed = f.analysis.seed;
+  BG_ASSIGN(const analysis::CompareOptions compare, compare_options(f.analysis, f.verdict));
 
   BG_ASSIGN(auto store, ctx.open_store(/*create=*/true));
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
-  ProgressBar bar(ctx.err, ctx.interactive());
-  auto outcome = refs::run_ab(suite, *store, f.refs[0], f.refs[1], f.null, options, std::ref(bar));
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
+  auto outcome = [&] {
+    const StopOnSignals stop;
+    ProgressBar bar(ctx.err, ctx.interactive());
+    return refs::run_ab(suite, *store, f.refs[0], f.refs[1], f.null, options, std::ref(bar));
+  }();
   if (!outcome.ok()) return outcome.error();
 
   // Each run's two variants of every benchmark, compared.
@@ -124,12 +111,8 @@ Result<int> do_ab(Context& ctx, const AbFlags& f) {
                          aa ? " and A/A run " + outcome->null_run->uuid.substr(0, 8) : "",
                          ctx.db_name());
   if (outcome->run.status == "interrupted") return 130;
-  using stats::Verdict;
   const auto& r = ab.second;
-  const bool fail = (f.fail_on == "slower" && r.any(Verdict::kSlower)) ||
-                    (f.fail_on == "faster" && r.any(Verdict::kFaster)) ||
-                    (f.fail_on == "change" && (r.any(Verdict::kSlower) || r.any(Verdict::kFaster)));
-  if (fail) return static_cast<int>(ExitCode::kRegression);
+  if (fails_on(f.fail_on, r)) return static_cast<int>(ExitCode::kRegression);
   return outcome->run.any_failure() ? static_cast<int>(ExitCode::kBenchmarkFailure) : 0;
 }
 
@@ -150,9 +133,7 @@ Action add_ab(CLI::App& app, Context& ctx) {
   c->add_option("--variant", f->variant,
                 "The suite variant run at each ref (default: each benchmark's first)");
   c->add_flag("--null", f->null, "Also run A against itself (A/A) and report it beside A/B");
-  c->add_option("--statistic", f->statistic, "What B/A compares: trimmed, median or mean")
-      ->check(CLI::IsMember({"trimmed", "median", "mean"}));
-  c->add_option("--threshold", f->threshold, "Smallest change that counts (default 1%)");
+  f->verdict.add_to(c);
   c->add_option("--fail-on", f->fail_on, "Exit 1 when a benchmark is slower, faster, or either")
       ->check(CLI::IsMember({"slower", "faster", "change"}));
   add_run_flags(c, f->run);

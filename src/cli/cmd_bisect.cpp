@@ -2,11 +2,10 @@
 // slower, found by measuring (docs/bisect.md).
 #include <fmt/format.h>
 
-#include <csignal>
-
 #include "cli/analysis_flags.hpp"
 #include "cli/app.hpp"
 #include "cli/run_flags.hpp"
+#include "cli/stop_signals.hpp"
 #include "core/json_error.hpp"
 #include "refs/refs.hpp"
 #include "report/bisect.hpp"
@@ -23,10 +22,6 @@ struct BisectFlags {
   int max_instances = 0;
   AnalysisFlags analysis;
 };
-
-void on_signal(int) {
-  schedule::request_stop();
-}
 
 Result<int> do_bisect(Context& ctx, const BisectFlags& f) {
   BG_ASSIGN(const Suite suite, prepare_suite(ctx, f.run));
@@ -65,15 +60,14 @@ Result<int> do_bisect(Context& ctx, const BisectFlags& f) {
   if (good.empty() || bad.empty())
     return Error{"bisect needs --good REF and --bad REF (or --change ID)"};
 
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
   const bool interactive = ctx.interactive();
-  auto outcome = refs::run_bisect(suite, *store, good, bad, o, [&](const std::string& line) {
-    if (interactive) ctx.err << "\r\033[K" << line << std::flush;
-  });
+  auto outcome = [&] {
+    const StopOnSignals stop;
+    return refs::run_bisect(suite, *store, good, bad, o, [&](const std::string& line) {
+      if (interactive) ctx.err << "\r\033[K" << line << std::flush;
+    });
+  }();
   if (interactive) ctx.err << "\r\033[K" << std::flush;
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
   if (!outcome.ok()) return outcome.error();
   const std::string benchmark = o.benchmark.empty() ? suite.benchmarks.front().name : o.benchmark;
   if (ctx.globals.format == "json")

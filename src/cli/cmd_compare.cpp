@@ -22,14 +22,13 @@ namespace {
 
 struct CompareFlags {
   CompareRequest request;
-  std::string statistic = "trimmed";
-  std::string threshold = "1%";
   std::string fail_on;  // slower | faster | change
   std::string simulate;
   std::string min_overlap = "40%";
   std::string calibration;
   bool no_duet = false;
   AnalysisFlags analysis;
+  VerdictFlags verdict;
 };
 
 Result<int> do_compare(Context& ctx, const CompareFlags& f) {
@@ -38,10 +37,7 @@ Result<int> do_compare(Context& ctx, const CompareFlags& f) {
   BG_ASSIGN(auto inputs, resolve_compare_inputs(ctx, store, f.request, import_warnings));
   for (const auto& w : import_warnings)
     ctx.err << "benchguard: warning: " << escape_text(w) << "\n";
-  analysis::CompareOptions opts;
-  if (!f.analysis.metrics.empty()) opts.metrics = f.analysis.metrics;
-  BG_ASSIGN(opts.burn_in, f.analysis.burn_in_policy());
-  BG_ASSIGN(opts.verdict.threshold, parse_fraction(f.threshold, "--threshold"));
+  BG_ASSIGN(analysis::CompareOptions opts, compare_options(f.analysis, f.verdict));
   if (!f.simulate.empty()) {
     BG_ASSIGN(opts.simulate_slowdown, parse_fraction(f.simulate, "--simulate-slowdown"));
   }
@@ -54,11 +50,7 @@ Result<int> do_compare(Context& ctx, const CompareFlags& f) {
   BG_ASSIGN(opts.min_overlap, parse_fraction(f.min_overlap, "--min-overlap"));
   if (!(opts.min_overlap > 0 && opts.min_overlap <= 1))
     return Error{"--min-overlap must be above 0 and at most 100%, not '" + f.min_overlap + "'"};
-  BG_ASSIGN(opts.verdict.statistic, statistic_from_flag(f.statistic));
   const std::string statistic = stats::to_string(opts.verdict.statistic);
-  opts.verdict.confidence = f.analysis.confidence;
-  opts.verdict.resamples = f.analysis.resamples;
-  opts.verdict.seed = f.analysis.seed;
   auto report = analysis::compare_sides(inputs.a, inputs.b, opts);
   const auto conditions = analysis::condition_warnings(inputs.conditions_a, inputs.conditions_b);
   report.warnings.insert(report.warnings.begin(), conditions.begin(), conditions.end());
@@ -73,12 +65,7 @@ Result<int> do_compare(Context& ctx, const CompareFlags& f) {
     report::print_compare(ctx.out, ctx.globals.format, report, inputs.description, statistic,
                           opts.verdict.confidence);
 
-  using stats::Verdict;
-  const bool fail =
-      (f.fail_on == "slower" && report.any(Verdict::kSlower)) ||
-      (f.fail_on == "faster" && report.any(Verdict::kFaster)) ||
-      (f.fail_on == "change" && (report.any(Verdict::kSlower) || report.any(Verdict::kFaster)));
-  return fail ? static_cast<int>(ExitCode::kRegression) : 0;
+  return fails_on(f.fail_on, report) ? static_cast<int>(ExitCode::kRegression) : 0;
 }
 
 }  // namespace
@@ -99,11 +86,7 @@ Action add_compare(CLI::App& app, Context& ctx) {
   c->add_option("--input-format", f->request.input_format,
                 "Format of result files given as references (default: recognised from content)")
       ->check(CLI::IsMember(formats));
-  c->add_option("--statistic", f->statistic,
-                "What B/A compares: trimmed (default: the mean of the middle 80% of iterations, "
-                "robust to spikes), median, or mean")
-      ->check(CLI::IsMember({"trimmed", "median", "mean"}));
-  c->add_option("--threshold", f->threshold, "Smallest change that counts (default 1%)");
+  f->verdict.add_to(c);
   c->add_option("--fail-on", f->fail_on, "Exit 1 when a benchmark is slower, faster, or either")
       ->check(CLI::IsMember({"slower", "faster", "change"}));
   c->add_option("--simulate-slowdown", f->simulate, "What if B were this much slower (e.g. 5%)");

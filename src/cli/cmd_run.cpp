@@ -1,22 +1,17 @@
 // benchguard run SUITE.yml | run [options] -- CMD ARGS...
 #include <fmt/format.h>
 
-#include <csignal>
-
 #include "cli/app.hpp"
 #include "cli/progress.hpp"
 #include "cli/run_flags.hpp"
 #include "cli/show_table.hpp"
+#include "cli/stop_signals.hpp"
 #include "core/names.hpp"
 #include "schedule/runner.hpp"
 
 namespace benchguard::cli {
 
 namespace {
-
-void on_signal(int) {
-  schedule::request_stop();
-}
 
 Result<int> do_run(Context& ctx, const RunFlags& f) {
   BG_ASSIGN(const Suite suite, prepare_suite(ctx, f));
@@ -26,12 +21,11 @@ Result<int> do_run(Context& ctx, const RunFlags& f) {
   BG_TRY(schedule::preflight(suite));
   BG_ASSIGN(auto store, ctx.open_store(/*create=*/true));
 
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
-  ProgressBar bar(ctx.err, ctx.interactive());
-  auto outcome = schedule::run_suite(suite, *store, opts, std::ref(bar));
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
+  auto outcome = [&] {
+    const StopOnSignals stop;
+    ProgressBar bar(ctx.err, ctx.interactive());
+    return schedule::run_suite(suite, *store, opts, std::ref(bar));
+  }();
   if (!outcome.ok()) return outcome.error();
 
   BG_ASSIGN(const RunData data, store->load_run(std::to_string(outcome->run_id)));

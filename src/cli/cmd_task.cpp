@@ -1,10 +1,10 @@
 // benchguard task JOB [--attempt K] [--task T]: what each array task of `submit` runs (hidden).
 #include <fmt/format.h>
 
-#include <csignal>
 #include <cstdlib>
 
 #include "cli/app.hpp"
+#include "cli/stop_signals.hpp"
 #include "cluster/collect.hpp"
 #include "cluster/task.hpp"
 #include "core/names.hpp"
@@ -19,10 +19,6 @@ struct TaskFlags {
   int task = -1;
 };
 
-void on_signal(int) {
-  schedule::request_stop();
-}
-
 Result<int> do_task(Context& ctx, const TaskFlags& f) {
   BG_ASSIGN(const cluster::Job job, cluster::load_job(f.job));
   int task = f.task;
@@ -33,8 +29,8 @@ Result<int> do_task(Context& ctx, const TaskFlags& f) {
     task = std::atoi(id);
   }
   BG_TRY(cluster::find_task(job, f.attempt, task));
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);  // scancel and time limits: stop after the instance in flight
+  // scancel and time limits: stop after the instance in flight.
+  const StopOnSignals stop;
   auto outcome = cluster::run_task(job, f.attempt, task, "benchguard " + ctx.command_line);
   int code = 0;
   if (!outcome.ok()) {

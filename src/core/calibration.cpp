@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_error.hpp"
+#include "core/json_number.hpp"
 #include "core/yaml_util.hpp"
 
 namespace benchguard {
@@ -14,10 +15,6 @@ using nlohmann::json;
 
 std::string field(const std::string& where, const char* key) {
   return where.empty() ? std::string(key) : where + "." + key;
-}
-
-json number(double x) {
-  return std::isfinite(x) ? json(x) : json(nullptr);
 }
 
 // Reads fields with errors that name the file and the field.
@@ -117,27 +114,31 @@ std::string format_calibration(const Calibration& c) {
                        {"comparisons", e.comparisons},
                        {"slower", e.slower},
                        {"faster", e.faster},
-                       {"rate", number(e.rate)},
-                       {"rate_ci", {number(e.rate_lower), number(e.rate_upper)}},
-                       {"max_change", number(e.max_change)},
-                       {"threshold", number(e.threshold)},
-                       {"bound", number(e.bound)},
+                       {"rate", json_number(e.rate)},
+                       {"rate_ci", {json_number(e.rate_lower), json_number(e.rate_upper)}},
+                       {"max_change", json_number(e.max_change)},
+                       {"threshold", json_number(e.threshold)},
+                       {"bound", json_number(e.bound)},
                        {"reached", e.reached},
                        {"instances", e.instances}});
-  const json j = {{"calibration", 1},
-                  {"suite", c.suite},
-                  {"host", c.host},
-                  {"schedule", c.schedule},
-                  {"variant", c.variant},
-                  {"statistic", c.statistic},
-                  {"confidence", number(c.confidence)},
-                  {"threshold", number(c.threshold)},
-                  {"alpha", number(c.alpha)},
-                  {"repetitions", c.repetitions},
-                  {"repetitions_with_alarm", c.repetitions_with_alarm},
-                  {"family_rate_ci", {number(c.family_rate_lower), number(c.family_rate_upper)}},
-                  {"runs", c.runs},
-                  {"entries", entries}};
+  const json j = {
+      {"calibration", 1},
+      {"suite", c.suite},
+      {"host", c.host},
+      {"schedule", c.schedule},
+      {"variant", c.variant},
+      {"statistic", c.statistic},
+      {"confidence", json_number(c.confidence)},
+      {"threshold", json_number(c.threshold)},
+      {"alpha", json_number(c.alpha)},
+      {"burn_in", c.burn_in},
+      {"resamples", c.resamples},
+      {"seed", c.seed},
+      {"repetitions", c.repetitions},
+      {"repetitions_with_alarm", c.repetitions_with_alarm},
+      {"family_rate_ci", {json_number(c.family_rate_lower), json_number(c.family_rate_upper)}},
+      {"runs", c.runs},
+      {"entries", entries}};
   return json_text(j, 2) + "\n";
 }
 
@@ -166,6 +167,9 @@ Result<Calibration> parse_calibration(const std::string& text, const std::string
   BG_TRY(r.real(j, "confidence", "", c.confidence));
   BG_TRY(r.real(j, "threshold", "", c.threshold));
   BG_TRY(r.real(j, "alpha", "", c.alpha));
+  BG_TRY(r.text(j, "burn_in", "", c.burn_in));
+  BG_TRY(r.count(j, "resamples", "", c.resamples));
+  BG_TRY(r.text(j, "seed", "", c.seed));
   BG_TRY(r.count(j, "repetitions", "", c.repetitions));
   BG_TRY(r.count(j, "repetitions_with_alarm", "", c.repetitions_with_alarm));
   BG_TRY(r.interval(j, "family_rate_ci", "", c.family_rate_lower, c.family_rate_upper));

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/defaults.hpp"
 #include "core/result.hpp"
 
 namespace benchguard {
@@ -37,8 +38,13 @@ struct Calibration {
   std::string variant;    // the variant run against itself
   std::string statistic;  // of the verdict rule: trimmed | median | mean
   double confidence = 0.95;
-  double threshold = 0.01;  // the verdict rule's own threshold
-  double alpha = 0.05;      // 1 - confidence: the false-alarm rate the threshold bounds
+  double threshold = kDefaultThreshold;  // the verdict rule's own threshold
+  double alpha = 0.05;  // 1 - confidence: the false-alarm rate the threshold bounds
+  // The rest of the comparison's settings, as `compare` spells them; empty or 0 in a file
+  // written before they were recorded.
+  std::string burn_in;  // auto | configured | a count
+  std::size_t resamples = 0;
+  std::string seed;  // the bootstrap's, as a decimal
   std::size_t repetitions = 0;
   std::size_t repetitions_with_alarm = 0;  // any benchmark or metric slower or faster
   double family_rate_lower = 0, family_rate_upper = 1;

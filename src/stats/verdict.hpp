@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "core/defaults.hpp"
 #include "core/model.hpp"
 #include "stats/bootstrap.hpp"
 #include "stats/tests.hpp"
@@ -45,7 +46,7 @@ enum class Verdict { kUnchanged, kSlower, kFaster, kInconclusive };
 const char* to_string(Verdict verdict);
 
 struct VerdictOptions {
-  double threshold = 0.01;  // relative change that matters (1%)
+  double threshold = kDefaultThreshold;  // relative change that matters
   double confidence = 0.95;
   int resamples = 10000;
   uint64_t seed = 0;

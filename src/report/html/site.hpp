@@ -12,6 +12,7 @@
 #include "analysis/detection.hpp"
 #include "analysis/history.hpp"
 #include "analysis/summary.hpp"
+#include "core/defaults.hpp"
 #include "core/result.hpp"
 #include "store/store.hpp"
 
@@ -29,7 +30,7 @@ struct SiteOptions {
   // The compare page: the newest `compare_runs` runs, each against the run before them all,
   // and the threshold of P(change beyond threshold) in its heat map, from this many resamples.
   std::size_t compare_runs = 8;
-  double threshold = 0.01;
+  double threshold = kDefaultThreshold;
   int heat_resamples = 1000;
   // The plan page ("plan-ID.html") of this run (empty: none; serve renders any on request),
   // and the slowdown it is to detect.

@@ -1,0 +1,19 @@
+// What `calibrate` prints: per benchmark and metric the A/A false alarms, their rate with its
+// interval and the calibrated threshold (text, Markdown, CSV), then what the repetitions bound.
+// JSON is the calibration file itself (core/calibration.hpp).
+#pragma once
+
+#include <map>
+#include <ostream>
+#include <string>
+
+#include "core/calibration.hpp"
+
+namespace benchguard::report {
+
+// `planned`: the simulated A/A rate of a plan per benchmark (a column of its own when a plan
+// was given; empty: no column).
+void print_calibration(std::ostream& out, const std::string& format, const Calibration& c,
+                       const std::map<std::string, double>* planned);
+
+}  // namespace benchguard::report
