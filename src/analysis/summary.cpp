@@ -142,4 +142,25 @@ VariantSummary summarize_variant(const VariantData& v, const std::string& metric
   return s;
 }
 
+RunSummary summarize_run(const RunData& run, const std::vector<std::string>& metrics,
+                         bool every_metric, const SummaryOptions& options) {
+  RunSummary out;
+  const bool all = metrics.size() == 1 && metrics.front() == "all";
+  for (const auto& v : run.variants) {
+    for (const auto& m : metrics.empty() || all ? metrics_of(v) : metrics) {
+      if (metrics.empty() && m != "wall_time" && !every_metric) continue;
+      out.rows.push_back(summarize_variant(v, m, options));
+    }
+    if (v.instances.empty() && !v.summaries.empty()) ++out.summary_only;
+  }
+  for (std::size_t i = 0; i < run.variants.size(); ++i)
+    for (std::size_t j = i + 1; j < run.variants.size(); ++j) {
+      const auto& a = run.variants[i];
+      const auto& b = run.variants[j];
+      if (a.variant.benchmark != b.variant.benchmark || !has_duet_pairs(a, b)) continue;
+      out.balances.push_back(duet_balance(a, b, "wall_time", options.burn_in, options.confidence));
+    }
+  return out;
+}
+
 }  // namespace benchguard::analysis

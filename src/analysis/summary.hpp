@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/duet.hpp"
 #include "analysis/samples.hpp"
 #include "stats/bootstrap.hpp"
 
@@ -54,5 +55,18 @@ struct VariantSummary {
 
 VariantSummary summarize_variant(const VariantData& v, const std::string& metric,
                                  const SummaryOptions& options);
+
+// What `summary` reports of a run: a row per variant and metric, and per benchmark run as
+// concurrent A/B pairs what the CPU sets and the start order did.
+struct RunSummary {
+  std::vector<VariantSummary> rows;
+  std::vector<DuetBalance> balances;
+  std::size_t summary_only = 0;  // variants that hold summary records and no measurements
+};
+
+// `metrics` empty: wall_time, or every metric of each variant when `every_metric`; {"all"}:
+// every metric; otherwise these.
+RunSummary summarize_run(const RunData& run, const std::vector<std::string>& metrics,
+                         bool every_metric, const SummaryOptions& options);
 
 }  // namespace benchguard::analysis

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "core/json_number.hpp"
 #include "report/table.hpp"
 
 namespace benchguard::report {
@@ -11,10 +12,6 @@ namespace {
 
 std::string num(double x) {
   return std::isfinite(x) ? fmt::format("{:.2f}", x) : "-";
-}
-
-nlohmann::json jnum(double x) {
-  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
 }
 
 }  // namespace
@@ -34,10 +31,11 @@ nlohmann::json bisect_json(const refs::BisectOutcome& o, const std::string& benc
       j["verdict"] = analysis::to_string(s.result.verdict);
       j["decided"] = analysis::to_string(s.decided);
       j["uncertain"] = s.uncertain;
-      j["position"] = jnum(s.result.position);
-      j["position_ci"] = {jnum(s.result.position_lower), jnum(s.result.position_upper)};
-      j["step_ratio"] = jnum(s.result.step_ratio);
-      j["step_ratio_ci"] = {jnum(s.result.step_lower), jnum(s.result.step_upper)};
+      j["position"] = json_number(s.result.position);
+      j["position_ci"] = {json_number(s.result.position_lower),
+                          json_number(s.result.position_upper)};
+      j["step_ratio"] = json_number(s.result.step_ratio);
+      j["step_ratio_ci"] = {json_number(s.result.step_lower), json_number(s.result.step_upper)};
     }
     steps.push_back(std::move(j));
   }
@@ -49,8 +47,9 @@ nlohmann::json bisect_json(const refs::BisectOutcome& o, const std::string& benc
                       {"warnings", o.warnings}, {"final_check", nullptr}};
   if (o.final_check)
     j["final_check"] = {
-        {"ratio", jnum(o.final_check->ratio.value)},
-        {"ci", {jnum(o.final_check->ratio.ci.lower), jnum(o.final_check->ratio.ci.upper)}},
+        {"ratio", json_number(o.final_check->ratio.value)},
+        {"ci",
+         {json_number(o.final_check->ratio.ci.lower), json_number(o.final_check->ratio.ci.upper)}},
         {"verdict", stats::to_string(o.final_check->verdict)}};
   return j;
 }

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "core/json_number.hpp"
 #include "core/units.hpp"
 #include "report/table.hpp"
 
@@ -13,10 +14,6 @@ namespace {
 
 std::string num(double x, const char* spec = "{:.3f}") {
   return std::isfinite(x) ? fmt::format(fmt::runtime(spec), x) : "-";
-}
-
-nlohmann::json jnum(double x) {
-  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
 }
 
 // How the U test's p-value was found: over the exact permutation distribution, or by the
@@ -39,21 +36,21 @@ nlohmann::json compare_json(const analysis::CompareReport& r, const std::string&
     for (const auto& row : m.rows) {
       const auto& c = row.result;
       rows.push_back({{"benchmark", row.benchmark},
-                      {"value_a", jnum(c.value_a)},
-                      {"value_b", jnum(c.value_b)},
-                      {"mean_a", jnum(c.mean_a)},
-                      {"mean_b", jnum(c.mean_b)},
+                      {"value_a", json_number(c.value_a)},
+                      {"value_b", json_number(c.value_b)},
+                      {"mean_a", json_number(c.mean_a)},
+                      {"mean_b", json_number(c.mean_b)},
                       {"instances_a", row.a.data.instances()},
                       {"instances_b", row.b.data.instances()},
-                      {"ratio", jnum(c.ratio.value)},
-                      {"ci", {jnum(c.ratio.ci.lower), jnum(c.ratio.ci.upper)}},
-                      {"p_value", jnum(c.p_value)},
+                      {"ratio", json_number(c.ratio.value)},
+                      {"ci", {json_number(c.ratio.ci.lower), json_number(c.ratio.ci.upper)}},
+                      {"p_value", json_number(c.p_value)},
                       {"p_value_method", p_method(c)},
-                      {"p_value_holm", jnum(c.p_value_adjusted)},
-                      {"p_value_bootstrap", jnum(c.p_value_bootstrap)},
-                      {"p_value_bootstrap_holm", jnum(c.p_value_bootstrap_adjusted)},
+                      {"p_value_holm", json_number(c.p_value_adjusted)},
+                      {"p_value_bootstrap", json_number(c.p_value_bootstrap)},
+                      {"p_value_bootstrap_holm", json_number(c.p_value_bootstrap_adjusted)},
                       {"verdict", stats::to_string(c.verdict)},
-                      {"threshold", jnum(c.threshold)},
+                      {"threshold", json_number(c.threshold)},
                       {"calibrated", row.calibrated != nullptr},
                       {"method", row.duet ? "duet" : "instances"},
                       {"resampling", stats::to_string(c.ratio.method)},
@@ -70,8 +67,8 @@ nlohmann::json compare_json(const analysis::CompareReport& r, const std::string&
          {"direction", m.metric.direction == Direction::kLowerIsBetter ? "lower" : "higher"},
          {"rows", rows},
          {"geomean",
-          {{"ratio", jnum(m.geomean.value)},
-           {"ci", {jnum(m.geomean.ci.lower), jnum(m.geomean.ci.upper)}}}}});
+          {{"ratio", json_number(m.geomean.value)},
+           {"ci", {json_number(m.geomean.ci.lower), json_number(m.geomean.ci.upper)}}}}});
   }
   return j;
 }

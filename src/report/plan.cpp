@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_error.hpp"
+#include "core/json_number.hpp"
 #include "core/units.hpp"
 #include "report/table.hpp"
 
@@ -15,10 +16,6 @@ namespace {
 
 using analysis::BenchmarkPlan;
 using analysis::PlanOptions;
-
-nlohmann::json jnum(double x) {
-  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
-}
 
 std::string fixed(double x, int digits) {
   return std::isfinite(x) ? fmt::format("{:.{}f}", x, digits) : "-";
@@ -46,7 +43,7 @@ nlohmann::json grid_json(const BenchmarkPlan& p, const PlanOptions& o) {
         {"instances", c.config.instances},
         {"iterations", c.config.iterations},
         {"feasible", c.feasible},
-        {"expected_seconds", jnum(analysis::expected_seconds(c.config, p.burn_in, p.mean))}};
+        {"expected_seconds", json_number(analysis::expected_seconds(c.config, p.burn_in, p.mean))}};
     if (c.feasible) {
       for (const stats::Decision d : {stats::Decision::kOverlap, stats::Decision::kRatio}) {
         const auto& r = c[d];
@@ -54,7 +51,7 @@ nlohmann::json grid_json(const BenchmarkPlan& p, const PlanOptions& o) {
         for (std::size_t k = 0; k < o.mds.slowdowns.size(); ++k)
           detection.push_back({{"slowdown", o.mds.slowdowns[k]}, {"rate", r.detection[k]}});
         row[std::string(stats::to_string(d))] = {
-            {"fpr", r.false_positive_rate}, {"mds", jnum(r.mds)}, {"detection", detection}};
+            {"fpr", r.false_positive_rate}, {"mds", json_number(r.mds)}, {"detection", detection}};
       }
     }
     grid.push_back(row);
@@ -73,8 +70,8 @@ nlohmann::json benchmark_plan_json(const BenchmarkPlan& p, const PlanOptions& o)
       {"viable", p.viable},
       {"not_viable", p.not_viable.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.not_viable)},
       {"burn_in", p.burn_in},
-      {"mean", jnum(p.mean)},
-      {"cv", jnum(p.cv)},
+      {"mean", json_number(p.mean)},
+      {"cv", json_number(p.cv)},
       {"cleaning",
        {{"instances_ok", c.instances_ok},
         {"instances_failed", c.instances_failed},
@@ -92,11 +89,11 @@ nlohmann::json benchmark_plan_json(const BenchmarkPlan& p, const PlanOptions& o)
   if (r.found)
     j["recommendation"] = {{"instances", r.config.instances},
                            {"iterations", r.config.iterations},
-                           {"mds", jnum(r.mds)},
+                           {"mds", json_number(r.mds)},
                            {"fpr", r.false_positive_rate},
                            {"detection_at_target", r.detection_at_target},
                            {"meets_target", r.meets_target},
-                           {"expected_seconds", jnum(r.seconds)}};
+                           {"expected_seconds", json_number(r.seconds)}};
   return j;
 }
 
@@ -110,7 +107,7 @@ nlohmann::json plan_json(const RunData& run, std::span<const BenchmarkPlan> plan
                         {"target", o.target},
                         {"alpha", o.alpha},
                         {"power", o.power},
-                        {"budget_seconds", o.budget_s ? jnum(*o.budget_s) : nullptr},
+                        {"budget_seconds", o.budget_s ? json_number(*o.budget_s) : nullptr},
                         {"selection", stats::to_string(o.selection)},
                         {"decision", stats::to_string(o.decision)},
                         {"instances_grid", o.mds.instances},

@@ -102,8 +102,9 @@ Result<std::string> render_compare_page(store::Store& store,
       const auto rs = stats::ratio_sample(sa.data, sb.data, stats::Statistic::kTrimmedMean,
                                           options.heat_resamples,
                                           stats::derive_seed(options.summary.seed, k++));
-      cells.push_back({{"p", number(probability_worse(rs, options.threshold, sa.metric.direction))},
-                       {"ratio", number(rs.ratio)}});
+      cells.push_back(
+          {{"p", json_number(probability_worse(rs, options.threshold, sa.metric.direction))},
+           {"ratio", json_number(rs.ratio)}});
     }
     data["rows"].push_back({{"benchmark", key.first}, {"variant", key.second}, {"cells", cells}});
   }

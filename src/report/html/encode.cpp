@@ -67,8 +67,4 @@ nlohmann::json scaled_deltas(std::span<const double> values, double scale) {
   return out;
 }
 
-nlohmann::json number(double value) {
-  return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
-}
-
 }  // namespace benchguard::report::html

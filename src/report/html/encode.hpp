@@ -8,6 +8,8 @@
 #include <span>
 #include <vector>
 
+#include "core/json_number.hpp"
+
 namespace benchguard::report::html {
 
 // A power of ten such that the largest finite |value| is below 100000 units of it (1 when
@@ -29,8 +31,5 @@ nlohmann::json index_deltas(std::span<const int64_t> values);
 
 // scaled(), then each integer minus the one before it (nulls stay null and are skipped).
 nlohmann::json scaled_deltas(std::span<const double> values, double scale);
-
-// A number, or null where it is not finite.
-nlohmann::json number(double value);
 
 }  // namespace benchguard::report::html

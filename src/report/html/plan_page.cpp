@@ -30,8 +30,8 @@ json plan_json(const analysis::BenchmarkPlan& p, const analysis::PlanOptions& o)
         continue;
       }
       const auto& d = (*it->second)[o.decision];
-      mrow.push_back(number(d.mds));
-      frow.push_back(number(d.false_positive_rate));
+      mrow.push_back(json_number(d.mds));
+      frow.push_back(json_number(d.false_positive_rate));
     }
     mds.push_back(mrow);
     fpr.push_back(frow);
@@ -41,15 +41,15 @@ json plan_json(const analysis::BenchmarkPlan& p, const analysis::PlanOptions& o)
               {"meetsTarget", r.meets_target},
               {"instances", r.config.instances},
               {"iterations", r.config.iterations},
-              {"mds", number(r.mds)},
-              {"fpr", number(r.false_positive_rate)},
-              {"seconds", number(r.seconds)},
+              {"mds", json_number(r.mds)},
+              {"fpr", json_number(r.false_positive_rate)},
+              {"seconds", json_number(r.seconds)},
               {"note", r.note}};
   return {{"benchmark", p.benchmark},
           {"metric", p.metric.name},
           {"unit", p.metric.unit},
-          {"mean", number(p.mean)},
-          {"cv", number(p.cv)},
+          {"mean", json_number(p.mean)},
+          {"cv", json_number(p.cv)},
           {"burnIn", p.burn_in},
           {"instancesMeasured", p.cleaning.instances},
           {"viable", p.viable},

@@ -1,0 +1,92 @@
+#include "cli/history_flags.hpp"
+
+#include <chrono>
+
+#include "cli/analysis_flags.hpp"
+#include "core/units.hpp"
+#include "vcs/log.hpp"
+
+namespace benchguard::cli {
+
+int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+void SelectFlags::add_to(CLI::App* c, bool with_window) {
+  c->add_option("benchmarks", benchmarks, "Benchmarks (exact names; default: all)");
+  c->add_option("--metric", metrics, "Metric(s) (default: wall_time)");
+  c->add_option("--branch", branch,
+                "Only this branch: with --repo its first-parent history, else the runs "
+                "recorded on it");
+  c->add_option("--repo", repo,
+                "A git repository: order points by its first-parent history (of --branch, "
+                "else HEAD) instead of commit time");
+  c->add_option("--machine", machine, "Only this machine class (see `history`)");
+  if (with_window) {
+    c->add_option("--since", since, "Only points at or after this date (YYYY-MM-DD[THH:MM:SS])");
+    c->add_option("--last", last, "Only the newest N points of each series");
+  }
+  c->add_option("--burn-in", burn_in,
+                "auto (flagged + detected), configured (flagged only), or a count per instance");
+}
+
+Result<analysis::HistoryOptions> SelectFlags::options() const {
+  analysis::HistoryOptions o;
+  o.benchmarks = benchmarks;
+  o.metrics = metrics;
+  o.machine = machine;
+  o.last = last;
+  if (!since.empty()) {
+    BG_ASSIGN(o.since, parse_date(since));
+  }
+  AnalysisFlags a;
+  a.burn_in = burn_in;
+  BG_ASSIGN(o.burn_in, a.burn_in_policy());
+  if (!repo.empty()) {
+    BG_ASSIGN(auto commits, vcs::first_parent_history(repo, branch));
+    for (auto& c : commits) o.commits.push_back(std::move(c.hash));
+  } else {
+    o.branch = branch;
+  }
+  return o;
+}
+
+void DetectFlags::add_to(CLI::App* c) {
+  c->add_option("--method", method,
+                "e-divisive (t-test, as Apache Otava), permutation (E-divisive with a "
+                "permutation test, as MongoDB) or threshold (mean of the 10 before + "
+                "max(3 sigma, --floor), confirmed by 3 points)")
+      ->check(CLI::IsMember({"e-divisive", "permutation", "threshold"}));
+  c->add_option("--p", p, "Largest p-value of a change point (0.001; permutation: 0.05)")
+      ->check(CLI::Range(1e-12, 0.5));
+  c->add_option("--window", window, "E-divisive window, in points")->check(CLI::Range(6, 100000));
+  c->add_option("--min-magnitude", min_magnitude,
+                "Drop changes smaller than this relative size (0.02 = 2%)")
+      ->check(CLI::Range(0.0, 10.0));
+  c->add_option("--floor", floor, "Threshold rule: absolute floor, in the metric's unit")
+      ->check(CLI::NonNegativeNumber);
+  c->add_option("--permutations", permutations, "Permutation test: permutations")
+      ->check(CLI::Range(19, 100000));
+  c->add_option("--seed", seed, "Seed of permutations and the confirming bootstrap");
+  c->add_flag("--full", full, "Re-examine every series from its start");
+}
+
+analysis::DetectOptions DetectFlags::options() const {
+  analysis::DetectOptions o;
+  o.method = method == "permutation" ? stats::ChangeMethod::kEDivisivePermutation
+             : method == "threshold" ? stats::ChangeMethod::kThreshold
+                                     : stats::ChangeMethod::kEDivisiveTTest;
+  o.max_p_value = p;
+  o.window = window;
+  o.min_magnitude = min_magnitude;
+  o.absolute_floor = floor;
+  o.permutations = permutations;
+  o.seed = seed;
+  o.verdict.seed = seed;
+  o.full = full;
+  return o;
+}
+
+}  // namespace benchguard::cli
