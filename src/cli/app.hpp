@@ -38,7 +38,15 @@ struct Context {
   std::string db_name() const;
   // Progress bars only on a terminal and never in CI.
   bool interactive() const;
+  // A run by reference (store/run_ref.hpp), git refs resolved in the current directory.
+  Result<RunData> resolve_run(store::Store& store, const std::string& ref,
+                              const store::LoadOptions& load = {}) const;
 };
+
+// What a run reference may be, for --help (store/run_ref.hpp).
+inline constexpr const char* kRunRefHelp =
+    "Run: latest, an id, a uuid (prefix), a KEY=VALUE label, a git commit or ref (the newest "
+    "run at it), or a database file (its newest run)";
 
 // --label KEY=VALUE options (run, import) as key-value pairs, in the order given.
 Result<KeyValues> parse_labels(const std::vector<std::string>& labels);
@@ -58,6 +66,7 @@ Action add_compare(CLI::App& app, Context& ctx);
 Action add_plan(CLI::App& app, Context& ctx);
 Action add_import(CLI::App& app, Context& ctx);
 Action add_calibrate(CLI::App& app, Context& ctx);
+Action add_confirm(CLI::App& app, Context& ctx);
 Action add_history(CLI::App& app, Context& ctx);
 Action add_detect(CLI::App& app, Context& ctx);
 Action add_ack(CLI::App& app, Context& ctx);

@@ -29,7 +29,7 @@ Result<int> do_export(Context& ctx, const ExportFlags& f) {
     refs.push_back("latest");
   }
   for (const auto& ref : refs) {
-    BG_ASSIGN(RunData run, store->load_run(ref));
+    BG_ASSIGN(RunData run, ctx.resolve_run(*store, ref));
     runs.push_back(std::move(run));
   }
   if (f.output.empty() || f.output == "-") {
@@ -56,7 +56,7 @@ Action add_export(CLI::App& app, Context& ctx) {
   auto f = std::make_shared<ExportFlags>();
   auto* c = app.add_subcommand(
       "export", "Write runs as csv (duet unified schema), json, or jsonl (Hail instances)");
-  c->add_option("runs", f->runs, "Runs to export (default: latest)");
+  c->add_option("runs", f->runs, std::string("Runs to export (default: latest). ") + kRunRefHelp);
   c->add_flag("--all", f->all, "Export every run");
   c->add_option("-o,--output", f->output, "File to write (default: standard output)");
   return [&ctx, f]() { return do_export(ctx, *f); };

@@ -61,7 +61,7 @@ Status write_plan_file(const std::string& path, const std::string& text) {
 Result<int> do_plan(Context& ctx, const PlanFlags& f) {
   BG_ASSIGN(const analysis::PlanOptions options, plan_options(f));
   BG_ASSIGN(auto store, ctx.open_store_read_only());
-  BG_ASSIGN(const RunData run, resolve_run(ctx, *store, f.ref));
+  BG_ASSIGN(const RunData run, ctx.resolve_run(*store, f.ref));
   std::vector<const VariantData*> variants;
   for (const auto& v : run.variants)
     if (f.variant.empty() || v.variant.name == f.variant) variants.push_back(&v);

@@ -99,10 +99,10 @@ void print_run(Context& ctx, const RunData& run) {
 Action add_show(CLI::App& app, Context& ctx) {
   auto ref = std::make_shared<std::string>("latest");
   auto* c = app.add_subcommand("show", "Per benchmark and variant of a run: counts, time, memory");
-  c->add_option("run", *ref, "Run id, uuid (prefix) or 'latest'");
+  c->add_option("run", *ref, kRunRefHelp);
   return [&ctx, ref]() -> Result<int> {
     BG_ASSIGN(auto store, ctx.open_store_read_only());
-    BG_ASSIGN(const RunData run, store->load_run(*ref));
+    BG_ASSIGN(const RunData run, ctx.resolve_run(*store, *ref));
     print_run(ctx, run);
     return 0;
   };

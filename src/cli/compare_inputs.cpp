@@ -4,13 +4,11 @@
 #include <tbb/parallel_invoke.h>
 
 #include <algorithm>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 
 #include "ingest/ingest.hpp"
-#include "vcs/git.hpp"
+#include "store/run_ref.hpp"
 
 namespace benchguard::cli {
 
@@ -47,26 +45,10 @@ std::string short_run(const RunData& r) {
 // Compared runs are read by column: analysis needs no record per iteration.
 constexpr store::LoadOptions kForAnalysis{.columns = true};
 
-bool looks_like_commit(const std::string& s) {
-  return s.size() >= 4 && s.size() <= 40 && std::all_of(s.begin(), s.end(), [](char c) {
-           return std::isxdigit(static_cast<unsigned char>(c));
-         });
-}
-
-// The newest run matching a predicate over the run list.
-template <class Pred>
-Result<RunData> latest_where(store::Store& store, Pred pred, const std::string& what,
-                             const store::LoadOptions& load) {
-  BG_ASSIGN(const auto runs, store.list_runs());
-  for (const auto& r : runs)  // newest first
-    if (pred(r)) return store.load_run(r.uuid, load);
-  return Error{"no run " + what};
-}
-
 // A regular file that is not a database: a result file of some harness.
 bool is_result_file(const std::string& path) {
   std::error_code ec;
-  return std::filesystem::is_regular_file(path, ec) && !is_database_file(path);
+  return std::filesystem::is_regular_file(path, ec) && !store::is_database_file(path);
 }
 
 // Result files imported in memory and merged into one run: variants of the same benchmark and
@@ -118,54 +100,11 @@ std::string join_names(const std::vector<std::string>& files) {
 
 }  // namespace
 
-bool is_database_file(const std::string& path) {
-  static constexpr char kHeader[] = "SQLite format 3";  // and its terminating NUL: 16 bytes
-  std::ifstream in(path, std::ios::binary);
-  char head[sizeof kHeader] = {};
-  if (!in.read(head, sizeof head)) return false;
-  return std::memcmp(head, kHeader, sizeof kHeader) == 0;
-}
-
 Result<store::Store*> LazyStore::get() {
   if (!store_) {
     BG_ASSIGN(store_, ctx_.open_store_read_only());
   }
   return store_.get();
-}
-
-Result<RunData> resolve_run(const Context& ctx, store::Store& store, const std::string& ref,
-                            const store::LoadOptions& load) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::is_regular_file(ref, ec) && is_database_file(ref)) {
-    BG_ASSIGN(auto other, store::open_store(ref, {.create = false, .read_only = true}));
-    return other->load_run("latest", load);
-  }
-  if (const auto eq = ref.find('='); eq != std::string::npos) {
-    const std::string k = ref.substr(0, eq), v = ref.substr(eq + 1);
-    return latest_where(
-        store,
-        [&](const store::RunSummary& r) {
-          return std::any_of(r.labels.begin(), r.labels.end(),
-                             [&](const auto& kv) { return kv.first == k && kv.second == v; });
-        },
-        "labelled " + ref + " in " + ctx.db_name(), load);
-  }
-  auto direct = store.load_run(ref, load);
-  if (direct.ok()) return direct;
-  // A commit: as given, or as git resolves it (branch, tag, HEAD~2) in the current directory.
-  std::string commit = looks_like_commit(ref) ? ref : "";
-  if (commit.empty()) commit = vcs::rev_parse(std::filesystem::current_path().string(), ref);
-  if (!commit.empty()) {
-    auto at = latest_where(
-        store, [&](const store::RunSummary& r) { return r.git_commit.starts_with(commit); },
-        "at commit " + commit.substr(0, 12) + " in " + ctx.db_name(), load);
-    if (at.ok() || looks_like_commit(ref)) return at;
-  }
-  return Error{
-      fmt::format("'{}' is not a run, variant, KEY=VALUE label, commit, database or result file "
-                  "(see `benchguard runs`)",
-                  ref)};
 }
 
 Result<CompareInputs> resolve_compare_inputs(const Context& ctx, LazyStore& lazy,
@@ -233,7 +172,7 @@ Result<CompareInputs> resolve_compare_inputs(const Context& ctx, LazyStore& lazy
       return import_files({ref}, request.input_format, warned);
     }
     BG_ASSIGN(store::Store * store, from.get());
-    BG_ASSIGN(RunData run, resolve_run(ctx, *store, ref, kForAnalysis));
+    BG_ASSIGN(RunData run, ctx.resolve_run(*store, ref, kForAnalysis));
     where = short_run(run);
     return run;
   };

@@ -32,14 +32,6 @@ class LazyStore {
   std::unique_ptr<store::Store> store_;
 };
 
-// True when the file starts with SQLite's header: a database, not a result file.
-bool is_database_file(const std::string& path);
-
-// One run by reference: a run id or uuid (prefix), "latest", KEY=VALUE (the latest run with
-// that label), a git commit or ref (the latest run at it), or a database file (its latest run).
-Result<RunData> resolve_run(const Context& ctx, store::Store& store, const std::string& ref,
-                            const store::LoadOptions& load = {});
-
 struct CompareRequest {
   // Empty, one reference, two references, or `FILE... vs FILE...` (several result files a
   // side; see `benchguard compare --help` and docs/compare.md).
