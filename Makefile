@@ -3,7 +3,7 @@ BUILD ?= build
 BENCHGUARD_WERROR ?= OFF
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
-# The sanitizer build: clang, AddressSanitizer + UBSan, the fuzz targets (docs/fuzzing.md).
+# The sanitizer build: clang, AddressSanitizer + UBSan, the fuzz targets (docs/dev/fuzzing.md).
 ASAN_BUILD ?= build-asan
 ASAN_CMAKE_FLAGS = -DBENCHGUARD_SANITIZE=ON -DBENCHGUARD_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   '-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1'

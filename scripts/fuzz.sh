@@ -8,7 +8,7 @@
 # example suites, fuzz/corpus/<name>/) in BUILD_DIR/fuzz-corpus/<target>/, which keeps what the
 # fuzzer adds for the next run; the sources are never written to. Crash inputs go to
 # BUILD_DIR/fuzz-artifacts/, logs to BUILD_DIR/fuzz-logs/. FUZZ_JOBS targets run at once
-# (default 2); FUZZ_ARGS adds libFuzzer options. docs/fuzzing.md has the longer runs.
+# (default 2); FUZZ_ARGS adds libFuzzer options. docs/dev/fuzzing.md has the longer runs.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-build-asan}"

@@ -1,4 +1,4 @@
-// Suites and plans the fuzz targets (fuzz/, docs/fuzzing.md) found to hang the YAML reader or
+// Suites and plans the fuzz targets (fuzz/, docs/dev/fuzzing.md) found to hang the YAML reader or
 // not to survive format_plan.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Inputs the fuzz targets (fuzz/, docs/fuzzing.md) found to overflow the importers' time
+// Inputs the fuzz targets (fuzz/, docs/dev/fuzzing.md) found to overflow the importers' time
 // arithmetic: each must give an error or no time, never a wrapped-around one.
 #include <gtest/gtest.h>
 

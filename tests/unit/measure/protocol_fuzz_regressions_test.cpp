@@ -1,5 +1,5 @@
 // Protocol lines that overflowed the reader's arithmetic (fuzz/protocol_fuzz.cpp,
-// docs/fuzzing.md).
+// docs/dev/fuzzing.md).
 #include <gtest/gtest.h>
 
 #include "measure/protocol.hpp"
