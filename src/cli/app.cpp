@@ -2,13 +2,17 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <new>
 
 #include "core/names.hpp"
 #include "core/version.hpp"
+#include "store/run_ref.hpp"
+#include "vcs/git.hpp"
 
 namespace benchguard::cli {
 
@@ -23,6 +27,13 @@ Result<std::unique_ptr<store::Store>> Context::open_store_read_only() const {
   opts.create = false;
   opts.read_only = true;
   return store::open_store(globals.db, opts);
+}
+
+Result<RunData> Context::resolve_run(store::Store& store, const std::string& ref,
+                                     const store::LoadOptions& load) const {
+  return store::resolve_run(store, ref, load, db_name(), [](const std::string& r) {
+    return vcs::rev_parse(std::filesystem::current_path().string(), r);
+  });
 }
 
 std::string Context::db_name() const {
@@ -66,7 +77,13 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     }
     (after ? ctx.trailing : own).push_back(a);
   }
-  for (const auto& a : args) ctx.command_line += (ctx.command_line.empty() ? "" : " ") + a;
+  // The command line is stored with runs: a database URL in it is kept without its password.
+  for (const auto& a : args) {
+    const std::string shown = a.starts_with("--db=")
+                                  ? "--db=" + store::display_location(a.substr(5))
+                                  : store::display_location(a);
+    ctx.command_line += (ctx.command_line.empty() ? "" : " ") + shown;
+  }
 
   CLI::App app{"benchguard: statistically rigorous performance-regression testing", "benchguard"};
   app.set_version_flag("--version", std::string("benchguard ") + kVersion);
@@ -97,6 +114,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   add(add_ack);
   add(add_unack);
   add(add_gate);
+  add(add_confirm);
   add(add_ab);
   add(add_bisect);
   add(add_submit);
@@ -109,6 +127,25 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   add(add_export);
   add(add_db);
   add(add_system);
+
+  // The first word that is neither an option nor a global option's value names the command:
+  // one that names none is an error that suggests the closest, not CLI11's "A subcommand is
+  // required".
+  for (std::size_t i = 0; i < own.size(); ++i) {
+    const std::string& w = own[i];
+    if (w == "--db" || w == "--format") {
+      ++i;
+      continue;
+    }
+    if (w.starts_with("-")) continue;
+    std::vector<std::string> names;
+    for (const auto& [sub, action] : commands) names.push_back(sub->get_name());
+    if (std::find(names.begin(), names.end(), w) != names.end()) break;
+    const std::string near = closest_name(w, names);
+    err << "benchguard: unknown command '" << escape_name(w) << "'"
+        << (near.empty() ? "" : "; did you mean '" + near + "'?") << " (see benchguard --help)\n";
+    return static_cast<int>(ExitCode::kInput);
+  }
 
   std::vector<std::string> reversed(own.rbegin(), own.rend());  // CLI11 wants them reversed
   try {

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <vector>
 
 namespace benchguard {
 
@@ -140,6 +142,40 @@ Status check_run_names(const RunData& data) {
         }
   }
   return ok_status();
+}
+
+namespace {
+
+// Optimal string alignment distance.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+}  // namespace
+
+std::string closest_name(std::string_view word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_distance = SIZE_MAX;
+  for (const auto& c : candidates) {
+    if (word.size() > 256 || c.size() > 256) continue;
+    const std::size_t d = edit_distance(word, c);
+    const std::size_t allowed = std::max<std::size_t>(1, std::max(word.size(), c.size()) / 3);
+    if (d <= allowed && d < best_distance) {
+      best = c;
+      best_distance = d;
+    }
+  }
+  return best;
 }
 
 }  // namespace benchguard

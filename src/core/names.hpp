@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/model.hpp"
 #include "core/result.hpp"
@@ -40,6 +41,11 @@ std::string escape_name(std::string_view name);
 
 // Bidirectional embeddings, overrides and isolates (U+202A..U+202E, U+2066..U+2069).
 bool is_bidi_control(char32_t cp);
+
+// The candidate closest to `word` by edit distance (insertions, deletions, substitutions and
+// swaps of neighbours), when it is close enough to be a typo of it: at most a third of the
+// longer one's length, at least one edit allowed. "" when none is. For "did you mean ...?".
+std::string closest_name(std::string_view word, const std::vector<std::string>& candidates);
 
 // Every name a run holds: benchmarks, variants, parameter keys and values, metric names in
 // its iterations, labels (keys and values). The first problem, naming where it is.

@@ -1,6 +1,8 @@
 // Bad input gets one line naming what is wrong, exit code 2, and nothing stored is lost.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "store/store.hpp"
 #include "support/test_support.hpp"
 
@@ -26,6 +28,27 @@ void expect_one_run(const std::string& db) {
   auto runs = (*store)->list_runs();
   ASSERT_TRUE(runs.ok());
   EXPECT_EQ(runs->size(), 1u);
+}
+
+TEST(CliErrors, UnknownCommandSuggestsTheClosest) {
+  TempDir dir;
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {{"compre"}, "unknown command 'compre'; did you mean 'compare'?"},
+      {{"--db", dir.file("x.db"), "sumary", "latest"}, "did you mean 'summary'?"},
+      {{"--format", "json", "gaet"}, "did you mean 'gate'?"},
+      {{"frobnicate"}, "unknown command 'frobnicate' (see benchguard --help)"},
+  };
+  for (const auto& c : cases) {
+    const auto r = run_cli(c.args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.file("x.db")));
 }
 
 TEST(CliErrors, MalformedYamlNamesFileAndLine) {

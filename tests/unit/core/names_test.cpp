@@ -113,5 +113,20 @@ TEST(Names, CheckRunNamesLooksAtEveryKindOfName) {
   EXPECT_FALSE(check_run_names(label).ok());
 }
 
+TEST(Names, ClosestNameIsATypoOfTheWordOrNothing) {
+  const std::vector<std::string> commands = {"compare", "summary", "gate", "show", "runs", "run"};
+  EXPECT_EQ(closest_name("compre", commands), "compare");   // a deletion
+  EXPECT_EQ(closest_name("comapre", commands), "compare");  // a swap of neighbours
+  EXPECT_EQ(closest_name("sumary", commands), "summary");
+  EXPECT_EQ(closest_name("gaet", commands), "gate");
+  EXPECT_EQ(closest_name("rn", commands), "run");       // one edit allowed for short words
+  EXPECT_EQ(closest_name("frobnicate", commands), "");  // nothing near
+  EXPECT_EQ(closest_name("xyz", commands), "");
+  EXPECT_EQ(closest_name("anything", {}), "");
+  // The nearest wins: "runs" is one edit from "rus", "run" one too; the first listed stays.
+  EXPECT_EQ(closest_name("rus", {"runs", "run"}), "runs");
+  EXPECT_EQ(closest_name("wall_tme", {"wall_time", "peak_memory"}), "wall_time");
+}
+
 }  // namespace
 }  // namespace benchguard
