@@ -109,6 +109,14 @@ fi
 # series of 1,000 points with the default method (target: under 2 s on 2 cores), one appended
 # point per series (target: under 0.2 s), and precision / recall / A/A false alarms of every
 # method on synthetic series. About 20 s, most of it the permutation method.
+# The head check (the newest commit against the ones before it) on series with known truth,
+# beside Coiled's rule: A/A alarms, with confirmation runs, and a 5% step at the newest commit.
+if want history && [ -x "$build/bench/head_check_bench" ]; then
+  echo
+  echo "== head check: the newest commit judged at once"
+  "$build/bench/head_check_bench" "${HEAD_SERIES:-500}" "${HEAD_AA_SERIES:-5000}"
+fi
+
 if want history && [ -x "$build/bench/series_changes_bench" ]; then
   echo
   echo "== change points over history: speed and accuracy (load $(cut -d' ' -f1 /proc/loadavg))"

@@ -97,6 +97,28 @@ bool same_statistics(const stats::SeriesChange& a, const store::ChangeRecord& b)
          same(a.mean_after, b.after) && same(a.p_value, b.p_value);
 }
 
+// A point as the head check sees it: each instance by the median of its iterations (one
+// outlying iteration does not move it), their mean, count and variance. A summary point is its
+// centre alone.
+stats::PointMoments moments(const HistoryPoint& p) {
+  if (p.summary() || p.instances() == 0) return {p.centre, 1, 0.0};
+  std::vector<double> levels;
+  std::vector<double> its;
+  for (std::size_t i = 0; i < p.data.instances(); ++i) {
+    const auto x = p.data.instance(i);
+    its.assign(x.begin(), x.end());
+    std::sort(its.begin(), its.end());
+    const std::size_t n = its.size();
+    levels.push_back(n % 2 == 1 ? its[n / 2] : (its[n / 2 - 1] + its[n / 2]) / 2);
+  }
+  double mean = 0;
+  for (double m : levels) mean += m / static_cast<double>(levels.size());
+  double ss = 0;
+  for (double m : levels) ss += (m - mean) * (m - mean);
+  return {mean, levels.size(),
+          levels.size() >= 2 ? ss / static_cast<double>(levels.size() - 1) : 0.0};
+}
+
 // Pools the instances of points [from, to) of a series.
 stats::Hierarchical pooled(const HistorySeries& s, std::size_t from, std::size_t to) {
   stats::Hierarchical h;
@@ -152,6 +174,7 @@ Detection detect_history(const History& history, const DetectOptions& options,
     std::vector<store::ChangeRecord> changes;
     store::SeriesState state;
     bool reused = false;
+    HeadResult head;
   };
   std::vector<Partial> parts(history.series.size());
   tbb::parallel_for(std::size_t{0}, history.series.size(), [&](std::size_t si) {
@@ -172,7 +195,9 @@ Detection detect_history(const History& history, const DetectOptions& options,
           static_cast<std::size_t>(st->second->points) <= values.size() &&
           st->second->digest == points_digest(s, static_cast<std::size_t>(st->second->points))) {
         old_size = static_cast<std::size_t>(st->second->points);
-        if (const auto c = changes_of.find(key); c != changes_of.end()) old_records = c->second;
+        if (const auto c = changes_of.find(key); c != changes_of.end())
+          for (const auto* r : c->second)
+            if (r->method == stats::to_string(options.method)) old_records.push_back(r);
         for (const auto* r : old_records) old.push_back(to_series_change(*r, options.method));
         part.reused = true;
       }
@@ -236,6 +261,60 @@ Detection detect_history(const History& history, const DetectOptions& options,
           if (earlier->id == id) r.detected_at = std::min(now, earlier->detected_at);
       part.changes.push_back(std::move(r));
     }
+    // The head check: the newest point against the points since the last change before it.
+    part.head.series_key = key;
+    const std::size_t h = values.size() - 1;
+    std::size_t from = h > options.window ? h - options.window : 0;
+    bool change_at_head = false;
+    for (const auto& c : found) {
+      if (c.index == h) change_at_head = true;
+      if (c.index < h) from = std::max(from, c.index);
+    }
+    if (options.head && !values.empty() && !change_at_head) {
+      std::vector<stats::PointMoments> base;
+      for (std::size_t i = from; i < h; ++i) base.push_back(moments(s.points[i]));
+      stats::HeadCheckOptions ho;
+      ho.confidence = options.head_confidence;
+      ho.threshold = std::max(options.verdict.threshold, options.min_magnitude);
+      const stats::HeadCheck hc = stats::check_head(base, moments(s.points[h]), ho);
+      part.head.check = hc;
+      part.head.regression =
+          s.metric.direction == Direction::kLowerIsBetter ? hc.change > 0 : hc.change < 0;
+      if (hc.suspected) {
+        store::ChangeRecord r;
+        r.id = change_id(key, point_name(s.points[h]));
+        r.series_key = key;
+        r.benchmark = s.benchmark;
+        r.variant = s.variant;
+        r.metric = s.metric.name;
+        r.machine = s.machine;
+        r.method = "head";
+        r.last_good = point_name(s.points[h - 1]);
+        r.first_bad = point_name(s.points[h]);
+        r.first_bad_time = s.points[h].time;
+        r.index = static_cast<int64_t>(h);
+        r.segment_start = static_cast<int64_t>(from);
+        r.segment_end = static_cast<int64_t>(h + 1);
+        r.before = hc.baseline;
+        r.after = hc.head;
+        r.change = hc.change;
+        r.change_lower = hc.lower;
+        r.change_upper = hc.upper;
+        r.p_value = hc.p_value;
+        r.kind = part.head.regression ? "regression" : "improvement";
+        r.status = "suspected";
+        r.detected_at = now;
+        if (const auto c = changes_of.find(key); c != changes_of.end())
+          for (const auto* earlier : c->second)
+            if (earlier->id == r.id) r.detected_at = std::min(now, earlier->detected_at);
+        part.head.change_id = r.id;
+        part.changes.push_back(std::move(r));
+      }
+    } else if (change_at_head) {
+      part.head.check.why_not = "a change point at the newest point already";
+    } else if (!options.head) {
+      part.head.check.why_not = "not asked for";
+    }
     part.state = {key, settings, static_cast<int64_t>(values.size()),
                   points_digest(s, values.size()), now};
   });
@@ -243,6 +322,7 @@ Detection detect_history(const History& history, const DetectOptions& options,
     out.changes.insert(out.changes.end(), std::make_move_iterator(part.changes.begin()),
                        std::make_move_iterator(part.changes.end()));
     out.states.push_back(std::move(part.state));
+    out.heads.push_back(std::move(part.head));
     out.reused += part.reused ? 1 : 0;
     ++out.series;
   }

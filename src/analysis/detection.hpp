@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis/history.hpp"
+#include "stats/head_check.hpp"
 #include "stats/series_changes.hpp"
 #include "stats/verdict.hpp"
 #include "store/store.hpp"
@@ -33,6 +34,11 @@ struct DetectOptions {
   stats::VerdictOptions verdict;
   // Re-examine every series from the start, whatever was stored.
   bool full = false;
+  // The head check (stats/head_check.hpp): the newest point of each series against the points
+  // since its last change point (at most `window`), with a prediction interval of this
+  // confidence; a change there is `suspected` at once, with method "head".
+  bool head = true;
+  double head_confidence = 0.99;
 };
 
 // "method=...;p=...;window=...": what stored change points were found with. Stored results
@@ -43,11 +49,20 @@ std::string detect_settings(const DetectOptions& options);
 // change. The same change found again keeps its id, and so its acknowledgement.
 std::string change_id(const std::string& series_key, const std::string& first_bad);
 
+// The head check of one series.
+struct HeadResult {
+  std::string series_key;
+  stats::HeadCheck check;
+  bool regression = false;  // the head moved the worse way (by the metric's direction)
+  std::string change_id;    // of the change record when suspected
+};
+
 struct Detection {
   std::vector<store::ChangeRecord> changes;  // every series, by series then index
   std::vector<store::SeriesState> states;    // of the series examined
   std::size_t series = 0;
-  std::size_t reused = 0;  // series whose earlier results were kept in part or whole
+  std::size_t reused = 0;         // series whose earlier results were kept in part or whole
+  std::vector<HeadResult> heads;  // one per series examined, in order
 };
 
 // Finds the change points of every series of `history`. `stored_states` and `stored_changes`

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "analysis/compare.hpp"
+#include "stats/tests.hpp"
 
 namespace benchguard::analysis {
 namespace {
@@ -57,9 +58,10 @@ std::string point_of(const RunRecord& run) {
 // The gate against history: change points open at the newest run.
 Result<GateReport> gate_history(store::Store& store, const GateOptions& options, int64_t now) {
   BG_ASSIGN(auto runs, load_runs(store, options.history));
-  const RunData* head = newest(runs);
-  if (head == nullptr) return Error{"nothing to gate: no finished runs in the store"};
   const History history = build_history(runs, options.history);
+  BG_TRY(check_selection(history, options.history, options.where));
+  const RunData* head = newest(runs);
+  if (head == nullptr) return Error{"nothing to gate: no finished runs in " + options.where};
   BG_ASSIGN(Detection found, detect_and_store(store, history, options.detect, now));
   GateReport g;
   g.against = "history";
@@ -74,14 +76,59 @@ Result<GateReport> gate_history(store::Store& store, const GateOptions& options,
       current.insert(s.key());
   std::map<std::string, const store::ChangeRecord*> last_change;
   for (const auto& c : found.changes) {
+    if (c.method == "head") continue;  // judged below
     auto& last = last_change[c.series_key];
     if (last == nullptr || c.index > last->index) last = &c;
   }
+  // The head checks of the series at the newest run, Holm-adjusted over those examined: with
+  // many series, one alarm at 1% each would be a failure on most commits.
+  std::vector<const HeadResult*> heads;
+  std::vector<double> head_p;
+  for (const auto& h : found.heads)
+    if (h.check.examined && current.contains(h.series_key)) {
+      heads.push_back(&h);
+      head_p.push_back(h.check.p_value);
+    }
+  const std::vector<double> adjusted = stats::holm_adjust(head_p);
+  std::set<std::string> failing_heads;
+  for (std::size_t i = 0; i < heads.size(); ++i)
+    if (heads[i]->check.suspected && heads[i]->regression &&
+        adjusted[i] < 1 - options.detect.head_confidence)
+      failing_heads.insert(heads[i]->change_id);
+  g.head_checks = heads.size();
   g.results = with_acks(found.changes, g.acks);
-  for (const auto& row : g.results) {
-    const auto& c = row.change;
-    if (c.kind != "regression" || c.status != "confirmed" || row.ack != nullptr) continue;
-    if (!current.contains(c.series_key) || last_change[c.series_key]->id != c.id) continue;
+  for (auto& row : g.results) {
+    auto& c = row.change;
+    if (c.kind != "regression" || row.ack != nullptr || !current.contains(c.series_key)) continue;
+    if (c.method == "head") {
+      if (options.confirm && c.status == "suspected") {
+        BG_ASSIGN(const Confirmation conf, options.confirm(c));
+        const std::string run = conf.run_uuid.substr(0, 8);
+        if (conf.verdict == "confirmed") {
+          c.status = "confirmed";
+          g.notes.push_back(fmt::format("{} ({}): confirmed by measuring {}..{} again (run {})",
+                                        c.id, c.benchmark, c.last_good.substr(0, 10),
+                                        c.first_bad.substr(0, 10), run));
+          g.alerts.push_back(row);
+        } else if (conf.verdict == "refuted") {
+          c.status = "refuted";
+          g.notes.push_back(fmt::format(
+              "{} ({}): suspected at the newest point, refuted by measuring both commits again "
+              "(run {}): not failing",
+              c.id, c.benchmark, run));
+        } else {
+          g.notes.push_back(fmt::format(
+              "{} ({}): measuring both commits again was inconclusive (run {}); the head check "
+              "decides",
+              c.id, c.benchmark, run));
+          if (failing_heads.contains(c.id)) g.alerts.push_back(row);
+        }
+        continue;
+      }
+      if (failing_heads.contains(c.id)) g.alerts.push_back(row);
+      continue;
+    }
+    if (c.status != "confirmed" || last_change[c.series_key]->id != c.id) continue;
     g.alerts.push_back(row);
   }
   if (found.series == 0) g.notes.push_back("no series to examine");
@@ -94,8 +141,9 @@ Result<GateReport> gate_against(store::Store& store, const GateOptions& options,
   all.commits.clear();
   all.branch.clear();
   BG_ASSIGN(auto runs, load_runs(store, all));
+  BG_TRY(check_selection(build_history(runs, all), all, options.where));
   const RunData* head = newest(runs);
-  if (head == nullptr) return Error{"nothing to gate: no finished runs in the store"};
+  if (head == nullptr) return Error{"nothing to gate: no finished runs in " + options.where};
   const std::string machine = machine_class(head->run);
   const std::string& commit = options.against_commit;
   // The newest run of the commit `against` names, else the newest run recorded on the branch
@@ -111,9 +159,23 @@ Result<GateReport> gate_against(store::Store& store, const GateOptions& options,
     }
     return best;
   };
+  // The newest run of the commit `against` names; when that commit has none (or is the newest
+  // run's own), of its newest measured first-parent ancestor; else the newest run recorded on
+  // the branch of that name (a branch whose tip was not measured yet).
   const RunData* base = nullptr;
-  if (!commit.empty())
-    base = newest_where([&](const RunRecord& r) { return r.git_commit == commit; });
+  std::string base_note;
+  std::vector<std::string> candidates = options.against_ancestors;
+  if (candidates.empty() && !commit.empty()) candidates.push_back(commit);
+  for (std::size_t k = 0; k < candidates.size() && base == nullptr; ++k) {
+    base = newest_where([&](const RunRecord& r) { return r.git_commit == candidates[k]; });
+    if (base != nullptr && k > 0)
+      base_note = fmt::format(
+          "{} ({}) has no run on this machine class{}: compared with its newest measured "
+          "ancestor {}, {} commit(s) before it",
+          options.against, commit.substr(0, 10),
+          commit == head->run.git_commit ? " but the newest run itself" : "",
+          candidates[k].substr(0, 10), k);
+  }
   if (base == nullptr)
     base = newest_where([&](const RunRecord& r) { return r.git_branch == options.against; });
   if (base == nullptr)
@@ -132,8 +194,10 @@ Result<GateReport> gate_against(store::Store& store, const GateOptions& options,
   const CompareReport cmp = compare_sides(a, b, co);
 
   GateReport g;
-  g.against =
-      commit.empty() ? options.against : options.against + " (" + commit.substr(0, 10) + ")";
+  g.against = base->run.git_commit.empty()
+                  ? options.against
+                  : options.against + " (" + base->run.git_commit.substr(0, 10) + ")";
+  if (!base_note.empty()) g.notes.push_back(base_note);
   g.head = point_of(head->run);
   BG_ASSIGN(g.acks, store.load_acks());
   std::vector<store::ChangeRecord> changes;
@@ -154,7 +218,7 @@ Result<GateReport> gate_against(store::Store& store, const GateOptions& options,
       c.change = row.result.ratio.value - 1;
       c.change_lower = row.result.ratio.ci.lower - 1;
       c.change_upper = row.result.ratio.ci.upper - 1;
-      c.p_value = row.result.p_value_bootstrap_adjusted;
+      c.p_value = row.result.p_value_adjusted;  // as `compare` shows it
       c.kind = row.result.verdict == stats::Verdict::kSlower ? "regression"
                : row.result.verdict == stats::Verdict::kFaster
                    ? "improvement"
@@ -163,6 +227,20 @@ Result<GateReport> gate_against(store::Store& store, const GateOptions& options,
       c.detected_at = now;
       changes.push_back(std::move(c));
     }
+  // The regressions are stored, under series of their own ("against:" and the series), so
+  // that `ack ID` knows the ids the gate prints; detection never touches those series.
+  std::vector<store::SeriesState> states;
+  std::vector<store::ChangeRecord> stored;
+  for (const auto& c : changes) {
+    if (c.kind != "regression") continue;
+    store::ChangeRecord r = c;
+    r.series_key = "against:" + c.series_key;
+    if (std::none_of(states.begin(), states.end(),
+                     [&](const auto& st) { return st.series_key == r.series_key; }))
+      states.push_back({r.series_key, "against", 0, "", now});
+    stored.push_back(std::move(r));
+  }
+  if (!stored.empty()) BG_TRY(store.save_detection(states, stored));
   g.results = with_acks(changes, g.acks);
   for (const auto& row : g.results)
     if (row.change.kind == "regression" && row.ack == nullptr) g.alerts.push_back(row);

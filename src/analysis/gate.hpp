@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,14 @@ struct ChangeRow {
 std::vector<ChangeRow> with_acks(const std::vector<store::ChangeRecord>& changes,
                                  const std::vector<store::AckRecord>& acks);
 
+// A change measured again (refs/confirm.hpp does it; the gate only asks): confirmed, refuted
+// or inconclusive, and the run that decided it.
+struct Confirmation {
+  std::string verdict;
+  std::string run_uuid;
+};
+using Confirmer = std::function<Result<Confirmation>(const store::ChangeRecord&)>;
+
 // What the gate compares the newest run with.
 struct GateOptions {
   // "history": the change points of each series; anything else names a branch (the newest
@@ -49,8 +58,17 @@ struct GateOptions {
   std::string against = "history";
   // The full commit `against` names (the caller asks git), or "" when it names a branch.
   std::string against_commit;
+  // The first-parent ancestors of against_commit, newest first, the commit itself first (the
+  // caller asks git): when that commit has no run, the newest ancestor that has one is the
+  // baseline.
+  std::vector<std::string> against_ancestors;
   HistoryOptions history;
   DetectOptions detect;
+  std::string where = "the store";  // names the store in errors
+  // Against history: each regression suspected at the newest point is measured again by
+  // this, and fails the gate when confirmed (not when refuted). Unset: a suspected regression
+  // fails when its head check stays significant after Holm's adjustment over the series.
+  Confirmer confirm;
 };
 
 struct GateReport {
@@ -60,6 +78,7 @@ struct GateReport {
   std::vector<ChangeRow> results;  // everything examined, alerts included
   std::vector<std::string> notes;
   std::vector<store::AckRecord> acks;  // what the rows point into
+  std::size_t head_checks = 0;         // series whose newest point was checked
   bool failed() const { return !alerts.empty(); }
 };
 

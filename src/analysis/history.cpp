@@ -8,9 +8,12 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 
+#include "analysis/compare.hpp"
+#include "core/names.hpp"
 #include "stats/descriptive.hpp"
 
 namespace benchguard::analysis {
@@ -36,6 +39,29 @@ stats::Interval mean_interval(std::span<const double> x) {
   const boost::math::students_t t(static_cast<double>(x.size() - 1));
   const double q = boost::math::quantile(boost::math::complement(t, 0.025));
   return {m - q * se, m + q * se};
+}
+
+// The metrics of a variant that history follows: as asked; every one ("all"); or compare's
+// default selection: kDefaultMetrics the variant has, then the metrics it reported itself,
+// then those of its summary records.
+std::vector<std::string> followed_metrics(const VariantData& v,
+                                          const std::vector<std::string>& asked) {
+  const bool all = asked.size() == 1 && asked.front() == "all";
+  if (!asked.empty() && !all) return asked;
+  const std::vector<std::string> measured = metrics_of(v);
+  std::vector<std::string> out;
+  const auto add = [&](const std::string& m) {
+    if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
+  };
+  for (const auto& m : measured)
+    if (find_builtin_metric(m) != nullptr &&
+        (all || std::find(std::begin(kDefaultMetrics), std::end(kDefaultMetrics), m) !=
+                    std::end(kDefaultMetrics)))
+      add(m);
+  for (const auto& m : measured)
+    if (find_builtin_metric(m) == nullptr) add(m);
+  for (const auto& s : v.summaries) add(s.metric);
+  return out;
 }
 
 struct Gathering {
@@ -65,7 +91,7 @@ std::string machine_class(const RunRecord& run) {
 
 bool is_history_run(std::string_view status, const KeyValues& labels) {
   if (status != "complete" && status != "imported") return false;
-  return find_value(labels, "calibration") == nullptr && find_value(labels, "null") == nullptr;
+  return !is_probe_run(labels);
 }
 
 int64_t HistoryPoint::summarised() const {
@@ -86,13 +112,14 @@ struct HistoryBuilder::State {
   std::vector<std::string> metrics;
   std::unordered_map<std::string, size_t> position;  // commit -> index in options.commits
   int skipped_commit = 0;
+  std::set<std::string> benchmarks, metric_names, machines;
+  std::size_t runs = 0;
   std::map<std::tuple<std::string, std::string, std::string, std::string>, Gathering> gathered;
 };
 
 HistoryBuilder::HistoryBuilder(const HistoryOptions& options) : state_(std::make_unique<State>()) {
   state_->options = options;
-  state_->metrics =
-      options.metrics.empty() ? std::vector<std::string>{"wall_time"} : options.metrics;
+  state_->metrics = options.metrics;
   for (size_t i = 0; i < options.commits.size(); ++i)
     state_->position.emplace(options.commits[i], i);
 }
@@ -110,6 +137,13 @@ void HistoryBuilder::add(const RunData& run) {
     return;
   const RunData* r = &run;
   const std::string machine = machine_class(r->run);
+  ++state_->runs;
+  state_->machines.insert(machine);
+  for (const auto& v : r->variants) {
+    state_->benchmarks.insert(v.variant.benchmark);
+    for (const auto& m : metrics_of(v)) state_->metric_names.insert(m);
+    for (const auto& s : v.summaries) state_->metric_names.insert(s.metric);
+  }
   if (!options.machine.empty() && machine != options.machine) return;
   const std::string point_key =
       r->run.git_commit.empty() ? "run:" + r->run.uuid : r->run.git_commit;
@@ -120,7 +154,7 @@ void HistoryBuilder::add(const RunData& run) {
         std::find(options.benchmarks.begin(), options.benchmarks.end(), v.variant.benchmark) ==
             options.benchmarks.end())
       continue;
-    for (const auto& m : state_->metrics) {
+    for (const auto& m : followed_metrics(v, state_->metrics)) {
       MetricSample sample = extract(v, m, options.burn_in);
       const auto summary = std::find_if(v.summaries.begin(), v.summaries.end(),
                                         [&](const SummaryRecord& x) { return x.metric == m; });
@@ -195,7 +229,51 @@ History HistoryBuilder::finish() {
     if (!s.points.empty()) out.series.push_back(std::move(s));
   }
   state_->gathered.clear();
+  out.benchmarks.assign(state_->benchmarks.begin(), state_->benchmarks.end());
+  out.metrics.assign(state_->metric_names.begin(), state_->metric_names.end());
+  out.machines.assign(state_->machines.begin(), state_->machines.end());
+  out.runs = state_->runs;
   return out;
+}
+
+namespace {
+
+// "a, b, c" (at most 12, then "and N more").
+std::string listing(const std::vector<std::string>& names) {
+  std::string s;
+  for (std::size_t i = 0; i < names.size() && i < 12; ++i) s += (i ? ", " : "") + names[i];
+  if (names.size() > 12) s += fmt::format(" and {} more", names.size() - 12);
+  return s;
+}
+
+Status unmatched(const std::string& what, const std::string& name,
+                 const std::vector<std::string>& known, const std::string& where) {
+  const std::string near = closest_name(name, known);
+  return Error{fmt::format("no {} '{}' in the history of {}{}; {}: {}", what, escape_name(name),
+                           where, near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near),
+                           what == "machine class" ? "machine classes" : what + "s",
+                           known.empty() ? "none" : listing(known))};
+}
+
+}  // namespace
+
+Status check_selection(const History& history, const HistoryOptions& options,
+                       const std::string& where) {
+  if (history.runs == 0)
+    return Error{fmt::format(
+        "no finished runs in the history of {}{}: run the suite first (probe runs of ab, "
+        "bisect, calibrate and run --null are not history)",
+        where, options.branch.empty() ? "" : " on branch " + options.branch)};
+  for (const auto& b : options.benchmarks)
+    if (!std::binary_search(history.benchmarks.begin(), history.benchmarks.end(), b))
+      return unmatched("benchmark", b, history.benchmarks, where);
+  for (const auto& m : options.metrics)
+    if (m != "all" && !std::binary_search(history.metrics.begin(), history.metrics.end(), m))
+      return unmatched("metric", m, history.metrics, where);
+  if (!options.machine.empty() &&
+      !std::binary_search(history.machines.begin(), history.machines.end(), options.machine))
+    return unmatched("machine class", options.machine, history.machines, where);
+  return ok_status();
 }
 
 History build_history(const std::vector<RunData>& runs, const HistoryOptions& options) {

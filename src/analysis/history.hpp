@@ -26,9 +26,8 @@ inline constexpr const char* kCommitTimeArtifact = "git_commit_time";
 // "unknown". Runs of one class are comparable over time; runs of two classes are not.
 std::string machine_class(const RunRecord& run);
 
-// Runs that are not history: A/A runs made by `calibrate` (label `calibration`) and the null
-// runs of `run --null` (label `null`), and runs that did not finish (running, interrupted,
-// failed).
+// Runs that are not history: probe runs (calibrate, run --null, ab, bisect, confirm:
+// core/model.hpp is_probe_run), and runs that did not finish (running, interrupted, failed).
 bool is_history_run(std::string_view status, const KeyValues& labels);
 inline bool is_history_run(const RunRecord& run) {
   return is_history_run(run.status, run.labels);
@@ -36,9 +35,11 @@ inline bool is_history_run(const RunRecord& run) {
 
 struct HistoryOptions {
   std::vector<std::string> benchmarks;  // exact names; empty: every benchmark
-  std::vector<std::string> metrics;     // empty: wall_time
-  std::string machine;                  // one machine class; empty: every class
-  std::string branch;                   // without `commits`: only runs recorded on this branch
+  // Empty: every metric a series has, as `compare` chooses them (wall time and peak memory,
+  // the benchmark's own metrics, an imported file's columns); {"all"}: every metric.
+  std::vector<std::string> metrics;
+  std::string machine;  // one machine class; empty: every class
+  std::string branch;   // without `commits`: only runs recorded on this branch
   // The commits to follow, oldest first (a branch's first-parent history). When given, points
   // are ordered by it and runs of other commits are left out; otherwise points are ordered by
   // their commit time (the git_commit_time artifact), then the first run's start.
@@ -88,7 +89,17 @@ struct HistorySeries {
 struct History {
   std::vector<HistorySeries> series;  // by benchmark, variant, metric, machine
   std::vector<std::string> warnings;  // runs left out, and why
+  // What the history runs (of the commits or branch asked for) hold, whatever the names asked
+  // for: sorted, for saying what exists when a name matches nothing.
+  std::vector<std::string> benchmarks, metrics, machines;
+  std::size_t runs = 0;  // history runs read
 };
+
+// An Error when the selection matches nothing: a benchmark, metric or machine class named
+// that no history run has (the message lists what exists and the closest name), or no
+// history run at all. `where` names the store.
+Status check_selection(const History& history, const HistoryOptions& options,
+                       const std::string& where);
 
 // The series of `runs` (as loaded from the store; runs that are not is_history_run are left
 // out). Deterministic: the same runs give the same series in the same order.

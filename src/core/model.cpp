@@ -84,6 +84,12 @@ bool never_negative(const std::string& metric, const std::string& unit) {
   return unit == "s" || unit == "B" || unit.ends_with("/s");
 }
 
+bool is_probe_run(const KeyValues& labels) {
+  for (const char* key : {"calibration", "null", "ab", "bisect", "confirm"})
+    if (find_value(labels, key) != nullptr) return true;
+  return false;
+}
+
 const std::string* find_value(const KeyValues& kv, std::string_view key) {
   for (const auto& [k, v] : kv)
     if (k == key) return &v;

@@ -21,6 +21,13 @@ using KeyValues = std::vector<std::pair<std::string, std::string>>;
 // The value of the first pair with this key; nullptr when there is none.
 const std::string* find_value(const KeyValues& kv, std::string_view key);
 
+// Runs made to find something out rather than to record how fast the code is: the A/A runs
+// of `calibrate` (label `calibration`) and `run --null` (`null`), the runs of `ab` (`ab`),
+// `bisect` (`bisect`) and `confirm` (`confirm`). They stay listed by `runs` and usable by id
+// or by their label, but are no point of history, of the dashboard's overview or of a commit
+// reference: a bisect step at the checkout's HEAD is not HEAD's measurement.
+bool is_probe_run(const KeyValues& labels);
+
 enum class Direction { kLowerIsBetter, kHigherIsBetter };
 
 struct MetricInfo {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_error.hpp"
+#include "core/json_number.hpp"
 #include "core/units.hpp"
 #include "report/table.hpp"
 
@@ -21,10 +22,6 @@ std::string short_name(const std::string& commit) {
 }
 
 // A finite number for JSON, else null.
-json number(double v) {
-  return std::isfinite(v) ? json(v) : json(nullptr);
-}
-
 std::string percent(double v) {
   return std::isfinite(v) ? fmt::format("{:+.1f}%", 100.0 * v) : std::string("?");
 }
@@ -69,11 +66,11 @@ json change_json(const ChangeRow& r) {
             {"first_bad", c.first_bad},
             {"first_bad_time", format_iso8601(c.first_bad_time)},
             {"index", c.index},
-            {"before", number(c.before)},
-            {"after", number(c.after)},
-            {"change", number(c.change)},
-            {"change_interval", {number(c.change_lower), number(c.change_upper)}},
-            {"p_value", number(c.p_value)},
+            {"before", json_number(c.before)},
+            {"after", json_number(c.after)},
+            {"change", json_number(c.change)},
+            {"change_interval", {json_number(c.change_lower), json_number(c.change_upper)}},
+            {"p_value", json_number(c.p_value)},
             {"kind", c.kind},
             {"status", c.status},
             {"detected_at", format_iso8601(c.detected_at)}};
@@ -118,15 +115,16 @@ void render_history(const analysis::History& history, const std::string& format,
     for (const auto& s : history.series) {
       json points = json::array();
       for (const auto& p : s.points)
-        points.push_back({{"commit", p.commit},
-                          {"branch", p.branch},
-                          {"time", format_iso8601(p.time)},
-                          {"runs", p.run_uuids},
-                          {"instances", p.instances()},
-                          {"summary", p.summary()},
-                          {"summarised", p.summarised() > 0 ? json(p.summarised()) : json(nullptr)},
-                          {"centre", number(p.centre)},
-                          {"interval", {number(p.interval.lower), number(p.interval.upper)}}});
+        points.push_back(
+            {{"commit", p.commit},
+             {"branch", p.branch},
+             {"time", format_iso8601(p.time)},
+             {"runs", p.run_uuids},
+             {"instances", p.instances()},
+             {"summary", p.summary()},
+             {"summarised", p.summarised() > 0 ? json(p.summarised()) : json(nullptr)},
+             {"centre", json_number(p.centre)},
+             {"interval", {json_number(p.interval.lower), json_number(p.interval.upper)}}});
       all.push_back({{"benchmark", s.benchmark},
                      {"variant", s.variant},
                      {"metric", s.metric.name},
@@ -177,10 +175,10 @@ void render_changes(const std::vector<ChangeRow>& rows, const std::string& forma
 void render_gate_markdown(const GateReport& gate, std::ostream& out) {
   out << "### benchguard gate: " << (gate.failed() ? "**failed**" : "passed") << "\n\n";
   out << fmt::format(
-      "Newest commit `{}` against {}: {} unacknowledged confirmed regression(s), "
-      "{} result(s) examined.\n\n",
+      "Newest commit `{}` against {}: {} unacknowledged regression(s), {} result(s), "
+      "{} newest point(s) checked.\n\n",
       markdown_text(short_name(gate.head)), markdown_text(gate.against), gate.alerts.size(),
-      gate.results.size());
+      gate.results.size(), gate.head_checks);
   if (gate.failed()) {
     Table t;
     t.header = {"id", "benchmark", "metric", "commits", "change", "interval"};
@@ -205,6 +203,26 @@ void render_gate_markdown(const GateReport& gate, std::ostream& out) {
   out << "\n</details>\n";
 }
 
+void render_confirmation(const store::ChangeRecord& change, const std::string& run_uuid,
+                         const std::string& format, std::ostream& out) {
+  if (format == "json") {
+    json j = change_json({change, nullptr});
+    j["confirmation_run"] = run_uuid;
+    out << json_text(j, 2) << "\n";
+    return;
+  }
+  if (format == "table" || format == "md") {
+    const std::string text = fmt::format(
+        "change {} ({} {}, {}..{}, {} at the time it was found): {} by measuring both commits "
+        "again (run {})",
+        change.id, series_text(change), change.metric, short_name(change.last_good),
+        short_name(change.first_bad), percent(change.change), change.status, run_uuid.substr(0, 8));
+    out << (format == "md" ? markdown_text(text) : terminal_text(text)) << "\n";
+    return;
+  }
+  render(changes_table({{change, nullptr}}), format, out);
+}
+
 void render_gate(const GateReport& gate, const std::string& format, std::ostream& out) {
   if (format == "md") {
     render_gate_markdown(gate, out);
@@ -217,6 +235,7 @@ void render_gate(const GateReport& gate, const std::string& format, std::ostream
     out << json_text(json{{"failed", gate.failed()},
                           {"against", gate.against},
                           {"head", gate.head},
+                          {"head_checks", gate.head_checks},
                           {"alerts", std::move(alerts)},
                           {"results", std::move(results)},
                           {"notes", gate.notes}},
@@ -225,9 +244,11 @@ void render_gate(const GateReport& gate, const std::string& format, std::ostream
     return;
   }
   if (format == "table") {
-    out << fmt::format("gate {}: {} unacknowledged confirmed regression(s) at {} against {}\n",
-                       gate.failed() ? "FAILED" : "passed", gate.alerts.size(),
-                       terminal_text(short_name(gate.head)), terminal_text(gate.against));
+    out << fmt::format(
+        "gate {}: {} unacknowledged regression(s) at {} against {} ({} newest point(s) "
+        "checked)\n",
+        gate.failed() ? "FAILED" : "passed", gate.alerts.size(),
+        terminal_text(short_name(gate.head)), terminal_text(gate.against), gate.head_checks);
     for (const auto& n : gate.notes) out << "note: " << terminal_text(n) << "\n";
     if (!gate.alerts.empty()) render(changes_table(gate.alerts), format, out);
     return;

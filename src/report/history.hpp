@@ -26,6 +26,11 @@ void render_changes(const std::vector<analysis::ChangeRow>& rows, const std::str
 // Markdown for a pull-request comment: a line saying pass or fail, a short table of the alerts,
 // then every result inside a collapsible <details> section.
 void render_gate_markdown(const analysis::GateReport& gate, std::ostream& out);
+// What `confirm` found: the change, confirmed, refuted or inconclusive, and the run that
+// decided it. format: table | md | csv | json.
+void render_confirmation(const store::ChangeRecord& change, const std::string& run_uuid,
+                         const std::string& format, std::ostream& out);
+
 // The same facts as text (table), CSV or JSON.
 void render_gate(const analysis::GateReport& gate, const std::string& format, std::ostream& out);
 

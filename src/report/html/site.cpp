@@ -86,6 +86,9 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
         "-DBENCHGUARD_DASHBOARD=OFF, or without npm): rebuild it with npm installed"};
   BG_ASSIGN(const auto runs, store.list_runs());
   SiteOptions options = asked;
+  // The dashboard charts wall time unless asked for more (history's own default is every
+  // metric a series has).
+  if (options.history.metrics.empty()) options.history.metrics = {"wall_time"};
   if (all_metrics(options)) {
     BG_ASSIGN(options.history.metrics, newest_metrics(store, runs));
   }

@@ -1,0 +1,86 @@
+// benchguard confirm ID SUITE.yml: a suspected change measured again, its two commits built in
+// worktrees and run interleaved (refs/confirm.hpp, docs/history.md).
+#include <fmt/format.h>
+
+#include "cli/app.hpp"
+#include "cli/confirm_flags.hpp"
+#include "cli/progress.hpp"
+#include "cli/stop_signals.hpp"
+#include "core/json_error.hpp"
+#include "core/names.hpp"
+#include "refs/confirm.hpp"
+#include "report/history.hpp"
+
+namespace benchguard::cli {
+
+void ConfirmFlags::add_to(CLI::App* c) {
+  c->add_option("--build", build,
+                "Shell command that builds a checked-out commit (run in its worktree; cached per "
+                "commit)");
+  c->add_option("--repo", repo, "A directory of the repository (default: the suite file's)");
+  add_run_flags(c, run);
+  verdict.add_to(c);
+  analysis.add_to_measuring(c);
+}
+
+Result<analysis::Confirmer> make_confirmer(Context& ctx, const ConfirmFlags& f,
+                                           store::Store& store) {
+  if (f.run.suite.empty()) return Error{"confirming needs the suite file (--suite FILE)"};
+  BG_ASSIGN(const Suite suite, prepare_suite(ctx, f.run));
+  refs::ConfirmOptions o;
+  BG_ASSIGN(o.refs.run, run_options(ctx, f.run, suite));
+  o.refs.build = f.build;
+  o.refs.repo = f.repo;
+  o.instances = f.run.instances;
+  BG_ASSIGN(o.compare, compare_options(f.analysis, f.verdict));
+  return analysis::Confirmer(
+      [&ctx, &store, suite, o](const store::ChangeRecord& c) -> Result<analysis::Confirmation> {
+        BG_ASSIGN(auto stored, refs::stored_confirmation(store, c, o.compare));
+        if (stored) return analysis::Confirmation{stored->verdict, stored->run_uuid};
+        ctx.err << fmt::format("benchguard: measuring {}..{} again to confirm {} ({})\n",
+                               c.last_good.substr(0, 10), c.first_bad.substr(0, 10), c.id,
+                               escape_text(c.benchmark));
+        const StopOnSignals stop;
+        ProgressBar bar(ctx.err, ctx.interactive());
+        BG_ASSIGN(const auto outcome, refs::confirm_change(suite, store, c, o, std::ref(bar)));
+        return analysis::Confirmation{outcome.verdict, outcome.run_uuid};
+      });
+}
+
+namespace {
+
+Result<int> do_confirm(Context& ctx, const std::string& id, const ConfirmFlags& f) {
+  BG_TRY(check_name("change id", id));
+  BG_ASSIGN(auto store, ctx.open_store(/*create=*/false));
+  BG_ASSIGN(const auto changes, store->load_changes());
+  const auto it = std::find_if(changes.begin(), changes.end(),
+                               [&](const store::ChangeRecord& c) { return c.id == id; });
+  if (it == changes.end())
+    return Error{
+        fmt::format("no change point '{}' in {} (ids are listed by `benchguard detect "
+                    "--all` and by `gate`)",
+                    id, ctx.db_name())};
+  store::ChangeRecord change = *it;
+  BG_ASSIGN(const analysis::Confirmer confirm, make_confirmer(ctx, f, *store));
+  BG_ASSIGN(const analysis::Confirmation outcome, confirm(change));
+  change.status = outcome.verdict;
+  report::render_confirmation(change, outcome.run_uuid, ctx.globals.format, ctx.out);
+  return 0;
+}
+
+}  // namespace
+
+Action add_confirm(CLI::App& app, Context& ctx) {
+  auto id = std::make_shared<std::string>();
+  auto f = std::make_shared<ConfirmFlags>();
+  auto* c = app.add_subcommand(
+      "confirm",
+      "Measure a suspected change again: its last good and first bad commits, each built in "
+      "its worktree, run interleaved here, compared; confirmed, refuted or inconclusive");
+  c->add_option("change", *id, "The change's id (from `detect` or `gate`)")->required();
+  c->add_option("suite", f->run.suite, "Suite YAML file (read from the working tree)")->required();
+  f->add_to(c);
+  return [&ctx, id, f]() { return do_confirm(ctx, *id, *f); };
+}
+
+}  // namespace benchguard::cli

@@ -1,0 +1,79 @@
+// benchguard gate: the CI gate over history or against a branch or commit (docs/history.md).
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "analysis/gate.hpp"
+#include "cli/app.hpp"
+#include "cli/confirm_flags.hpp"
+#include "cli/history_flags.hpp"
+#include "report/history.hpp"
+#include "vcs/git.hpp"
+#include "vcs/log.hpp"
+
+namespace benchguard::cli {
+
+Action add_gate(CLI::App& app, Context& ctx) {
+  auto* c = app.add_subcommand("gate",
+                               "CI gate: exit 1 when the newest run brings an unacknowledged "
+                               "confirmed regression, 0 otherwise, 2 on bad input");
+  auto f = std::make_shared<SelectFlags>();
+  auto d = std::make_shared<DetectFlags>();
+  auto against = std::make_shared<std::string>("history");
+  f->add_to(c, false);
+  d->add_to(c);
+  c->add_option("--against", *against,
+                "history (change points of each series), a branch or a commit (the newest "
+                "run against its newest run)");
+  auto confirm = std::make_shared<bool>(false);
+  auto cf = std::make_shared<ConfirmFlags>();
+  c->add_flag("--confirm", *confirm,
+              "Measure each regression suspected at the newest commit again (its commit and the "
+              "one before, built in worktrees, run interleaved here) and fail only when that "
+              "confirms it");
+  c->add_option("--suite", cf->run.suite, "With --confirm: the suite file to measure");
+  c->add_option("--build", cf->build,
+                "With --confirm: shell command that builds a checked-out commit");
+  c->add_option("--confirm-instances", cf->run.instances,
+                "With --confirm: instances per side (default: what the change's size needs)");
+  return [&ctx, f, d, against, confirm, cf]() -> Result<int> {
+    analysis::GateOptions o;
+    o.against = *against;
+    if (o.against != "history") {
+      o.against_commit = vcs::rev_parse(f->repo, o.against);
+      if (!o.against_commit.empty()) {
+        // Newest first, the commit itself first: where its own run is missing, an ancestor's.
+        if (auto log = vcs::first_parent_history(f->repo, o.against_commit); log.ok()) {
+          for (auto it = log->rbegin(); it != log->rend() && o.against_ancestors.size() < 200; ++it)
+            o.against_ancestors.push_back(it->hash);
+        }
+      }
+    }
+    BG_ASSIGN(o.history, f->options());
+    o.detect = d->options();
+    o.where = ctx.db_name();
+    BG_ASSIGN(auto store, ctx.open_store());
+    if (*confirm) {
+      if (o.against != "history")
+        return Error{"--confirm measures what history suspects: use it with --against history"};
+      cf->repo = f->repo;
+      BG_ASSIGN(o.confirm, make_confirmer(ctx, *cf, *store));
+    }
+    BG_ASSIGN(auto gate, analysis::run_gate(*store, o, now_ns()));
+    const std::string format = ctx.globals.format;
+    report::render_gate(gate, format, ctx.out);
+    // GitHub Actions shows this file on the run's summary page.
+    if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary && *summary) {
+      std::ostringstream md;
+      report::render_gate_markdown(gate, md);
+      std::ofstream file(summary, std::ios::app);
+      file << md.str();
+      if (!file) return Error{fmt::format("cannot append to $GITHUB_STEP_SUMMARY ({})", summary)};
+    }
+    return gate.failed() ? 1 : 0;
+  };
+}
+
+}  // namespace benchguard::cli

@@ -1,0 +1,98 @@
+#include "refs/confirm.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace benchguard::refs {
+
+namespace {
+
+// The verdict of the run's A and B for the change's benchmark and metric.
+ConfirmOutcome judge(const RunData& run, const store::ChangeRecord& change,
+                     const analysis::CompareOptions& compare) {
+  ConfirmOutcome out;
+  out.run_uuid = run.run.uuid;
+  analysis::Side a{"last good", {}}, b{"first bad", {}};
+  for (const auto& v : run.variants) {
+    if (v.variant.benchmark != change.benchmark) continue;
+    if (v.variant.name == "A") a.variants.push_back(&v);
+    if (v.variant.name == "B") b.variants.push_back(&v);
+    out.instances = std::max(out.instances, static_cast<int>(v.instances.size()));
+  }
+  analysis::CompareOptions o = compare;
+  o.metrics = {change.metric};
+  o.calibration = nullptr;
+  const analysis::CompareReport report = analysis::compare_sides(a, b, o);
+  out.verdict = "inconclusive";
+  for (const auto& m : report.metrics)
+    for (const auto& row : m.rows) {
+      if (row.benchmark != change.benchmark) continue;
+      out.row = row;
+      const stats::Verdict expected =
+          change.kind == "improvement" ? stats::Verdict::kFaster : stats::Verdict::kSlower;
+      const stats::Verdict v = row.result.verdict;
+      if (v == expected)
+        out.verdict = "confirmed";
+      else if (v != stats::Verdict::kInconclusive)
+        out.verdict = "refuted";
+    }
+  return out;
+}
+
+}  // namespace
+
+int needed_instances(double change, double cv) {
+  constexpr double z = 1.959964 + 1.281552;  // two-sided 5%, power 90%
+  if (!(std::abs(change) > 0) || !std::isfinite(cv) || !std::isfinite(change)) return 5;
+  const double n = 2 * z * z * (cv / change) * (cv / change);
+  return static_cast<int>(std::clamp(std::ceil(n), 5.0, 30.0));
+}
+
+Result<std::optional<ConfirmOutcome>> stored_confirmation(store::Store& store,
+                                                          const store::ChangeRecord& change,
+                                                          const analysis::CompareOptions& compare) {
+  BG_ASSIGN(const auto runs, store.list_runs());
+  for (const auto& r : runs) {  // newest first
+    const std::string* id = find_value(r.labels, "confirm");
+    if (id == nullptr || *id != change.id || r.status != "complete") continue;
+    BG_ASSIGN(const RunData run, store.load_run(r.uuid, {.columns = true}));
+    return std::optional<ConfirmOutcome>(judge(run, change, compare));
+  }
+  return std::optional<ConfirmOutcome>();
+}
+
+Result<ConfirmOutcome> confirm_change(const Suite& suite, store::Store& store,
+                                      const store::ChangeRecord& change,
+                                      const ConfirmOptions& options,
+                                      const schedule::ProgressFn& progress) {
+  if (change.last_good.empty() || change.first_bad.empty())
+    return Error{fmt::format("change {} names no commits to measure", change.id)};
+  BG_ASSIGN(const Repository repo, repository_of(suite, options.refs));
+  BG_ASSIGN(const RefSide a, prepare_side(repo, options.refs, "A", change.last_good));
+  BG_ASSIGN(const RefSide b, prepare_side(repo, options.refs, "B", change.first_bad));
+  BG_ASSIGN(Suite at, suite_at(suite, repo, {a, b}, options.refs, {change.benchmark}));
+  // The spread of a point, from the interval the change was found with (99% by default).
+  const double cv = (change.change_upper - change.change_lower) / (2 * 2.576);
+  const int needed =
+      options.instances > 0 ? options.instances : needed_instances(change.change, cv);
+  for (auto& bench : at.benchmarks) bench.instances = std::max(bench.instances, needed);
+  if (options.instances > 0)
+    for (auto& bench : at.benchmarks) bench.instances = options.instances;
+  // A and B interleaved, so that what the machine does meanwhile falls on both.
+  if (at.schedule == "sequential" || at.schedule.empty()) at.schedule = "alternate";
+  BG_TRY(schedule::preflight(at));
+  schedule::RunOptions opts = options.refs.run;
+  opts.labels.emplace_back("confirm", change.id);
+  const KeyValues artifacts = side_artifacts({a, b}, options.refs);
+  opts.artifacts.insert(opts.artifacts.end(), artifacts.begin(), artifacts.end());
+  BG_ASSIGN(const schedule::RunOutcome run, schedule::run_suite(at, store, opts, progress));
+  if (run.status != "complete")
+    return Error{fmt::format("the confirmation run of change {} did not finish ({})", change.id,
+                             run.status)};
+  BG_ASSIGN(const RunData data, store.load_run(std::to_string(run.run_id), {.columns = true}));
+  return judge(data, change, options.compare);
+}
+
+}  // namespace benchguard::refs

@@ -1,0 +1,53 @@
+// `confirm`: a change suspected in history (a head check, a detector's change point) measured
+// again: its last good and first bad commits, each built in a worktree of its own as `ab` does,
+// run interleaved on this machine as variants A and B of one run (label `confirm` = the
+// change's id: a probe run, no point of history), and compared with `compare`'s verdict rule.
+// The run is the record of the decision: a later `gate` finds it by its label and does not
+// measure again (docs/history.md, "Confirming").
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "analysis/compare.hpp"
+#include "refs/refs.hpp"
+#include "store/store.hpp"
+
+namespace benchguard::refs {
+
+struct ConfirmOptions {
+  RefsOptions refs;
+  // Instances per side; 0: what the change's size and spread need (needed_instances), and at
+  // least the suite's.
+  int instances = 0;
+  analysis::CompareOptions compare;
+};
+
+// confirmed: the comparison calls B slower (a regression; faster for an improvement) than A;
+// refuted: unchanged or the other way; inconclusive: neither (too few instances, an interval
+// that straddles).
+struct ConfirmOutcome {
+  std::string verdict;
+  std::string run_uuid;
+  int instances = 0;  // per side
+  std::optional<analysis::BenchmarkComparison> row;
+};
+
+// Instances per side for a two-sided test at 5% with 90% power to see a relative change
+// `change` when an instance mean spreads by `cv` (relative): 2 (z_0.975 + z_0.9)^2 (cv /
+// change)^2, at least 5, at most 30.
+int needed_instances(double change, double cv);
+
+// The verdict of a confirmation run of `change` already stored (label confirm = its id), the
+// newest; nullopt when there is none.
+Result<std::optional<ConfirmOutcome>> stored_confirmation(store::Store& store,
+                                                          const store::ChangeRecord& change,
+                                                          const analysis::CompareOptions& compare);
+
+// Measures the change's two commits again and judges it.
+Result<ConfirmOutcome> confirm_change(const Suite& suite, store::Store& store,
+                                      const store::ChangeRecord& change,
+                                      const ConfirmOptions& options,
+                                      const schedule::ProgressFn& progress = {});
+
+}  // namespace benchguard::refs

@@ -1,0 +1,170 @@
+// The loop a team lives in, end to end on a real git repository: 12 equal commits, a 13th 10%
+// slower. The gate judges the 13th at once (the head check), confirms it by measuring both
+// commits again in worktrees, fails naming it; `ack` makes it pass; a bisect made afterwards
+// changes neither history nor what `compare HEAD~1 HEAD` reads. A typo never passes.
+// The benchmark reports, through the iteration protocol, the cost its build copied out of
+// cost.txt with +-1% noise seeded per commit and instance: timings that do not depend on how
+// busy the machine is.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "support/test_support.hpp"
+
+namespace benchguard {
+namespace {
+
+using nlohmann::json;
+using testing::CliResult;
+using testing::run_cli;
+using testing::TempDir;
+using testing::write_file;
+
+void sh(const std::string& command) {
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+}
+
+const char* const kSuite = R"SUITE(name: loop
+instances: 3
+benchmarks:
+  - name: work
+    shell: true
+    iterations: 5
+    command: >-
+      awk -v c="$(cat built-cost.txt)" -v s="$(cat seed.txt)$BENCHGUARD_INSTANCE"
+      -v n="$BENCHGUARD_ITERATIONS" 'BEGIN { srand(s); for (i = 0; i < n; i++)
+      printf "{\"metrics\": {\"wall_time\": %.9f}}\n", c * (1 + 0.02 * (rand() - 0.5)) }'
+      >> "$BENCHGUARD_RESULTS"
+)SUITE";
+
+const char* const kBuild = "cp cost.txt built-cost.txt";
+
+// Commit k (1-based): cost 10 ms, 11 ms from `slow_from` on; measured into `db` after each.
+std::vector<std::string> commit_and_measure(const std::string& repo, const std::string& db,
+                                            int from, int to, int slow_from) {
+  std::vector<std::string> hashes;
+  for (int k = from; k <= to; ++k) {
+    write_file(repo + "/cost.txt", std::string(k >= slow_from ? "0.011" : "0.010") + "\n");
+    write_file(repo + "/seed.txt", std::to_string(1000 * k) + "\n");
+    const std::string date =
+        "2026-01-01T00:" + std::string(k < 10 ? "0" : "") + std::to_string(k) + ":00Z";
+    sh("cd " + repo + " && git add -A && GIT_COMMITTER_DATE=" + date + " GIT_AUTHOR_DATE=" + date +
+       " git commit -q -m c" + std::to_string(k));
+    sh("cd " + repo + " && " + kBuild);
+    const CliResult r = run_cli({"-q", "run", "suite.yml", "--db", db, "--seed", "1"}, repo);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const std::string head = repo + "/head.txt";
+    sh("git -C " + repo + " rev-parse HEAD > " + head);
+    const std::string h = testing::read_file(head);
+    std::filesystem::remove(head);
+    hashes.push_back(h.substr(0, h.find('\n')));
+  }
+  return hashes;
+}
+
+TEST(CliGateLoop, TheRegressingCommitFailsConfirmedAndAnAckPassesIt) {
+  TempDir dir;
+  const std::string repo = dir.file("repo"), db = dir.file("bg.db");
+  sh("git init -q -b main " + repo + " && git -C " + repo +
+     " config user.email t@example.com && git -C " + repo + " config user.name t");
+  write_file(repo + "/suite.yml", kSuite);
+  write_file(repo + "/.gitignore", "built-cost.txt\nhead.txt\n");
+  const auto equal = commit_and_measure(repo, db, 1, 12, 13);
+  ASSERT_EQ(equal.size(), 12u);
+  const std::vector<std::string> gate = {"--format", "json", "gate",      "--db",    db,
+                                         "--repo",   repo,   "--confirm", "--suite", "suite.yml",
+                                         "--build",  kBuild, "--seed",    "3"};
+  const CliResult quiet = run_cli(gate, repo);
+  EXPECT_EQ(quiet.exit_code, 0) << quiet.out << quiet.err;
+
+  // The 13th commit, 10% slower: the gate fails at once and names it.
+  const auto slow = commit_and_measure(repo, db, 13, 13, 13);
+  const CliResult failed = run_cli(gate, repo);
+  ASSERT_EQ(failed.exit_code, 1) << failed.out << failed.err;
+  const json j = json::parse(failed.out);
+  ASSERT_EQ(j["alerts"].size(), 1u) << failed.out;
+  const json& alert = j["alerts"][0];
+  EXPECT_EQ(alert["benchmark"], "work");
+  EXPECT_EQ(alert["metric"], "wall_time");
+  EXPECT_EQ(alert["first_bad"], slow[0]);
+  EXPECT_EQ(alert["last_good"], equal.back());
+  EXPECT_EQ(alert["status"], "confirmed");
+  EXPECT_NEAR(alert["change"].get<double>(), 0.10, 0.02);
+  const std::string id = alert["id"];
+  EXPECT_NE(failed.err.find("measuring"), std::string::npos) << failed.err;
+
+  // The confirmation run is stored, labelled, and not measured twice.
+  const CliResult again = run_cli(gate, repo);
+  EXPECT_EQ(again.exit_code, 1);
+  EXPECT_EQ(again.err.find("measuring"), std::string::npos) << again.err;
+
+  // Acknowledged: the gate passes.
+  const CliResult ack = run_cli({"ack", id, "--reason", "accepted", "--db", db}, repo);
+  ASSERT_EQ(ack.exit_code, 0) << ack.err;
+  const CliResult passed = run_cli(gate, repo);
+  EXPECT_EQ(passed.exit_code, 0) << passed.out << passed.err;
+
+  // A bisect made now adds probe runs at the checkout's commit: history and what HEAD~1 HEAD
+  // names are unchanged.
+  const auto history = [&] {
+    return run_cli({"--format", "json", "history", "--db", db, "--repo", repo}, repo).out;
+  };
+  const auto compare = [&] {
+    return run_cli({"--format", "json", "compare", "HEAD~1", "HEAD", "--db", db}, repo).out;
+  };
+  const std::string history_before = history(), compare_before = compare();
+  const CliResult bisect = run_cli({"bisect", "suite.yml", "--db", db, "--good", equal[6], "--bad",
+                                    slow[0], "--build", kBuild, "--seed", "5"},
+                                   repo);
+  ASSERT_EQ(bisect.exit_code, 0) << bisect.err;
+  EXPECT_EQ(history(), history_before);
+  const json cb = json::parse(compare_before), ca = json::parse(compare());
+  EXPECT_EQ(ca["metrics"][0]["rows"][0]["ratio"], cb["metrics"][0]["rows"][0]["ratio"]);
+  EXPECT_NEAR(ca["metrics"][0]["rows"][0]["ratio"].get<double>(), 1.10, 0.02);
+}
+
+TEST(CliGateLoop, WhatMatchesNothingIsAnErrorThatSaysWhatExists) {
+  TempDir dir;
+  const std::string repo = dir.file("repo"), db = dir.file("bg.db");
+  sh("git init -q -b main " + repo + " && git -C " + repo +
+     " config user.email t@example.com && git -C " + repo + " config user.name t");
+  write_file(repo + "/suite.yml", kSuite);
+  write_file(repo + "/.gitignore", "built-cost.txt\nhead.txt\n");
+  // Only a probe run (an A/A run of `run --null`): no history, and the gate does not pass.
+  write_file(repo + "/cost.txt", "0.010\n");
+  write_file(repo + "/seed.txt", "1\n");
+  sh("cd " + repo + " && " + kBuild);
+  ASSERT_EQ(run_cli({"-q", "run", "suite.yml", "--null", "--db", db}, repo).exit_code, 0);
+  const CliResult empty = run_cli({"gate", "--db", db}, repo);
+  EXPECT_EQ(empty.exit_code, 2) << empty.out;
+  EXPECT_NE(empty.err.find("no finished runs"), std::string::npos) << empty.err;
+  commit_and_measure(repo, db, 1, 7, 99);
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {{"gate", "wrok"}, "no benchmark 'wrok' in the history of"},
+      {{"gate", "wrok"}, "(did you mean 'work'?); benchmarks: work"},
+      {{"gate", "--metric", "wall_tme"}, "no metric 'wall_tme'"},
+      {{"gate", "--metric", "wall_tme"}, "did you mean 'wall_time'?"},
+      {{"gate", "--machine", "nosuch"}, "no machine class 'nosuch'"},
+      {{"detect", "nosuchbench"}, "no benchmark 'nosuchbench'"},
+      {{"history", "--metric", "nosuch"}, "metrics: "},
+      {{"gate", "--against", "main", "nosuchbench"}, "no benchmark 'nosuchbench'"},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> args = c.args;
+    args.insert(args.end(), {"--db", db});
+    const CliResult r = run_cli(args, repo);
+    EXPECT_EQ(r.exit_code, 2) << c.args[0] << " " << c.args[1] << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace benchguard

@@ -1,0 +1,119 @@
+// The head check (stats/head_check.hpp): exact values of the prediction interval by hand, and
+// its false-alarm rate and power by simulation of series with drift between commits.
+#include "stats/head_check.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "stats/rng.hpp"
+
+namespace benchguard::stats {
+namespace {
+
+TEST(HeadCheck, EqualCountsGiveTheClassicPredictionInterval) {
+  // Three single-instance points 9, 10, 11: mean 10, S^2 = 1, V = S^2 (1 + 1/3) = 4/3. A head
+  // of 12 is t = 2 / sqrt(4/3) = sqrt(3); with 2 degrees of freedom the two-sided p-value is
+  // 1 - t / sqrt(2 + t^2) = 1 - sqrt(3/5).
+  const std::vector<PointMoments> base = {{9, 1, 0}, {10, 1, 0}, {11, 1, 0}};
+  HeadCheckOptions o;
+  o.min_baseline = 3;
+  const HeadCheck h = check_head(base, {12, 1, 0}, o);
+  ASSERT_TRUE(h.examined) << h.why_not;
+  EXPECT_DOUBLE_EQ(h.baseline, 10);
+  EXPECT_NEAR(h.change, 0.2, 1e-12);
+  EXPECT_NEAR(h.t, std::sqrt(3.0), 1e-12);
+  EXPECT_NEAR(h.p_value, 1 - std::sqrt(3.0 / 5.0), 1e-9);
+  EXPECT_FALSE(h.suspected);  // p 0.23
+  EXPECT_NEAR((h.lower + h.upper) / 2, h.change, 1e-12);
+}
+
+TEST(HeadCheck, WithinPointNoiseIsRescaledToTheHeadsInstances) {
+  // Four points of 4 instances, means 10, 12, 10, 12, instance-mean variance 2 within each:
+  // S^2 = 4/3, sigma^2 = 2, tau^2 = 4/3 - 2/4 = 5/6; a head of 2 instances at 14:
+  // V = 5/6 + 2/2 + (4/3)/4 = 13/6, t = 3 / sqrt(13/6).
+  const std::vector<PointMoments> base = {{10, 4, 2}, {12, 4, 2}, {10, 4, 2}, {12, 4, 2}};
+  HeadCheckOptions o;
+  o.min_baseline = 4;
+  const HeadCheck h = check_head(base, {14, 2, 2}, o);
+  ASSERT_TRUE(h.examined);
+  EXPECT_NEAR(h.t, 3 / std::sqrt(13.0 / 6.0), 1e-12);
+  // The same head from 8 instances is surer: its own noise weighs less.
+  const HeadCheck more = check_head(base, {14, 8, 2}, o);
+  EXPECT_NEAR(more.t, 3 / std::sqrt(5.0 / 6.0 + 2.0 / 8.0 + 1.0 / 3.0), 1e-12);
+  EXPECT_LT(more.p_value, h.p_value);
+}
+
+TEST(HeadCheck, ShortBaselinesAndSmallChangesAreNotSuspected) {
+  const std::vector<PointMoments> four = {
+      {10, 3, 0.01}, {10, 3, 0.01}, {10, 3, 0.01}, {10, 3, 0.01}};
+  const HeadCheck h = check_head(four, {20, 3, 0.01});
+  EXPECT_FALSE(h.examined);
+  EXPECT_NE(h.why_not.find("fewer than 5"), std::string::npos) << h.why_not;
+  // A flat baseline: a 0.5% step is exact but under the 1% threshold; 2% is suspected.
+  const std::vector<PointMoments> flat(8, PointMoments{10, 3, 0});
+  EXPECT_FALSE(check_head(flat, {10.05, 3, 0}).suspected);
+  const HeadCheck step = check_head(flat, {10.2, 3, 0});
+  EXPECT_TRUE(step.suspected);
+  EXPECT_NEAR(step.change, 0.02, 1e-12);
+}
+
+// A series of `k` baseline commits and a head: 3 instances a commit, each instance 1% noise
+// around its commit's level, each commit's level drifting by `drift` (relative sd) around 1.
+struct Series {
+  std::vector<PointMoments> base;
+  PointMoments head;
+};
+
+PointMoments point(Rng& rng, double level, double drift, std::size_t instances) {
+  const double commit = level * (1 + drift * rng.normal());
+  double sum = 0, sum2 = 0;
+  for (std::size_t i = 0; i < instances; ++i) {
+    const double x = commit * (1 + 0.01 * rng.normal());
+    sum += x;
+    sum2 += x * x;
+  }
+  const double n = static_cast<double>(instances);
+  const double m = sum / n;
+  return {m, instances, (sum2 - n * m * m) / (n - 1)};
+}
+
+Series simulate(Rng& rng, std::size_t k, double drift, double step) {
+  Series s;
+  for (std::size_t c = 0; c < k; ++c) s.base.push_back(point(rng, 1.0, drift, 3));
+  s.head = point(rng, 1.0 + step, drift, 3);
+  return s;
+}
+
+TEST(HeadCheck, AASeriesWithDriftAlarmAtAlphaAndAFivePercentStepIsFound) {
+  // 20,000 A/A heads: the rate of suspected changes is at most alpha = 1% (three Monte-Carlo
+  // standard errors of slack: 0.21 points); a test of the head's instances against the
+  // baseline's instances, blind to the drift, would alarm far more often.
+  Rng rng(2026, 11);
+  const int trials = 20000;
+  int alarms = 0, naive = 0;
+  for (int t = 0; t < trials; ++t) {
+    const Series s = simulate(rng, 29, 0.01, 0.0);
+    alarms += check_head(s.base, s.head).suspected ? 1 : 0;
+    // The naive test: the head's instances against the pooled within-point noise alone.
+    double mean = 0;
+    for (const auto& p : s.base) mean += p.mean / 29;
+    naive += std::abs(s.head.mean - mean) > 2.576 * 0.01 / std::sqrt(3.0) ? 1 : 0;
+  }
+  const double rate = static_cast<double>(alarms) / trials;
+  EXPECT_LE(rate, 0.01 + 3 * std::sqrt(0.01 * 0.99 / trials)) << rate;
+  EXPECT_GE(rate, 0.002) << rate;  // not a test that never speaks
+  EXPECT_GT(static_cast<double>(naive) / trials, 0.2);
+  // A 5% step at the head, the same drift: found at least 90% of the time.
+  int found = 0;
+  for (int t = 0; t < 2000; ++t) {
+    const Series s = simulate(rng, 29, 0.01, 0.05);
+    const HeadCheck h = check_head(s.base, s.head);
+    found += h.suspected && h.change > 0 ? 1 : 0;
+  }
+  EXPECT_GE(static_cast<double>(found) / 2000, 0.90);
+}
+
+}  // namespace
+}  // namespace benchguard::stats
