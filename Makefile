@@ -9,7 +9,7 @@ ASAN_CMAKE_FLAGS = -DBENCHGUARD_SANITIZE=ON -DBENCHGUARD_FUZZ=ON -DCMAKE_BUILD_T
   '-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1'
 FUZZ_SECONDS ?= 40
 
-.PHONY: all deps configure build demo test test-asan asan-compiler fuzz bench format clean
+.PHONY: all deps configure build cli demo test test-asan asan-compiler fuzz bench format clean
 
 all: build
 
@@ -21,6 +21,14 @@ configure: deps
 
 build: configure
 	@ninja -C $(BUILD) -j $(JOBS)
+
+# Only the CLI (build/benchguard), with only the packages it builds with: what a CI job that
+# measures and gates benchmarks installs (examples/github-actions.yml). No tests, no test-only
+# packages (PostgreSQL server, Slurm, Chromium).
+cli:
+	@scripts/install-deps.sh --cli
+	@cmake -S . -B $(BUILD) -G Ninja -DBENCHGUARD_WERROR=$(BENCHGUARD_WERROR) -DBENCHGUARD_TESTS=OFF $(CMAKE_FLAGS) >/dev/null
+	@ninja -C $(BUILD) -j $(JOBS) benchguard
 
 # Builds only what the quickstart suite runs, runs it into benchguard.db and shows what was
 # measured.

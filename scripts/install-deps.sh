@@ -1,6 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian packages benchguard builds and tests with, when any is missing.
+#   scripts/install-deps.sh         everything `make test` needs
+#   scripts/install-deps.sh --cli   only what building the CLI needs (`make cli`): no
+#                                   PostgreSQL server, Slurm, Chromium, sanitizers or test tools
 set -euo pipefail
+if [ "${1:-}" = "--cli" ]; then
+  packages=(
+    cmake ninja-build g++ pkg-config git
+    libcli11-dev libyaml-cpp-dev nlohmann-json3-dev libsimdjson-dev libfmt-dev libsqlite3-dev
+    libboost-dev libtbb-dev libpq-dev libcpp-httplib-dev
+  )
+else
 packages=(
   cmake ninja-build g++ pkg-config git
   clang libclang-rt-14-dev
@@ -15,6 +25,7 @@ packages=(
   libcpp-httplib-dev  # `serve`
   chromium            # the dashboard's browser tests (ctest -L browser)
 )
+fi
 # npm fetches the dashboard's chart library at configure time and playwright-core for the
 # browser tests; a node that brings its own npm (NodeSource) conflicts with Debian's npm.
 command -v npm > /dev/null || packages+=(nodejs npm)

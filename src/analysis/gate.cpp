@@ -84,11 +84,21 @@ Result<GateReport> gate_history(store::Store& store, const GateOptions& options,
   // many series, one alarm at 1% each would be a failure on most commits.
   std::vector<const HeadResult*> heads;
   std::vector<double> head_p;
-  for (const auto& h : found.heads)
-    if (h.check.examined && current.contains(h.series_key)) {
+  std::size_t too_short = 0;
+  for (const auto& h : found.heads) {
+    if (!current.contains(h.series_key)) continue;
+    if (h.check.examined) {
       heads.push_back(&h);
       head_p.push_back(h.check.p_value);
+    } else if (h.check.why_not.starts_with("fewer than")) {
+      ++too_short;
     }
+  }
+  if (too_short > 0)
+    g.notes.push_back(fmt::format(
+        "{} series at the newest commit have too few points before it for the head check ({} "
+        "needed): it starts once they have them",
+        too_short, stats::HeadCheckOptions{}.min_baseline));
   const std::vector<double> adjusted = stats::holm_adjust(head_p);
   std::set<std::string> failing_heads;
   for (std::size_t i = 0; i < heads.size(); ++i)

@@ -1,9 +1,12 @@
 #include "cli/history_flags.hpp"
 
+#include <fmt/format.h>
+
 #include <chrono>
 
 #include "cli/analysis_flags.hpp"
 #include "core/units.hpp"
+#include "vcs/git.hpp"
 #include "vcs/log.hpp"
 
 namespace benchguard::cli {
@@ -45,6 +48,12 @@ Result<analysis::HistoryOptions> SelectFlags::options() const {
   a.burn_in = burn_in;
   BG_ASSIGN(o.burn_in, a.burn_in_policy());
   if (!repo.empty()) {
+    if (vcs::is_shallow(repo))
+      return Error{fmt::format(
+          "{} is a shallow clone: its history is cut short, so the series would be too; fetch "
+          "every commit (git fetch --unshallow; in GitHub Actions, actions/checkout with "
+          "fetch-depth: 0)",
+          repo)};
     BG_ASSIGN(auto commits, vcs::first_parent_history(repo, branch));
     for (auto& c : commits) o.commits.push_back(std::move(c.hash));
   } else {

@@ -15,4 +15,11 @@ std::string rev_parse(const std::string& dir, const std::string& rev) {
   return out;
 }
 
+bool is_shallow(const std::string& dir) {
+  auto r = measure::capture_output(
+      {"git", "-C", dir.empty() ? "." : dir, "rev-parse", "--is-shallow-repository"}, "",
+      {{"GIT_OPTIONAL_LOCKS", "0"}});
+  return r.ok() && r->exit_code == 0 && r->out.starts_with("true");
+}
+
 }  // namespace benchguard::vcs

@@ -9,4 +9,7 @@ namespace benchguard::vcs {
 // at `dir`; empty when git is missing, `dir` is not a repository or the name is unknown.
 std::string rev_parse(const std::string& dir, const std::string& rev);
 
+// True when the repository at `dir` is a shallow clone (its history cut short).
+bool is_shallow(const std::string& dir);
+
 }  // namespace benchguard::vcs
