@@ -1,25 +1,75 @@
-// benchguard report --html DIR: the dashboard as a static site (docs/dashboard.md).
+// benchguard report --html DIR: the dashboard as a static site (docs/dashboard.md);
+// report --issue ID: a change as Markdown for an issue (docs/history.md).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 
+#include "analysis/gate.hpp"
 #include "cli/analysis_flags.hpp"
 #include "cli/app.hpp"
 #include "cli/dashboard_flags.hpp"
 #include "core/names.hpp"
+#include "refs/confirm.hpp"
+#include "report/history.hpp"
 #include "report/html/site.hpp"
+#include "vcs/git.hpp"
 
 namespace benchguard::cli {
+
+namespace {
+
+Result<int> report_issue(Context& ctx, const std::string& id) {
+  BG_TRY(check_name("change id", id));
+  BG_ASSIGN(auto store, ctx.open_store_read_only());
+  BG_ASSIGN(const auto changes, store->load_changes());
+  const auto it = std::find_if(changes.begin(), changes.end(),
+                               [&](const store::ChangeRecord& c) { return c.id == id; });
+  if (it == changes.end())
+    return Error{
+        fmt::format("no change point '{}' in {} (ids are listed by `benchguard detect "
+                    "--all` and by `gate`)",
+                    id, ctx.db_name())};
+  BG_ASSIGN(const auto acks, store->load_acks());
+  report::IssueFacts facts;
+  facts.change = analysis::with_acks({*it}, acks).front();
+  BG_ASSIGN(const auto runs, store->list_runs());
+  for (const auto& r : runs)
+    if (const std::string* c = find_value(r.labels, "confirm"); c != nullptr && *c == id)
+      facts.confirmations.push_back(r);
+  // A change measured again is what that measurement said.
+  BG_ASSIGN(const auto compare, compare_options(AnalysisFlags{}, VerdictFlags{}));
+  BG_ASSIGN(const auto confirmed, refs::stored_confirmation(*store, *it, compare));
+  if (confirmed) facts.change.change.status = confirmed->verdict;
+  // The culprit is known when the range is one commit: the first bad one's parent is the last
+  // good one (asked of the repository here, when there is one).
+  const std::string parent = vcs::rev_parse(".", it->first_bad + "^");
+  if (!parent.empty() && parent == vcs::rev_parse(".", it->last_good)) {
+    facts.culprit = it->first_bad;
+    facts.commits_in_range = 1;
+  }
+  report::render_issue(facts, ctx.out);
+  return 0;
+}
+
+}  // namespace
 
 Action add_report(CLI::App& app, Context& ctx) {
   auto* c = app.add_subcommand(
       "report", "The dashboard as a static site that works offline (file://) and on any host");
   auto dir = std::make_shared<std::string>();
+  auto issue = std::make_shared<std::string>();
   auto f = std::make_shared<DashboardFlags>();
-  c->add_option("--html", *dir, "Directory to write the site into (created when missing)")
-      ->required();
+  auto* html =
+      c->add_option("--html", *dir, "Directory to write the site into (created when missing)");
+  c->add_option("--issue", *issue,
+                "Instead: a change (its id from detect or gate) as Markdown to paste into an "
+                "issue: size, commits, status, runs, how to reproduce")
+      ->excludes(html);
   f->add_to(c, true);
-  return [&ctx, dir, f]() -> Result<int> {
+  return [&ctx, dir, issue, f]() -> Result<int> {
+    if (!issue->empty()) return report_issue(ctx, *issue);
+    if (dir->empty()) return Error{"report needs --html DIR (or --issue ID)"};
     BG_ASSIGN(auto options, f->options());
     options.open_reader = [&ctx] { return ctx.open_store_read_only(); };
     BG_ASSIGN(auto store, ctx.open_store_read_only());

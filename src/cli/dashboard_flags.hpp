@@ -2,21 +2,15 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <cstdint>
 #include <string>
 
 #include "cli/analysis_flags.hpp"
+#include "cli/history_flags.hpp"  // now_ns
 #include "core/units.hpp"
 #include "report/html/site.hpp"
 
 namespace benchguard::cli {
-
-inline int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 struct DashboardFlags {
   AnalysisFlags analysis;

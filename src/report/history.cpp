@@ -223,6 +223,41 @@ void render_confirmation(const store::ChangeRecord& change, const std::string& r
   render(changes_table({{change, nullptr}}), format, out);
 }
 
+void render_issue(const IssueFacts& f, std::ostream& out) {
+  const auto& c = f.change.change;
+  const auto md = [](const std::string& t) { return markdown_text(t); };
+  out << fmt::format("### Performance {}: {} {} {} {}\n\n", md(c.kind), md(series_text(c)),
+                     md(c.metric), percent(c.change),
+                     interval_text(c.change_lower, c.change_upper, "%"));
+  out << fmt::format("- **Benchmark**: `{}`, variant `{}`, metric `{}`, machine class `{}`\n",
+                     md(c.benchmark), md(c.variant), md(c.metric), md(c.machine));
+  out << fmt::format("- **Size**: {} (interval {}); before {:.6g}, after {:.6g}\n",
+                     percent(c.change), interval_text(c.change_lower, c.change_upper, "%"),
+                     c.before, c.after);
+  out << fmt::format(
+      "- **Commits**: last good `{}`, first bad `{}`{}\n", md(c.last_good), md(c.first_bad),
+      f.commits_in_range > 1 ? fmt::format(" ({} commits in the range)", f.commits_in_range) : "");
+  out << fmt::format("- **Culprit**: {}\n",
+                     f.culprit.empty() ? "not known yet: the range holds more than one commit"
+                                       : "`" + md(f.culprit) + "`");
+  out << fmt::format("- **Found**: by {} (p = {:.2g}), {}; status **{}**\n",
+                     c.method == "head" ? "the head check of the newest commit" : md(c.method),
+                     c.p_value, format_iso8601(c.detected_at), md(c.status));
+  if (f.change.ack != nullptr)
+    out << fmt::format("- **Acknowledged**: {} ({})\n", md(f.change.ack->reason),
+                       format_iso8601(f.change.ack->acked_at));
+  for (const auto& r : f.confirmations)
+    out << fmt::format("- **Measured again**: run `{}` ({}), `benchguard compare {}` shows it\n",
+                       r.uuid.substr(0, 8), format_iso8601(r.started_at), r.uuid.substr(0, 8));
+  out << fmt::format(
+      "\n**Reproduce**\n\n```sh\nbenchguard ab SUITE.yml --ref {} --ref {} --build \"BUILD\"\n"
+      "benchguard confirm {} SUITE.yml --build \"BUILD\"\n",
+      c.last_good, c.first_bad, c.id);
+  if (f.culprit.empty())
+    out << fmt::format("benchguard bisect SUITE.yml --change {} --build \"BUILD\"\n", c.id);
+  out << fmt::format("benchguard ack {} --reason \"...\"   # when it is accepted\n```\n", c.id);
+}
+
 void render_gate(const GateReport& gate, const std::string& format, std::ostream& out) {
   if (format == "md") {
     render_gate_markdown(gate, out);

@@ -31,6 +31,18 @@ void render_gate_markdown(const analysis::GateReport& gate, std::ostream& out);
 void render_confirmation(const store::ChangeRecord& change, const std::string& run_uuid,
                          const std::string& format, std::ostream& out);
 
+// What a team pastes into an issue about a change (`report --issue ID`), in Markdown: the
+// benchmark and metric, the size with its interval, the commits, how it was found and whether
+// measuring again confirmed it, the runs, and the commands that reproduce it. `culprit`: the
+// first bad commit when the range is that one commit (the caller asks git), else "".
+struct IssueFacts {
+  analysis::ChangeRow change;
+  std::vector<store::RunSummary> confirmations;  // runs labelled confirm = the id, newest first
+  std::string culprit;
+  std::size_t commits_in_range = 0;  // 0: not known
+};
+void render_issue(const IssueFacts& facts, std::ostream& out);
+
 // The same facts as text (table), CSV or JSON.
 void render_gate(const analysis::GateReport& gate, const std::string& format, std::ostream& out);
 

@@ -73,6 +73,28 @@ TEST(CliCalibrate, RunsRepeatedAAAndWritesWhatCompareReads) {
       {"compare", "--db", db, "--calibration", dir.file("cal.json"), "--metric", "wall_time"});
   ASSERT_EQ(table.exit_code, 0) << table.err;
   EXPECT_NE(table.out.find("from calibration (A/A: "), std::string::npos) << table.out;
+
+  // The file records the settings the rule was calibrated under; compare says when its own
+  // differ, and is silent when they are the same.
+  EXPECT_EQ(j["burn_in"], "auto");
+  EXPECT_EQ(j["resamples"], 10000);
+  EXPECT_EQ(j["seed"], "1");
+  EXPECT_EQ(j["threshold"], 0.01);
+  const auto warned = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {
+        "compare",  "--db", db,         "--calibration", dir.file("cal.json"),
+        "--format", "json", "--metric", "wall_time"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto out = run_cli(args);
+    EXPECT_EQ(out.exit_code, 0) << out.err;
+    return out.out + out.err;
+  };
+  EXPECT_EQ(warned({}).find("calibrated under other settings"), std::string::npos);
+  const std::string other = warned({"--threshold", "2%", "--burn-in", "configured", "--seed", "7"});
+  EXPECT_NE(other.find("calibrated under other settings"), std::string::npos) << other;
+  EXPECT_NE(other.find("--threshold 2% (calibrated: 1%)"), std::string::npos) << other;
+  EXPECT_NE(other.find("--burn-in configured (calibrated: auto)"), std::string::npos) << other;
+  EXPECT_NE(other.find("--seed 7 (calibrated: 1)"), std::string::npos) << other;
 }
 
 TEST(CliCalibrate, TableNamesTheRateAndWhatMoreRepetitionsWouldGive) {

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -101,6 +102,18 @@ TEST(CliGateLoop, TheRegressingCommitFailsConfirmedAndAnAckPassesIt) {
   EXPECT_EQ(again.exit_code, 1);
   EXPECT_EQ(again.err.find("measuring"), std::string::npos) << again.err;
 
+  // The report a team pastes into an issue: size, commits, the culprit (the range is one
+  // commit), the confirmation run, how to reproduce.
+  const CliResult issue = run_cli({"report", "--issue", id, "--db", db}, repo);
+  ASSERT_EQ(issue.exit_code, 0) << issue.err;
+  EXPECT_NE(issue.out.find("### Performance regression: work"), std::string::npos) << issue.out;
+  EXPECT_NE(issue.out.find("**Culprit**: `" + slow[0] + "`"), std::string::npos) << issue.out;
+  EXPECT_NE(issue.out.find("**Measured again**: run `"), std::string::npos) << issue.out;
+  EXPECT_NE(issue.out.find("status **confirmed**"), std::string::npos) << issue.out;
+  EXPECT_NE(issue.out.find("benchguard ab SUITE.yml --ref " + equal.back() + " --ref " + slow[0]),
+            std::string::npos)
+      << issue.out;
+
   // Acknowledged: the gate passes.
   const CliResult ack = run_cli({"ack", id, "--reason", "accepted", "--db", db}, repo);
   ASSERT_EQ(ack.exit_code, 0) << ack.err;
@@ -164,6 +177,24 @@ TEST(CliGateLoop, WhatMatchesNothingIsAnErrorThatSaysWhatExists) {
     EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
     EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
   }
+}
+
+TEST(CliGateLoop, AnImportedOtavaFileIsAnalysedInEveryColumn) {
+  // Otava's CSV: one column per metric, summary points only. detect and history follow every
+  // metric of the file by default; --metric narrows.
+  TempDir dir;
+  const std::string db = dir.file("o.db");
+  const std::string csv = std::string(BG_SOURCE_DIR) + "/tests/data/ingest/otava-sample.csv";
+  ASSERT_EQ(run_cli({"import", csv, "--db", db}).exit_code, 0);
+  const CliResult d = run_cli({"--format", "json", "detect", "--db", db});
+  ASSERT_EQ(d.exit_code, 0) << d.err;
+  std::set<std::string> metrics;
+  for (const auto& c : json::parse(d.out)) metrics.insert(c["metric"].get<std::string>());
+  EXPECT_EQ(metrics, (std::set<std::string>{"latency_ms", "throughput"})) << d.out;
+  const CliResult h =
+      run_cli({"--format", "json", "history", "--db", db, "--metric", "throughput"});
+  ASSERT_EQ(h.exit_code, 0) << h.err;
+  for (const auto& s : json::parse(h.out)["series"]) EXPECT_EQ(s["metric"], "throughput");
 }
 
 }  // namespace
