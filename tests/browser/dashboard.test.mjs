@@ -123,6 +123,9 @@ test('a benchmark page draws its chart, marks the change and shows the commit on
       return false;
     }));
     assert.ok(drawn, 'the chart has pixels');
+    // The title names the unit the axis shows (about 1 ms: ms, not s).
+    const title = await page.locator('#chart-0 h2').textContent();
+    assert.match(title, /^wall_time \(ms, lower is better; the newest point ringed\)$/);
     const over = page.locator('#chart-0 .u-over');
     const box = await over.boundingBox();
     await page.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2);

@@ -45,6 +45,46 @@
     };
   }
 
+  // The x axis by date; by short commit hash where dates would repeat (commits measured
+  // minutes apart show the same label many times).
+  function xLabels(p, splits) {
+    const at = splits.map((i) => (Number.isInteger(i) && i >= 0 && i < p.commit.length ? i : null));
+    const dates = at.map((i) => (i === null ? '' : BG.date(BG.commit(p.commit[i]).time).slice(5)));
+    const shown = dates.filter((d) => d !== '');
+    if (new Set(shown).size === shown.length) return dates;
+    return at.map((i) => (i === null ? '' : BG.short(BG.commit(p.commit[i]).commit)));
+  }
+
+  // The unit the axis shows (ms for seconds of a few milliseconds, MiB for bytes, ...).
+  function axisUnit(c, p) {
+    const top = p.centre.reduce((m, v) => (v === null ? m : Math.max(m, Math.abs(v))), 0);
+    const shown = BG.value(top, c.unit);
+    const space = shown.lastIndexOf(' ');
+    return space > 0 ? shown.slice(space + 1) : c.unit;
+  }
+
+  // The newest point, ringed: what the gate judges first.
+  function newestPlugin(p) {
+    return {
+      hooks: {
+        draw: [(u) => {
+          const i = p.x.length - 1;
+          if (i < 0 || p.centre[i] === null) return;
+          const x = u.valToPos(i, 'x', true), y = u.valToPos(p.centre[i], 'y', true);
+          if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) return;
+          const ctx = u.ctx;
+          ctx.save();
+          ctx.strokeStyle = '#111';
+          ctx.lineWidth = 2 * devicePixelRatio;
+          ctx.beginPath();
+          ctx.arc(x, y, 7 * devicePixelRatio, 0, 2 * Math.PI);
+          ctx.stroke();
+          ctx.restore();
+        }],
+      },
+    };
+  }
+
   function build(c, p, holder, hover, withInstances) {
     const xs = [p.x, p.centre, p.lower, p.upper];
     const series = [
@@ -77,10 +117,10 @@
       legend: { show: false },
       cursor: { drag: { x: true, y: false, setScale: true } },
       axes: [
-        { values: (u, splits) => splits.map((i) => (Number.isInteger(i) && i >= 0 && i < p.commit.length) ? BG.date(BG.commit(p.commit[i]).time).slice(5) : ''), space: 80 },
+        { values: (u, splits) => xLabels(p, splits), space: 80 },
         { values: (u, splits) => splits.map((v) => BG.value(v, c.unit)), size: 80 },
       ],
-      plugins: [changePlugin(c)],
+      plugins: [changePlugin(c), newestPlugin(p)],
       hooks: {
         setCursor: [(u) => {
           const i = u.cursor.idx;
@@ -119,7 +159,7 @@
     const section = el('section', { class: 'chart', id: 'chart-' + n, 'data-metric': c.metric });
     const toggle = el('input', { type: 'checkbox', id: 'instances-' + n });
     section.append(
-      el('h2', { text: c.metric + (c.unit ? ' (' + c.unit + ', ' + c.direction + ' is better)' : '') }),
+      el('h2', { text: c.metric + ' (' + (axisUnit(c, p) ? axisUnit(c, p) + ', ' : '') + c.direction + ' is better; the newest point ringed)' }),
       el('div', { class: 'controls' }, el('label', { for: 'instances-' + n }, toggle, ' instance means (newest ' + c.instanceMeans.length + ' points)'),
         el('span', { class: 'muted', text: p.x.length + ' points, ' + c.changes.length + ' change point(s)' })));
     const hover = el('div', { class: 'hover', id: 'hover-' + n, text: 'Hover over the chart for a commit.' });
