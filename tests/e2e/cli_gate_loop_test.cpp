@@ -20,26 +20,13 @@ namespace {
 
 using nlohmann::json;
 using testing::CliResult;
+using testing::cost_suite;
+using testing::git_commit_all;
+using testing::git_init;
 using testing::run_cli;
+using testing::sh;
 using testing::TempDir;
 using testing::write_file;
-
-void sh(const std::string& command) {
-  ASSERT_EQ(std::system(command.c_str()), 0) << command;
-}
-
-const char* const kSuite = R"SUITE(name: loop
-instances: 3
-benchmarks:
-  - name: work
-    shell: true
-    iterations: 5
-    command: >-
-      awk -v c="$(cat built-cost.txt)" -v s="$(cat seed.txt)$BENCHGUARD_INSTANCE"
-      -v n="$BENCHGUARD_ITERATIONS" 'BEGIN { srand(s); for (i = 0; i < n; i++)
-      printf "{\"metrics\": {\"wall_time\": %.9f}}\n", c * (1 + 0.02 * (rand() - 0.5)) }'
-      >> "$BENCHGUARD_RESULTS"
-)SUITE";
 
 const char* const kBuild = "cp cost.txt built-cost.txt";
 
@@ -50,18 +37,10 @@ std::vector<std::string> commit_and_measure(const std::string& repo, const std::
   for (int k = from; k <= to; ++k) {
     write_file(repo + "/cost.txt", std::string(k >= slow_from ? "0.011" : "0.010") + "\n");
     write_file(repo + "/seed.txt", std::to_string(1000 * k) + "\n");
-    const std::string date =
-        "2026-01-01T00:" + std::string(k < 10 ? "0" : "") + std::to_string(k) + ":00Z";
-    sh("cd " + repo + " && git add -A && GIT_COMMITTER_DATE=" + date + " GIT_AUTHOR_DATE=" + date +
-       " git commit -q -m c" + std::to_string(k));
+    hashes.push_back(git_commit_all(repo, k));
     sh("cd " + repo + " && " + kBuild);
     const CliResult r = run_cli({"-q", "run", "suite.yml", "--db", db, "--seed", "1"}, repo);
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    const std::string head = repo + "/head.txt";
-    sh("git -C " + repo + " rev-parse HEAD > " + head);
-    const std::string h = testing::read_file(head);
-    std::filesystem::remove(head);
-    hashes.push_back(h.substr(0, h.find('\n')));
   }
   return hashes;
 }
@@ -69,9 +48,8 @@ std::vector<std::string> commit_and_measure(const std::string& repo, const std::
 TEST(CliGateLoop, TheRegressingCommitFailsConfirmedAndAnAckPassesIt) {
   TempDir dir;
   const std::string repo = dir.file("repo"), db = dir.file("bg.db");
-  sh("git init -q -b main " + repo + " && git -C " + repo +
-     " config user.email t@example.com && git -C " + repo + " config user.name t");
-  write_file(repo + "/suite.yml", kSuite);
+  git_init(repo);
+  write_file(repo + "/suite.yml", cost_suite("loop", 3));
   write_file(repo + "/.gitignore", "built-cost.txt\nhead.txt\n");
   const auto equal = commit_and_measure(repo, db, 1, 12, 13);
   ASSERT_EQ(equal.size(), 12u);
@@ -142,9 +120,8 @@ TEST(CliGateLoop, TheRegressingCommitFailsConfirmedAndAnAckPassesIt) {
 TEST(CliGateLoop, WhatMatchesNothingIsAnErrorThatSaysWhatExists) {
   TempDir dir;
   const std::string repo = dir.file("repo"), db = dir.file("bg.db");
-  sh("git init -q -b main " + repo + " && git -C " + repo +
-     " config user.email t@example.com && git -C " + repo + " config user.name t");
-  write_file(repo + "/suite.yml", kSuite);
+  git_init(repo);
+  write_file(repo + "/suite.yml", cost_suite("loop", 3));
   write_file(repo + "/.gitignore", "built-cost.txt\nhead.txt\n");
   // Only a probe run (an A/A run of `run --null`): no history, and the gate does not pass.
   write_file(repo + "/cost.txt", "0.010\n");

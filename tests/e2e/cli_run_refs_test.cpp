@@ -12,13 +12,12 @@ namespace benchguard {
 namespace {
 
 using testing::CliResult;
+using testing::git_commit_all;
+using testing::git_init;
 using testing::run_cli;
+using testing::sh;
 using testing::TempDir;
 using testing::write_file;
-
-void sh(const std::string& command) {
-  ASSERT_EQ(std::system(command.c_str()), 0) << command;
-}
 
 // The uuid of the one run `export --format json REF` writes.
 std::string exported_uuid(const std::string& db, const std::string& ref, const std::string& cwd) {
@@ -35,13 +34,12 @@ TEST(CliRunRefs, ShowSummaryExportAndPlanTakeEveryReferenceCompareTakes) {
   TempDir dir;
   const std::string repo = dir.file("repo");
   const std::string db = dir.file("bg.db");
-  sh("git init -q -b main " + repo + " && git -C " + repo +
-     " config user.email t@example.com && git -C " + repo + " config user.name t");
+  git_init(repo);
   // Two commits, a run at each, labelled; the first commit tagged v1.
   std::vector<std::string> commits;
   for (const std::string& side : {std::string("a"), std::string("b")}) {
     write_file(repo + "/side.txt", side + "\n");
-    sh("cd " + repo + " && git add -A && git commit -q -m " + side);
+    git_commit_all(repo, side == "a" ? 1 : 2);
     if (side == "a") sh("git -C " + repo + " tag v1");
     const CliResult r = run_cli({"-q", "run", "--db", db, "--instances", "12", "--label",
                                  "side=" + side, "--name", "t", "--", "/bin/true"},

@@ -16,27 +16,13 @@ namespace benchguard {
 namespace {
 
 using testing::CliResult;
+using testing::cost_suite;
+using testing::git_commit_all;
+using testing::git_init;
 using testing::run_program;
+using testing::sh;
 using testing::TempDir;
 using testing::write_file;
-
-void sh(const std::string& command) {
-  ASSERT_EQ(std::system(command.c_str()), 0) << command;
-}
-
-const char* const kSuite = R"SUITE(name: workflow
-cwd: ..
-instances: 3
-benchmarks:
-  - name: work
-    shell: true
-    iterations: 5
-    command: >-
-      awk -v c="$(cat built-cost.txt)" -v s="$(cat seed.txt)$BENCHGUARD_INSTANCE"
-      -v n="$BENCHGUARD_ITERATIONS" 'BEGIN { srand(s); for (i = 0; i < n; i++)
-      printf "{\"metrics\": {\"wall_time\": %.9f}}\n", c * (1 + 0.02 * (rand() - 0.5)) }'
-      >> "$BENCHGUARD_RESULTS"
-)SUITE";
 
 struct Step {
   std::string name;
@@ -108,10 +94,7 @@ Outcome run_workflow(const Workflow& w, const std::string& event, const std::str
 void commit(const std::string& repo, int k, const std::string& cost) {
   write_file(repo + "/cost.txt", cost + "\n");
   write_file(repo + "/seed.txt", std::to_string(1000 * k) + "\n");
-  const std::string date =
-      "2026-01-01T00:" + std::string(k < 10 ? "0" : "") + std::to_string(k) + ":00Z";
-  sh("cd " + repo + " && git add -A && GIT_COMMITTER_DATE=" + date + " GIT_AUTHOR_DATE=" + date +
-     " git commit -q -m c" + std::to_string(k));
+  git_commit_all(repo, k);
 }
 
 TEST(CliWorkflow, TheGitHubActionsExampleGatesPushesAndPullRequests) {
@@ -120,10 +103,9 @@ TEST(CliWorkflow, TheGitHubActionsExampleGatesPushesAndPullRequests) {
   TempDir dir;
   const std::string repo = dir.file("repo"), db = dir.file("bg.db");
   const std::string summary = dir.file("summary.md");
-  sh("git init -q -b main " + repo + " && git -C " + repo +
-     " config user.email t@example.com && git -C " + repo + " config user.name t");
+  git_init(repo);
   std::filesystem::create_directories(repo + "/bench");
-  write_file(repo + "/bench/suite.yml", kSuite);
+  write_file(repo + "/bench/suite.yml", cost_suite("workflow", 3, ".."));
   // `make bench` builds the benchmark: here it copies the cost the commit holds.
   write_file(repo + "/Makefile", ".PHONY: bench\nbench:\n\tcp cost.txt built-cost.txt\n");
   write_file(repo + "/.gitignore", "built-cost.txt\nbg.db\n");

@@ -1,6 +1,7 @@
 #include "support/test_support.hpp"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -122,6 +123,40 @@ CliResult run_program(const std::vector<std::string>& argv_s, const std::vector<
   r.out = read_file(out_path);
   r.err = read_file(err_path);
   return r;
+}
+
+void sh(const std::string& command) {
+  EXPECT_EQ(std::system(command.c_str()), 0) << command;
+}
+
+void git_init(const std::string& repo) {
+  sh("git init -q -b main " + repo + " && git -C " + repo +
+     " config user.email t@example.com && git -C " + repo + " config user.name t");
+}
+
+std::string git_commit_all(const std::string& repo, int k) {
+  const std::string date =
+      "2026-01-01T00:" + std::string(k < 10 ? "0" : "") + std::to_string(k) + ":00Z";
+  sh("cd " + repo + " && git add -A && GIT_COMMITTER_DATE=" + date + " GIT_AUTHOR_DATE=" + date +
+     " git commit -q -m c" + std::to_string(k));
+  const CliResult head = run_program({"/usr/bin/git", "-C", repo, "rev-parse", "HEAD"}, {});
+  return head.out.substr(0, head.out.find('\n'));
+}
+
+std::string cost_suite(const std::string& name, int instances, const std::string& cwd) {
+  return "name: " + name + "\n" + (cwd.empty() ? "" : "cwd: " + cwd + "\n") +
+         "instances: " + std::to_string(instances) +
+         R"SUITE(
+benchmarks:
+  - name: work
+    shell: true
+    iterations: 5
+    command: >-
+      awk -v c="$(cat built-cost.txt)" -v s="$(cat seed.txt)$BENCHGUARD_INSTANCE"
+      -v n="$BENCHGUARD_ITERATIONS" 'BEGIN { srand(s); for (i = 0; i < n; i++)
+      printf "{\"metrics\": {\"wall_time\": %.9f}}\n", c * (1 + 0.02 * (rand() - 0.5)) }'
+      >> "$BENCHGUARD_RESULTS"
+)SUITE";
 }
 
 }  // namespace benchguard::testing

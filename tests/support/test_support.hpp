@@ -46,4 +46,18 @@ CliResult run_cli(const std::vector<std::string>& args, const std::string& cwd =
 CliResult run_program(const std::vector<std::string>& argv, const std::vector<std::string>& env,
                       const std::string& cwd = "");
 
+// ---- git repositories for the tests of the CI loop (ab, bisect, gate, history)
+
+// Runs a shell command; a non-zero exit fails the test (the caller goes on).
+void sh(const std::string& command);
+// A new repository on branch main, with a committer.
+void git_init(const std::string& repo);
+// Commits everything as commit `k` (dated 2026-01-01 00:kk UTC, so that commit times order
+// the commits too); returns its full hash.
+std::string git_commit_all(const std::string& repo, int k);
+// A suite of one benchmark `work` that reports, through the iteration protocol, the cost its
+// build copied into built-cost.txt, with +-1% noise seeded by seed.txt and the instance:
+// timings that no load on the machine can move. `cwd`: the suite's, when given.
+std::string cost_suite(const std::string& name, int instances, const std::string& cwd = "");
+
 }  // namespace benchguard::testing
