@@ -28,14 +28,7 @@ Action add_ack_cmd(CLI::App& app, Context& ctx, bool ack) {
                           : fmt::format("{}: was not acknowledged\n", *id));
       return 0;
     }
-    BG_ASSIGN(auto changes, store->load_changes());
-    const bool known =
-        std::any_of(changes.begin(), changes.end(), [&](const auto& ch) { return ch.id == *id; });
-    if (!known)
-      return Error{
-          fmt::format("no change point '{}' in {} (ids are listed by `benchguard "
-                      "detect --all`)",
-                      *id, ctx.db_name())};
+    BG_TRY(find_change(ctx.db_name(), *store, *id));
     BG_ASSIGN(bool fresh, store->set_ack({*id, *reason, now_ns()}));
     ctx.out << fmt::format("{}: {}\n", *id, fresh ? "acknowledged" : "already acknowledged");
     return 0;

@@ -4,6 +4,7 @@
 
 #include "cli/analysis_flags.hpp"
 #include "cli/app.hpp"
+#include "cli/history_flags.hpp"
 #include "cli/run_flags.hpp"
 #include "cli/stop_signals.hpp"
 #include "core/json_error.hpp"
@@ -45,13 +46,9 @@ Result<int> do_bisect(Context& ctx, const BisectFlags& f) {
   std::string good = f.good, bad = f.bad;
   if (!f.change.empty()) {
     if (!good.empty() || !bad.empty()) return Error{"give --change, or --good and --bad, not both"};
-    BG_ASSIGN(const auto changes, store->load_changes());
-    const auto c = std::find_if(changes.begin(), changes.end(), [&](const store::ChangeRecord& x) {
-      return x.id.starts_with(f.change);
-    });
-    if (c == changes.end())
-      return Error{"no change point '" + f.change + "' in " + ctx.db_name() +
-                   "; see `benchguard detect`"};
+    BG_ASSIGN(const store::ChangeRecord change,
+              find_change(ctx.db_name(), *store, f.change, /*prefix=*/true));
+    const auto* c = &change;
     good = c->last_good;
     bad = c->first_bad;
     if (o.benchmark.empty()) o.benchmark = c->benchmark;

@@ -4,6 +4,7 @@
 
 #include "cli/app.hpp"
 #include "cli/confirm_flags.hpp"
+#include "cli/history_flags.hpp"
 #include "cli/progress.hpp"
 #include "cli/stop_signals.hpp"
 #include "core/json_error.hpp"
@@ -52,15 +53,7 @@ namespace {
 Result<int> do_confirm(Context& ctx, const std::string& id, const ConfirmFlags& f) {
   BG_TRY(check_name("change id", id));
   BG_ASSIGN(auto store, ctx.open_store(/*create=*/false));
-  BG_ASSIGN(const auto changes, store->load_changes());
-  const auto it = std::find_if(changes.begin(), changes.end(),
-                               [&](const store::ChangeRecord& c) { return c.id == id; });
-  if (it == changes.end())
-    return Error{
-        fmt::format("no change point '{}' in {} (ids are listed by `benchguard detect "
-                    "--all` and by `gate`)",
-                    id, ctx.db_name())};
-  store::ChangeRecord change = *it;
+  BG_ASSIGN(store::ChangeRecord change, find_change(ctx.db_name(), *store, id));
   BG_ASSIGN(const analysis::Confirmer confirm, make_confirmer(ctx, f, *store));
   BG_ASSIGN(const analysis::Confirmation outcome, confirm(change));
   change.status = outcome.verdict;

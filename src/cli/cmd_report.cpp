@@ -9,6 +9,7 @@
 #include "cli/analysis_flags.hpp"
 #include "cli/app.hpp"
 #include "cli/dashboard_flags.hpp"
+#include "cli/history_flags.hpp"
 #include "core/names.hpp"
 #include "refs/confirm.hpp"
 #include "report/history.hpp"
@@ -22,14 +23,8 @@ namespace {
 Result<int> report_issue(Context& ctx, const std::string& id) {
   BG_TRY(check_name("change id", id));
   BG_ASSIGN(auto store, ctx.open_store_read_only());
-  BG_ASSIGN(const auto changes, store->load_changes());
-  const auto it = std::find_if(changes.begin(), changes.end(),
-                               [&](const store::ChangeRecord& c) { return c.id == id; });
-  if (it == changes.end())
-    return Error{
-        fmt::format("no change point '{}' in {} (ids are listed by `benchguard detect "
-                    "--all` and by `gate`)",
-                    id, ctx.db_name())};
+  BG_ASSIGN(const store::ChangeRecord change, find_change(ctx.db_name(), *store, id));
+  const auto* it = &change;
   BG_ASSIGN(const auto acks, store->load_acks());
   report::IssueFacts facts;
   facts.change = analysis::with_acks({*it}, acks).front();

@@ -11,6 +11,16 @@
 
 namespace benchguard::cli {
 
+Result<store::ChangeRecord> find_change(const std::string& where, store::Store& store,
+                                        const std::string& id, bool prefix) {
+  BG_ASSIGN(const auto changes, store.load_changes());
+  for (const auto& c : changes)
+    if (prefix ? c.id.starts_with(id) : c.id == id) return c;
+  return Error{fmt::format(
+      "no change point '{}' in {} (ids are listed by `benchguard detect --all` and by `gate`)", id,
+      where)};
+}
+
 int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::system_clock::now().time_since_epoch())

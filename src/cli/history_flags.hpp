@@ -11,11 +11,17 @@
 #include "analysis/detection.hpp"
 #include "analysis/history.hpp"
 #include "core/result.hpp"
+#include "store/store.hpp"
 
 namespace benchguard::cli {
 
 // Now, in unix ns: when a detection or an acknowledgement was made.
 int64_t now_ns();
+
+// The change point `id` (with `prefix`, the one whose id starts with it) of the store, or an
+// Error naming the store and where ids are listed.
+Result<store::ChangeRecord> find_change(const std::string& where, store::Store& store,
+                                        const std::string& id, bool prefix = false);
 
 // Which series, over which commits: the flags history, detect and gate share.
 struct SelectFlags {

@@ -171,7 +171,9 @@ TEST(CliGateLoop, AnImportedOtavaFileIsAnalysedInEveryColumn) {
   const CliResult h =
       run_cli({"--format", "json", "history", "--db", db, "--metric", "throughput"});
   ASSERT_EQ(h.exit_code, 0) << h.err;
-  for (const auto& s : json::parse(h.out)["series"]) EXPECT_EQ(s["metric"], "throughput");
+  const json history = json::parse(h.out);
+  ASSERT_FALSE(history["series"].empty());
+  for (const auto& s : history["series"]) EXPECT_EQ(s["metric"], "throughput");
 }
 
 }  // namespace
