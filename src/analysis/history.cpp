@@ -279,6 +279,7 @@ Status check_selection(const History& history, const HistoryOptions& options,
 History build_history(const std::vector<RunData>& runs, const HistoryOptions& options) {
   // Oldest runs first, so that each point's first run is its oldest.
   std::vector<const RunData*> ordered;
+  ordered.reserve(runs.size());
   for (const auto& r : runs) ordered.push_back(&r);
   std::stable_sort(ordered.begin(), ordered.end(), [](const RunData* a, const RunData* b) {
     return std::tie(a->run.started_at, a->id) < std::tie(b->run.started_at, b->id);

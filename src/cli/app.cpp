@@ -139,6 +139,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     }
     if (w.starts_with("-")) continue;
     std::vector<std::string> names;
+    names.reserve(commands.size());
     for (const auto& [sub, action] : commands) names.push_back(sub->get_name());
     if (std::find(names.begin(), names.end(), w) != names.end()) break;
     const std::string near = closest_name(w, names);
