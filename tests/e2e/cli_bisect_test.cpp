@@ -24,18 +24,6 @@ void sh(const std::string& command) {
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
 }
 
-const char* const kSuite = R"SUITE(name: bisect
-instances: 4
-benchmarks:
-  - name: work
-    shell: true
-    iterations: 5
-    command: >-
-      awk -v c="$(cat built-cost.txt)" -v s="$(cat seed.txt)$BENCHGUARD_INSTANCE"
-      -v n="$BENCHGUARD_ITERATIONS" 'BEGIN { srand(s); for (i = 0; i < n; i++)
-      printf "{\"metrics\": {\"wall_time\": %.9f}}\n", c * (1 + 0.02 * (rand() - 0.5)) }'
-      >> "$BENCHGUARD_RESULTS"
-)SUITE";
 
 // What builds a commit: refuses where a file `broken` exists, copies the cost otherwise.
 const char* const kBuild = "test ! -e broken && cp cost.txt built-cost.txt";
@@ -45,7 +33,7 @@ const char* const kBuild = "test ! -e broken && cp cost.txt built-cost.txt";
 std::vector<std::string> make_repository(const std::string& repo) {
   sh("git init -q -b main " + repo + " && git -C " + repo +
      " config user.email t@example.com && git -C " + repo + " config user.name t");
-  write_file(repo + "/suite.yml", kSuite);
+  write_file(repo + "/suite.yml", testing::cost_suite("bisect", 4));
   write_file(repo + "/.gitignore", "built-cost.txt\n");
   std::vector<std::string> hashes;
   for (int k = 0; k < 32; ++k) {
