@@ -24,7 +24,6 @@ void sh(const std::string& command) {
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
 }
 
-
 // What builds a commit: refuses where a file `broken` exists, copies the cost otherwise.
 const char* const kBuild = "test ! -e broken && cp cost.txt built-cost.txt";
 
