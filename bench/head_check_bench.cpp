@@ -10,7 +10,6 @@
 // side by side (10 instances each, the same session, so no drift between them) and compared
 // with compare's verdict rule; a head the confirmation does not call slower does not fail.
 //   head_check_bench [SERIES] [AA_SERIES]   (defaults 500, 5000)
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -43,23 +42,6 @@ bs::Hierarchical measure(bs::Rng& rng, double level, double drift, int instances
   return h;
 }
 
-// As detect sees a point: each instance by the median of its iterations, their mean and
-// variance (src/analysis/detection.cpp).
-bs::PointMoments moments(const bs::Hierarchical& h) {
-  std::vector<double> levels;
-  for (std::size_t i = 0; i < h.instances(); ++i) {
-    std::vector<double> its(h.instance(i).begin(), h.instance(i).end());
-    std::sort(its.begin(), its.end());
-    const std::size_t n = its.size();
-    levels.push_back(n % 2 == 1 ? its[n / 2] : (its[n / 2 - 1] + its[n / 2]) / 2);
-  }
-  double m = 0;
-  for (double x : levels) m += x / static_cast<double>(levels.size());
-  double ss = 0;
-  for (double x : levels) ss += (x - m) * (x - m);
-  return {m, levels.size(), ss / static_cast<double>(levels.size() - 1)};
-}
-
 // Coiled's rule: the newest point outside mean +- 3 sd of the 10 points before it.
 bool coiled(const std::vector<bs::PointMoments>& base, const bs::PointMoments& head) {
   const std::size_t n = 10, from = base.size() - n;
@@ -90,8 +72,8 @@ Tally run(bs::Rng& rng, int series, double drift, double step) {
   for (int s = 0; s < series; ++s) {
     std::vector<bs::PointMoments> base;
     for (int c = 0; c < kCommits - 1; ++c)
-      base.push_back(moments(measure(rng, 1.0, drift, kInstances)));
-    const auto head = moments(measure(rng, 1.0 + step, drift, kInstances));
+      base.push_back(bs::point_moments(measure(rng, 1.0, drift, kInstances)));
+    const auto head = bs::point_moments(measure(rng, 1.0 + step, drift, kInstances));
     const bs::HeadCheck h = bs::check_head(base, head);
     const bool by_coiled = coiled(base, head);
     const bool by_head = h.suspected;

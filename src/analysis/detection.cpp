@@ -97,26 +97,10 @@ bool same_statistics(const stats::SeriesChange& a, const store::ChangeRecord& b)
          same(a.mean_after, b.after) && same(a.p_value, b.p_value);
 }
 
-// A point as the head check sees it: each instance by the median of its iterations (one
-// outlying iteration does not move it), their mean, count and variance. A summary point is its
-// centre alone.
+// A point as the head check sees it; a summary point is its centre alone.
 stats::PointMoments moments(const HistoryPoint& p) {
   if (p.summary() || p.instances() == 0) return {p.centre, 1, 0.0};
-  std::vector<double> levels;
-  std::vector<double> its;
-  for (std::size_t i = 0; i < p.data.instances(); ++i) {
-    const auto x = p.data.instance(i);
-    its.assign(x.begin(), x.end());
-    std::sort(its.begin(), its.end());
-    const std::size_t n = its.size();
-    levels.push_back(n % 2 == 1 ? its[n / 2] : (its[n / 2 - 1] + its[n / 2]) / 2);
-  }
-  double mean = 0;
-  for (double m : levels) mean += m / static_cast<double>(levels.size());
-  double ss = 0;
-  for (double m : levels) ss += (m - mean) * (m - mean);
-  return {mean, levels.size(),
-          levels.size() >= 2 ? ss / static_cast<double>(levels.size() - 1) : 0.0};
+  return stats::point_moments(p.data);
 }
 
 // Pools the instances of points [from, to) of a series.

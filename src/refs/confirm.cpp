@@ -75,11 +75,10 @@ Result<ConfirmOutcome> confirm_change(const Suite& suite, store::Store& store,
   BG_ASSIGN(Suite at, suite_at(suite, repo, {a, b}, options.refs, {change.benchmark}));
   // The spread of a point, from the interval the change was found with (99% by default).
   const double cv = (change.change_upper - change.change_lower) / (2 * 2.576);
-  const int needed =
-      options.instances > 0 ? options.instances : needed_instances(change.change, cv);
-  for (auto& bench : at.benchmarks) bench.instances = std::max(bench.instances, needed);
-  if (options.instances > 0)
-    for (auto& bench : at.benchmarks) bench.instances = options.instances;
+  for (auto& bench : at.benchmarks)
+    bench.instances = options.instances > 0
+                          ? options.instances
+                          : std::max(bench.instances, needed_instances(change.change, cv));
   // A and B interleaved, so that what the machine does meanwhile falls on both.
   if (at.schedule == "sequential" || at.schedule.empty()) at.schedule = "alternate";
   BG_TRY(schedule::preflight(at));

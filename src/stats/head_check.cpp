@@ -2,8 +2,20 @@
 
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
+#include <vector>
+
+#include "stats/descriptive.hpp"
 
 namespace benchguard::stats {
+
+PointMoments point_moments(const Hierarchical& data) {
+  std::vector<double> levels;
+  levels.reserve(data.instances());
+  for (std::size_t i = 0; i < data.instances(); ++i) levels.push_back(median(data.instance(i)));
+  if (levels.empty()) return {};
+  const double m = mean(levels);
+  return {m, levels.size(), levels.size() >= 2 ? variance(levels) : 0.0};
+}
 
 HeadCheck check_head(std::span<const PointMoments> baseline, const PointMoments& head,
                      const HeadCheckOptions& options) {

@@ -24,6 +24,7 @@
 #include <string>
 
 #include "core/defaults.hpp"
+#include "stats/hierarchical.hpp"
 
 namespace benchguard::stats {
 
@@ -34,6 +35,10 @@ struct PointMoments {
   std::size_t instances = 1;
   double variance = 0;
 };
+
+// A measured point as the head check sees it: each instance by the median of its iterations
+// (one outlying iteration does not move it), their mean, count and variance.
+PointMoments point_moments(const Hierarchical& data);
 
 struct HeadCheckOptions {
   double confidence = 0.99;  // of the two-sided prediction interval: alpha = 1 - confidence
