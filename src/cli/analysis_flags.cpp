@@ -8,10 +8,11 @@
 namespace benchguard::cli {
 
 Result<stats::Statistic> statistic_from_flag(const std::string& flag) {
+  if (flag == "robust") return stats::Statistic::kRobustMean;
   if (flag == "trimmed") return stats::Statistic::kTrimmedMean;
   if (flag == "median") return stats::Statistic::kMedian;
   if (flag == "mean") return stats::Statistic::kMean;
-  return Error{"--statistic must be trimmed, median or mean, not '" + flag + "'"};
+  return Error{"--statistic must be robust, trimmed, median or mean, not '" + flag + "'"};
 }
 
 void AnalysisFlags::add_to(CLI::App* c) {
@@ -69,9 +70,13 @@ std::string VerdictFlags::default_threshold_text() {
 
 void VerdictFlags::add_to(CLI::App* c) {
   c->add_option("--statistic", statistic,
-                "What B/A compares: trimmed (default: the mean of the middle 80% of iterations, "
-                "robust to spikes), median, or mean")
-      ->check(CLI::IsMember({"trimmed", "median", "mean"}));
+                "What B/A compares: robust (default: the mean without spike iterations), "
+                "trimmed (the mean of the middle 80%), median, or mean")
+      ->check(CLI::IsMember({"robust", "trimmed", "median", "mean"}));
+  c->add_option("--interval", interval,
+                "t (default: a t interval from each side's variance, Welch's degrees of "
+                "freedom) or bootstrap (expanded percentile of the hierarchical bootstrap)")
+      ->check(CLI::IsMember({"t", "bootstrap"}));
   c->add_option("--threshold", threshold,
                 "Smallest change that counts (default " + default_threshold_text() + ")");
 }
@@ -83,6 +88,8 @@ Result<analysis::CompareOptions> compare_options(const AnalysisFlags& analysis,
   BG_ASSIGN(o.burn_in, analysis.burn_in_policy());
   BG_ASSIGN(o.verdict.threshold, parse_fraction(verdict.threshold, "--threshold"));
   BG_ASSIGN(o.verdict.statistic, statistic_from_flag(verdict.statistic));
+  o.verdict.interval = verdict.interval == "bootstrap" ? stats::CiMethod::kExpandedPercentile
+                                                       : stats::CiMethod::kStudentT;
   o.verdict.confidence = analysis.confidence;
   o.verdict.resamples = analysis.resamples;
   o.verdict.seed = analysis.seed;

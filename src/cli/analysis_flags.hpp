@@ -13,7 +13,7 @@
 
 namespace benchguard::cli {
 
-// --statistic trimmed | median | mean.
+// --statistic robust | trimmed | median | mean.
 Result<stats::Statistic> statistic_from_flag(const std::string& flag);
 
 struct AnalysisFlags {
@@ -31,9 +31,10 @@ struct AnalysisFlags {
   Result<analysis::SummaryOptions> summary_options() const;
 };
 
-// The verdict rule: --statistic and --threshold.
+// The verdict rule: --statistic, --interval and --threshold.
 struct VerdictFlags {
-  std::string statistic = "trimmed";
+  std::string statistic = "robust";
+  std::string interval = "t";
   std::string threshold = default_threshold_text();
 
   static std::string default_threshold_text();

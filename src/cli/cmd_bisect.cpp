@@ -19,7 +19,7 @@ struct BisectFlags {
   RunFlags run;
   std::string good, bad, change;
   std::string build, repo, variant, benchmark;
-  std::string statistic = "trimmed";
+  std::string statistic = "robust";
   int max_instances = 0;
   AnalysisFlags analysis;
 };
@@ -94,8 +94,8 @@ Action add_bisect(CLI::App& app, Context& ctx) {
   c->add_option("--repo", f->repo, "A directory of the repository (default: the suite file's)");
   c->add_option("--variant", f->variant,
                 "The suite variant run at each commit (default: the first)");
-  c->add_option("--statistic", f->statistic, "trimmed (default), median or mean")
-      ->check(CLI::IsMember({"trimmed", "median", "mean"}));
+  c->add_option("--statistic", f->statistic, "robust (default), trimmed, median or mean")
+      ->check(CLI::IsMember({"robust", "trimmed", "median", "mean"}));
   c->add_option("--max-instances", f->max_instances,
                 "Per side and commit, when a step stays inconclusive (default: 4x --instances)")
       ->check(CLI::PositiveNumber);

@@ -36,7 +36,7 @@ struct Calibration {
   std::string host;
   std::string schedule;
   std::string variant;    // the variant run against itself
-  std::string statistic;  // of the verdict rule: trimmed | median | mean
+  std::string statistic;  // of the verdict rule: robust mean | trimmed mean | median | mean
   double confidence = 0.95;
   double threshold = kDefaultThreshold;  // the verdict rule's own threshold
   double alpha = 0.05;  // 1 - confidence: the false-alarm rate the threshold bounds

@@ -80,7 +80,7 @@ struct BisectOptions {
   int instances = 0;      // per side and round; 0: the suite's
   int max_instances = 0;  // per side over a candidate's rounds; 0: four times `instances`
   analysis::BurnInPolicy burn_in;
-  stats::Statistic statistic = stats::Statistic::kTrimmedMean;
+  stats::Statistic statistic = stats::Statistic::kRobustMean;
   double confidence = 0.95;
   int resamples = 2000;
   uint64_t seed = 1;

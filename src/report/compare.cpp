@@ -47,6 +47,7 @@ nlohmann::json compare_json(const analysis::CompareReport& r, const std::string&
                       {"p_value", json_number(c.p_value)},
                       {"p_value_method", p_method(c)},
                       {"p_value_holm", json_number(c.p_value_adjusted)},
+                      {"interval", stats::to_string(c.interval)},
                       {"p_value_bootstrap", json_number(c.p_value_bootstrap)},
                       {"p_value_bootstrap_holm", json_number(c.p_value_bootstrap_adjusted)},
                       {"verdict", stats::to_string(c.verdict)},
@@ -135,7 +136,8 @@ void print_compare(std::ostream& out, const std::string& format, const analysis:
             row.benchmark, m.metric.name, 100 * row.result.threshold,
             row.calibrated->slower + row.calibrated->faster, row.calibrated->comparisons,
             100 * row.calibrated->max_change));
-      if (row.result.ratio.method != stats::ResampleMethod::kFull)
+      if (row.result.interval != stats::CiMethod::kStudentT &&
+          row.result.ratio.method != stats::ResampleMethod::kFull)
         notes.push_back(fmt::format(
             "{} {}: interval from the large-sample bootstrap ({}; {} and {} iterations; "
             "docs/statistics.md, \"Large samples\")",

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "stats/descriptive.hpp"
 #include "stats/rng.hpp"
@@ -44,16 +46,63 @@ Estimate finish(Estimate e, std::span<const double> replicates, double confidenc
   return e;
 }
 
+// The t interval (confidence.hpp) of an estimate whose logarithm is `log_value`, back on the
+// ratio scale.
+Estimate finish_t(Estimate e, double log_value, std::span<const VarianceTerm> terms,
+                  double confidence) {
+  e.expansion = Expansion{1.0, combined_expansion(terms).dof};
+  if (!std::isfinite(log_value)) {
+    e.warnings.push_back("the ratio is not a positive, finite number");
+    return e;
+  }
+  const Interval ci = t_interval(log_value, terms, confidence);
+  e.ci = {std::exp(ci.lower), std::exp(ci.upper)};
+  return e;
+}
+
+// Delete-a-group jackknife over instances, at most this many groups of consecutive instances:
+// the cost is groups x iterations.
+constexpr std::size_t kJackknifeGroups = 50;
+
+// The jackknife variance of `statistic` over instances (Efron & Tibshirani, "An introduction
+// to the bootstrap", 1993, 11.2; delete-a-group: Kott, "The delete-a-group jackknife", Journal
+// of Official Statistics 17, 2001): (G - 1) / G sum (theta_(g) - mean)^2 over G groups.
+// Returns the variance and G.
+std::pair<double, std::size_t> jackknife_variance(const Hierarchical& data, Statistic statistic) {
+  const std::size_t n = data.instances();
+  const std::size_t groups = std::min(n, kJackknifeGroups);
+  if (groups < 2) return {0.0, groups};
+  std::vector<double> theta(groups);
+  Hierarchical without;
+  for (std::size_t g = 0; g < groups; ++g) {
+    const std::size_t first = g * n / groups, last = (g + 1) * n / groups;
+    without = Hierarchical();
+    for (std::size_t i = 0; i < n; ++i)
+      if (i < first || i >= last) without.add_instance(data.instance(i));
+    theta[g] = statistic_of(without, statistic);
+  }
+  const double centre = mean(theta);
+  double ss = 0.0;
+  for (double t : theta) ss += (t - centre) * (t - centre);
+  const auto dg = static_cast<double>(groups);
+  return {(dg - 1.0) / dg * ss, groups};
+}
+
 }  // namespace
 
 Estimate bootstrap(const Hierarchical& data, const BootstrapOptions& options) {
   Estimate e;
   e.value = statistic_of(data, options.statistic);
   if (data.instances() < 2) e.warnings.push_back(kFewInstances);
+  const VarianceTerm terms[] = {variance_term(data, options.statistic)};
+  if (options.interval == CiMethod::kStudentT) {
+    e.expansion = Expansion{1.0, combined_expansion(terms).dof};
+    e.ci = t_interval(e.value, terms, options.confidence);
+    return e;
+  }
   const auto replicates =
       bootstrap_replicates(data, options.statistic, options.resamples, options.seed);
   e.method = replicates.method;
-  const VarianceTerm terms[] = {variance_term(data, options.statistic)};
   return finish(std::move(e), replicates.values, options.confidence, options.interval,
                 combined_expansion(terms));
 }
@@ -102,13 +151,39 @@ Hierarchical winsorized(const Hierarchical& data, double k) {
 }
 
 VarianceTerm variance_term(const Hierarchical& data, Statistic statistic) {
-  return statistic == Statistic::kMean ? variance_term(data)
-                                       : variance_term(winsorized(data, kWinsorMads));
+  switch (statistic) {
+    case Statistic::kMean:
+      return variance_term(data);
+    case Statistic::kRobustMean:
+      return variance_term(without_spikes(data));
+    case Statistic::kMedian:
+      return variance_term(winsorized(data, kWinsorMads));
+    case Statistic::kTrimmedMean:
+      break;
+  }
+  VarianceTerm t = variance_term(winsorized(data, kWinsorMads));
+  if (t.instances >= 2) std::tie(t.variance, t.instances) = jackknife_variance(data, statistic);
+  return t;
 }
 
 VarianceTerm relative_variance_term(const Hierarchical& data, Statistic statistic) {
-  return statistic == Statistic::kMean ? relative_variance_term(data)
-                                       : relative_variance_term(winsorized(data, kWinsorMads));
+  switch (statistic) {
+    case Statistic::kMean:
+      return relative_variance_term(data);
+    case Statistic::kRobustMean:
+      return relative_variance_term(without_spikes(data));
+    case Statistic::kMedian:
+      return relative_variance_term(winsorized(data, kWinsorMads));
+    case Statistic::kTrimmedMean:
+      break;
+  }
+  VarianceTerm t = relative_variance_term(winsorized(data, kWinsorMads));
+  if (t.instances < 2) return t;
+  const double value = statistic_of(data, statistic);
+  if (!(value != 0.0) || !std::isfinite(value)) return {0.0, 0.0, t.instances};
+  std::tie(t.variance, t.instances) = jackknife_variance(data, statistic);
+  t.variance /= value * value;
+  return t;
 }
 
 VarianceTerm relative_variance_term(const Hierarchical& data) {
@@ -159,6 +234,9 @@ Estimate ratio_estimate(const RatioSample& sample, double confidence, CiMethod m
   if (sample.a.instances < 2 || sample.b.instances < 2) {
     e.warnings.push_back(std::string("a side has ") + kFewInstances);
   }
+  if (method == CiMethod::kStudentT)
+    return finish_t(std::move(e), sample.ratio > 0.0 ? std::log(sample.ratio) : NAN, terms,
+                    confidence);
   return finish(std::move(e), sample.replicates, confidence, method, combined_expansion(terms));
 }
 
@@ -195,6 +273,14 @@ Estimate geomean_estimate(std::span<const RatioSample> samples, double confidenc
   }
   const auto k = static_cast<double>(samples.size());
   e.value = std::exp(log_ratio_sum / k);
+  if (method == CiMethod::kStudentT) {
+    // log G = sum log r_k / K: each term's variance counts 1 / K^2 (df are unchanged).
+    for (auto& t : terms) {
+      t.variance /= k * k;
+      t.bootstrap_variance /= k * k;
+    }
+    return finish_t(std::move(e), log_ratio_sum / k, terms, confidence);
+  }
   for (double& v : log_sum) v = std::exp(v / k);
   return finish(std::move(e), log_sum, confidence, method, combined_expansion(terms));
 }

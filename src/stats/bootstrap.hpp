@@ -49,7 +49,7 @@ Estimate bootstrap(const Hierarchical& data, const BootstrapOptions& options);
 // m_i) and d_i = m_i (y_i - y) / m:
 //   variance           = sum d_i^2 / (n (n - 1))          (the cluster-sample variance)
 //   bootstrap_variance = (sum d_i^2 + sum m_i w_i / m^2) / n^2
-// The median and trimmed mean use the same terms of winsorized data (below): an approximation.
+// (For the median and the trimmed mean see variance_term(data, statistic).)
 VarianceTerm variance_term(const Hierarchical& data);
 // The same terms from their parts, for callers that hold instance summaries rather than the
 // data: sum_d2 = sum d_i^2, sum_inner = sum m_i w_i / m^2 (the variance the inner resampling
@@ -57,9 +57,15 @@ VarianceTerm variance_term(const Hierarchical& data);
 VarianceTerm cluster_variance_term(double sum_d2, double sum_inner, std::size_t n);
 // The same divided by the squared grand mean: the variance of log(mean), for ratios.
 VarianceTerm relative_variance_term(const Hierarchical& data);
-// The terms an interval of `statistic` is expanded with. The median and the trimmed mean ignore
-// a few extreme iterations, so their terms come from the data winsorized at the median +- 3
-// scaled MADs (the mean's terms, which a 12x spike inflates, would narrow their intervals).
+// The terms of `statistic`. The robust mean's are the mean's of the data without spikes. The
+// trimmed mean has no closed form under instances: its `variance` is the jackknife over
+// instances (delete-one, or delete-a-group of consecutive instances above 50 instances,
+// `instances` then counting the groups), its bootstrap_variance the mean's terms of the data
+// winsorized at the median +- 3 scaled MADs (the mean's terms, which a 12x spike inflates,
+// would narrow its bootstrap interval). The median's terms are both those winsorized ones, an
+// approximation that only expands its bootstrap interval: the jackknife is inconsistent for
+// the median (Efron, "The jackknife, the bootstrap and other resampling plans", 1982, 3.4), so
+// the median has no t interval (verdict.hpp).
 VarianceTerm variance_term(const Hierarchical& data, Statistic statistic);
 VarianceTerm relative_variance_term(const Hierarchical& data, Statistic statistic);
 // Each value clipped to [median - k s, median + k s] of all values, s the scaled MAD; the data

@@ -5,6 +5,8 @@
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <functional>
+#include <limits>
+#include <utility>
 #include <vector>
 
 #include "stats/descriptive.hpp"
@@ -44,6 +46,59 @@ Expansion combined_expansion(std::span<const VarianceTerm> terms) {
   }
   if (!(total > 0.0) || !(seen_by_bootstrap > 0.0) || !(dof_denominator > 0.0)) return {};
   return {std::sqrt(total / seen_by_bootstrap), total * total / dof_denominator};
+}
+
+const char* to_string(CiMethod method) {
+  switch (method) {
+    case CiMethod::kPercentile:
+      return "percentile";
+    case CiMethod::kExpandedPercentile:
+      return "expanded percentile";
+    case CiMethod::kStudentT:
+      return "t";
+  }
+  return "t";
+}
+
+namespace {
+
+// The summed variance of the usable terms and their Welch-Satterthwaite degrees of freedom.
+std::pair<double, double> usable_variance(std::span<const VarianceTerm> terms) {
+  double total = 0.0, dof_denominator = 0.0;
+  for (const auto& t : terms) {
+    if (t.instances < 2 || !(t.variance >= 0.0)) continue;
+    total += t.variance;
+    dof_denominator += t.variance * t.variance / static_cast<double>(t.instances - 1);
+  }
+  const double dof = dof_denominator > 0.0 ? total * total / dof_denominator
+                                           : std::numeric_limits<double>::infinity();
+  return {total, dof};
+}
+
+}  // namespace
+
+Interval t_interval(double centre, std::span<const VarianceTerm> terms, double confidence) {
+  const auto [variance, dof] = usable_variance(terms);
+  if (!(variance > 0.0) || !std::isfinite(centre)) return {centre, centre};
+  const double alpha_half = (1.0 - confidence) / 2.0;
+  const double crit =
+      std::isfinite(dof)
+          ? boost::math::quantile(boost::math::complement(boost::math::students_t(dof), alpha_half))
+          : boost::math::quantile(boost::math::complement(boost::math::normal(), alpha_half));
+  const double half = crit * std::sqrt(variance);
+  return {centre - half, centre + half};
+}
+
+double t_p_value(double centre, std::span<const VarianceTerm> terms) {
+  const auto [variance, dof] = usable_variance(terms);
+  if (std::isnan(centre)) return 1.0;
+  if (!(variance > 0.0)) return centre == 0.0 ? 1.0 : 0.0;
+  const double z = std::fabs(centre) / std::sqrt(variance);
+  const double tail =
+      std::isfinite(dof)
+          ? boost::math::cdf(boost::math::complement(boost::math::students_t(dof), z))
+          : boost::math::cdf(boost::math::complement(boost::math::normal(), z));
+  return std::min(1.0, 2.0 * tail);
 }
 
 double tail_probability(double confidence, Expansion expansion) {

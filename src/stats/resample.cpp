@@ -110,8 +110,40 @@ const char* to_string(Statistic statistic) {
       return "median";
     case Statistic::kTrimmedMean:
       return "trimmed mean";
+    case Statistic::kRobustMean:
+      return "robust mean";
   }
   return "mean";
+}
+
+Hierarchical without_spikes(const Hierarchical& data) {
+  constexpr std::size_t kOwnMedian = 3;  // iterations an instance needs for a median of its own
+  const std::size_t n = data.instances();
+  std::vector<double> centre(n), deviations;
+  deviations.reserve(data.size());
+  bool any_own = false;
+  for (std::size_t i = 0; i < n; ++i) any_own |= data.instance(i).size() >= kOwnMedian;
+  const double pooled = any_own ? 0.0 : median(data.values());
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto x = data.instance(i);
+    if (any_own && x.size() < kOwnMedian) continue;
+    centre[i] = any_own ? median(x) : pooled;
+    for (double v : x) deviations.push_back(std::fabs(v - centre[i]));
+  }
+  const double scale = 1.482602218505602 * median(deviations);
+  if (!(scale > 0.0) || !std::isfinite(scale)) return data;
+  const double limit = kSpikeMads * scale;
+  Hierarchical out;
+  std::vector<double> kept;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto x = data.instance(i);
+    kept.clear();
+    const bool checked = !any_own || x.size() >= kOwnMedian;
+    for (double v : x)
+      if (!checked || std::fabs(v - centre[i]) <= limit) kept.push_back(v);
+    out.add_instance(kept);
+  }
+  return out;
 }
 
 double trimmed_mean_sorted(std::span<const double> sorted) {
@@ -138,6 +170,8 @@ double statistic_of(const Hierarchical& data, Statistic statistic) {
       }
       return mean(std::span<const double>(&*lo, static_cast<std::size_t>(hi - lo)));
     }
+    case Statistic::kRobustMean:
+      return mean(without_spikes(data).values());
   }
   return mean(data.values());
 }
@@ -145,6 +179,8 @@ double statistic_of(const Hierarchical& data, Statistic statistic) {
 std::vector<double> hierarchical_replicates(const Hierarchical& data, Statistic statistic,
                                             int resamples, uint64_t seed) {
   if (data.empty() || resamples <= 0) return {};
+  if (statistic == Statistic::kRobustMean)
+    return hierarchical_replicates(without_spikes(data), Statistic::kMean, resamples, seed);
   std::vector<double> out(static_cast<std::size_t>(resamples));
   if (statistic == Statistic::kMean) {
     tbb::parallel_for(tbb::blocked_range<int>(0, resamples, kGrain), [&](const auto& range) {

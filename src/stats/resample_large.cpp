@@ -71,6 +71,7 @@ Influence influence(const Hierarchical& data, Statistic statistic, std::span<con
   };
   switch (statistic) {
     case Statistic::kMean:
+    case Statistic::kRobustMean:  // replicates_by passes the robust mean on as the mean
       out.statistic = mean(data.values());
       for (std::size_t k = 0; k < n; ++k) add(data.instance(k), [](double x) { return x; });
       break;
@@ -293,6 +294,8 @@ ResampleMethod choose_resample_method(const Hierarchical& data) {
 std::vector<double> replicates_by(const Hierarchical& data, Statistic statistic, int resamples,
                                   uint64_t seed, ResampleMethod method) {
   if (data.empty() || resamples <= 0) return {};
+  if (statistic == Statistic::kRobustMean)
+    return replicates_by(without_spikes(data), Statistic::kMean, resamples, seed, method);
   switch (method) {
     case ResampleMethod::kFull:
       return hierarchical_replicates(data, statistic, resamples, seed);

@@ -51,7 +51,9 @@ Comparison compare_with_sample(const Hierarchical& a, const Hierarchical& b,
   c.mean_b = mean(b.values());
   c.value_a = statistic_of(a, options.statistic);
   c.value_b = statistic_of(b, options.statistic);
-  c.ratio = ratio_estimate(sample, options.confidence, options.interval);
+  const CiMethod interval = interval_of(options);
+  c.ratio = ratio_estimate(sample, options.confidence, interval);
+  c.interval = interval;
   c.warnings = c.ratio.warnings;
 
   c.instance_test = mann_whitney_u(instance_means(a), instance_means(b));
@@ -65,8 +67,11 @@ Comparison compare_with_sample(const Hierarchical& a, const Hierarchical& b,
     c.warnings.push_back(floor.str());
   }
 
+  const VarianceTerm terms[] = {sample.a, sample.b};
   c.p_value_bootstrap = c.p_value_bootstrap_adjusted =
-      bootstrap_p_value(sample.replicates, 1.0, c.ratio.expansion);
+      interval == CiMethod::kStudentT
+          ? t_p_value(sample.ratio > 0.0 ? std::log(sample.ratio) : NAN, terms)
+          : bootstrap_p_value(sample.replicates, 1.0, c.ratio.expansion);
   c.threshold = options.threshold;
   c.verdict = classify(c.ratio.value, c.ratio.ci, options.threshold, options.direction);
 
@@ -83,6 +88,12 @@ Comparison compare_with_sample(const Hierarchical& a, const Hierarchical& b,
     c.verdict = Verdict::kUnchanged;
   }
   return c;
+}
+
+CiMethod interval_of(const VerdictOptions& options) {
+  return options.statistic == Statistic::kMedian && options.interval == CiMethod::kStudentT
+             ? CiMethod::kExpandedPercentile
+             : options.interval;
 }
 
 const char* to_string(Verdict verdict) {
@@ -169,7 +180,7 @@ ComparisonSet compare_samples(std::span<const Hierarchical> a, std::span<const H
     set.benchmarks.push_back(compare_with_sample(a[k], b[k], samples[k], own));
   }
   adjust_family(set.benchmarks, options);
-  set.geomean = geomean_estimate(samples, options.confidence, options.interval);
+  set.geomean = geomean_estimate(samples, options.confidence, interval_of(options));
   return set;
 }
 

@@ -1,7 +1,8 @@
 // The A/B verdict: is B slower than, faster than, or the same as A, and how sure is that?
 //
-// Let r be the ratio B / A of the statistic (mean by default), [lo, hi] its bootstrap interval
-// at `confidence`, and t the threshold. For a lower-is-better metric (times):
+// Let r be the ratio B / A of the statistic (the robust mean by default), [lo, hi] its interval
+// at `confidence` (the t interval by default, confidence.hpp), and t the threshold. For a
+// lower-is-better metric (times):
 //   slower        lo > 1 and r > 1 + t  (the change is real and larger than the threshold)
 //   faster        hi < 1 and r < 1 - t
 //   unchanged     otherwise, when 1 - t <= lo and hi <= 1 + t (any change is within the
@@ -17,10 +18,11 @@
 // samples that are the same constant (0 B/op before and after) are unchanged, ratio 1.
 //
 // Across the benchmarks of one comparison (compare_all), Holm's method adjusts the p-values.
-// By default the adjusted bootstrap p-value also gates the verdict: slower/faster stand only if
-// it is below 1 - confidence, otherwise they become inconclusive. The bootstrap p-value is dual
-// to the interval, so for one benchmark the gate changes nothing, and for many it keeps the
-// chance of any false slower/faster in the family at or below 1 - confidence.
+// By default the adjusted p-value of the ratio also gates the verdict: slower/faster stand only
+// if it is below 1 - confidence, otherwise they become inconclusive (with a warning saying so).
+// That p-value is dual to the interval (exactly for the t interval; for the bootstrap ones by
+// inverting the replicates' quantiles), so for one benchmark the gate changes nothing, and for
+// many it keeps the chance of any false slower/faster in the family at or below 1 - confidence.
 //
 // The Mann-Whitney U p-value is computed over per-instance means, the independent units. U over
 // pooled iterations (what benchstat or Google Benchmark's compare.py effectively do) treats
@@ -51,8 +53,8 @@ struct VerdictOptions {
   int resamples = 10000;
   uint64_t seed = 0;
   Direction direction = Direction::kLowerIsBetter;
-  Statistic statistic = Statistic::kMean;
-  CiMethod interval = CiMethod::kExpandedPercentile;
+  Statistic statistic = Statistic::kRobustMean;
+  CiMethod interval = CiMethod::kStudentT;
   bool holm_gates_verdict = true;  // compare_all only
 };
 
@@ -68,15 +70,21 @@ struct Comparison {
   MannWhitneyResult instance_test{};  // Mann-Whitney U over per-instance means
   double p_value = 0.0;               // instance_test.p_value
   double p_value_adjusted = 0.0;      // Holm across the family; equal to p_value alone
-  double p_value_bootstrap = 0.0;     // ratio == 1, dual to the interval
+  double p_value_bootstrap = 0.0;     // ratio == 1, dual to the interval (t or bootstrap)
   double p_value_bootstrap_adjusted = 0.0;
-  double threshold = 0.0;  // the one the verdict used
+  CiMethod interval = CiMethod::kStudentT;  // of ratio, and what p_value_bootstrap is dual to
+  double threshold = 0.0;                   // the one the verdict used
   Verdict verdict = Verdict::kInconclusive;
   std::vector<std::string> warnings;
 };
 
 // The verdict rule above, on a ratio and its interval. Non-finite input is inconclusive.
 Verdict classify(double ratio, Interval ci, double threshold, Direction direction);
+
+// The interval the verdict of `options.statistic` uses: options.interval, except that the
+// median always gets the expanded percentile interval (it has no jackknife variance for the t
+// interval: bootstrap.hpp).
+CiMethod interval_of(const VerdictOptions& options);
 
 // One benchmark, A against B.
 Comparison compare(const Hierarchical& a, const Hierarchical& b, const VerdictOptions& options);

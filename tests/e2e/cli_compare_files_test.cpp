@@ -66,10 +66,11 @@ TEST(CliCompareFiles, TwoGoBenchFilesNeedNoDatabase) {
   const auto j = run_cli({"compare", old_txt, new_txt, "--db", db, "--format", "json"});
   ASSERT_EQ(j.exit_code, 0) << j.err;
   const auto report = nlohmann::json::parse(j.out);
-  EXPECT_EQ(report["statistic"], "trimmed mean");
+  EXPECT_EQ(report["statistic"], "robust mean");
   const auto* encode = row(report, "wall_time", "BenchmarkEncode-8");
   ASSERT_NE(encode, nullptr) << j.out;
   EXPECT_EQ((*encode)["verdict"], "slower");
+  EXPECT_EQ((*encode)["interval"], "t");
   EXPECT_EQ((*encode)["instances_a"], 5);
   EXPECT_NEAR((*encode)["ratio"].get<double>(), 1.1, 0.01);
   EXPECT_GT((*encode)["ci"][0].get<double>(), 1.05);

@@ -71,12 +71,11 @@ Result<std::string> render_compare_page(store::Store& store,
   copts.metrics = {metric};
   copts.burn_in = options.history.burn_in;
   copts.verdict.threshold = options.threshold;
-  copts.verdict.statistic = stats::Statistic::kTrimmedMean;
   copts.verdict.seed = options.summary.seed;
   copts.verdict.resamples = options.summary.resamples;
   const auto report = analysis::compare_sides(a, b, copts);
-  data["table"] =
-      compare_json(report, a.label + " vs " + b.label, "trimmed mean", copts.verdict.confidence);
+  data["table"] = compare_json(report, a.label + " vs " + b.label,
+                               stats::to_string(copts.verdict.statistic), copts.verdict.confidence);
 
   // The heat map: every benchmark variant of the baseline against each column.
   std::map<std::pair<std::string, std::string>, const VariantData*> in_base;
@@ -99,9 +98,9 @@ Result<std::string> render_compare_page(store::Store& store,
         cells.push_back(nullptr);
         continue;
       }
-      const auto rs = stats::ratio_sample(sa.data, sb.data, stats::Statistic::kTrimmedMean,
-                                          options.heat_resamples,
-                                          stats::derive_seed(options.summary.seed, k++));
+      const auto rs =
+          stats::ratio_sample(sa.data, sb.data, copts.verdict.statistic, options.heat_resamples,
+                              stats::derive_seed(options.summary.seed, k++));
       cells.push_back(
           {{"p", json_number(probability_worse(rs, options.threshold, sa.metric.direction))},
            {"ratio", json_number(rs.ratio)}});

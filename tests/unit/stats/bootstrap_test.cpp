@@ -147,5 +147,28 @@ TEST(StatsBootstrap, GeomeanRejectsNonPositiveRatios) {
   EXPECT_FALSE(g.warnings.empty());
 }
 
+TEST(StatsBootstrap, JackknifeOfTheTrimmedMeanIsTheClusterVarianceWhenNothingIsTrimmed) {
+  // 4 instances x 2 iterations: 10% of 8 values rounds down to no cut, so the trimmed mean is
+  // the mean, and the delete-one-instance jackknife of the mean of equal instances is exactly
+  // the variance of the instance means over n.
+  const Hierarchical data({{1.0, 1.2}, {1.5, 1.1}, {0.9, 1.0}, {1.4, 1.6}});
+  const VarianceTerm mean_term = variance_term(data, Statistic::kMean);
+  const VarianceTerm trimmed_term = variance_term(data, Statistic::kTrimmedMean);
+  EXPECT_NEAR(trimmed_term.variance, mean_term.variance, 1e-12);
+  EXPECT_EQ(trimmed_term.instances, 4u);
+  EXPECT_NEAR(relative_variance_term(data, Statistic::kTrimmedMean).variance,
+              relative_variance_term(data, Statistic::kMean).variance, 1e-12);
+  // By hand: instance means 1.1, 1.3, 0.95, 1.5; their variance 0.057292 / 4.
+  EXPECT_NEAR(mean_term.variance, 0.0572916667 / 4.0, 1e-9);
+}
+
+TEST(StatsBootstrap, RobustMeanTermsAreTheMeansWithoutSpikes) {
+  const Hierarchical data({{1.0, 1.01, 0.99, 1.0, 12.0}, {1.1, 1.11, 1.09, 1.1, 1.1}});
+  const Hierarchical clean({{1.0, 1.01, 0.99, 1.0}, {1.1, 1.11, 1.09, 1.1, 1.1}});
+  EXPECT_DOUBLE_EQ(variance_term(data, Statistic::kRobustMean).variance,
+                   variance_term(clean, Statistic::kMean).variance);
+  EXPECT_DOUBLE_EQ(statistic_of(data, Statistic::kRobustMean), mean(clean.values()));
+}
+
 }  // namespace
 }  // namespace benchguard::stats

@@ -98,5 +98,24 @@ TEST(StatsConfidence, BootstrapPValueExtrapolatesBeyondReplicates) {
   EXPECT_LE(bootstrap_p_value(reps, m + 2.5 * sd, {}), 2.0 * 10.0 / 999.0 + 1e-12);
 }
 
+TEST(StatsConfidence, TIntervalIsWelchsFromTheTable) {
+  // Two terms of variance 0.0002 from 5 instances each: Welch-Satterthwaite gives
+  // (0.0004)^2 / (2 x 0.0002^2 / 4) = 8 degrees of freedom, t_{8, 0.975} = 2.306004 (table),
+  // sqrt(0.0004) = 0.02.
+  const VarianceTerm terms[] = {{0.0002, 0.0, 5}, {0.0002, 0.0, 5}};
+  const Interval ci = t_interval(0.1, terms, 0.95);
+  EXPECT_NEAR(ci.lower, 0.1 - 2.306004 * 0.02, 1e-6);
+  EXPECT_NEAR(ci.upper, 0.1 + 2.306004 * 0.02, 1e-6);
+  // Dual: at the interval's half-width the p-value is 1 - confidence.
+  EXPECT_NEAR(t_p_value(2.306004 * 0.02, terms), 0.05, 1e-6);
+  EXPECT_NEAR(t_p_value(-2.306004 * 0.02, terms), 0.05, 1e-6);
+  EXPECT_DOUBLE_EQ(t_p_value(0.0, terms), 1.0);
+  // A term of one instance cannot be used; without variance the interval is the point.
+  const VarianceTerm single[] = {{0.0002, 0.0, 1}};
+  EXPECT_EQ(t_interval(0.1, single, 0.95).lower, 0.1);
+  EXPECT_EQ(t_p_value(0.1, single), 0.0);
+  EXPECT_EQ(t_p_value(0.0, single), 1.0);
+}
+
 }  // namespace
 }  // namespace benchguard::stats

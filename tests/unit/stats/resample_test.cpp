@@ -161,5 +161,41 @@ TEST(StatsResample, IdenticalOnOneAndTwoThreads) {
   }
 }
 
+TEST(StatsResample, WithoutSpikesDropsSpikesWithinInstancesOnly) {
+  // A 12x iteration is a spike; an instance 20% above the others is not: differences between
+  // instances are the variation verdicts must see.
+  const Hierarchical data({{1.00, 1.01, 0.99, 1.00, 12.0, 1.01},
+                           {1.20, 1.21, 1.19, 1.20, 1.20, 1.21},
+                           {1.00, 0.99, 1.01, 1.00, 1.00, 0.99}});
+  const Hierarchical kept = without_spikes(data);
+  ASSERT_EQ(kept.instances(), 3u);
+  EXPECT_EQ(kept.instance(0).size(), 5u);
+  EXPECT_EQ(kept.instance(1).size(), 6u);
+  EXPECT_EQ(kept.instance(2).size(), 6u);
+  EXPECT_DOUBLE_EQ(statistic_of(data, Statistic::kRobustMean), mean(kept.values()));
+  // On clean data the robust mean is the mean.
+  const auto clean = simulate(SimulationOptions{}, 5);
+  EXPECT_EQ(without_spikes(clean).size(), clean.size());
+  EXPECT_DOUBLE_EQ(statistic_of(clean, Statistic::kRobustMean), mean(clean.values()));
+}
+
+TEST(StatsResample, WithoutSpikesOfOneIterationInstancesUsesAllValues) {
+  const Hierarchical data({{10.0}, {10.1}, {9.9}, {10.05}, {9.95}, {50.0}});
+  const Hierarchical kept = without_spikes(data);
+  EXPECT_EQ(kept.instances(), 5u);
+  EXPECT_NEAR(statistic_of(data, Statistic::kRobustMean), 10.0, 1e-12);
+  // A coarse timer: most values equal, so the MAD is 0 and nothing is a spike.
+  const Hierarchical ticks({{1.0, 1.0, 1.0, 2.0}, {1.0, 1.0, 1.0, 1.0}});
+  EXPECT_EQ(without_spikes(ticks).size(), ticks.size());
+}
+
+TEST(StatsResample, RobustMeanReplicatesAreTheMeansOfTheDataWithoutSpikes) {
+  const Hierarchical data({{1.00, 1.01, 0.99, 1.00, 12.0, 1.01},
+                           {1.20, 1.21, 1.19, 1.20, 1.20, 1.21},
+                           {1.00, 0.99, 1.01, 1.00, 1.00, 0.99}});
+  EXPECT_EQ(hierarchical_replicates(data, Statistic::kRobustMean, 50, 3),
+            hierarchical_replicates(without_spikes(data), Statistic::kMean, 50, 3));
+}
+
 }  // namespace
 }  // namespace benchguard::stats

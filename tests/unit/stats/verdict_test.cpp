@@ -210,6 +210,8 @@ TEST(StatsVerdict, GeomeanMatchesStandaloneBootstrap) {
   BootstrapOptions boot;
   boot.resamples = options.resamples;
   boot.seed = options.seed;
+  boot.statistic = options.statistic;
+  boot.interval = interval_of(options);
   const auto g = bootstrap_geomean_ratio(a, b, boot);
   EXPECT_DOUBLE_EQ(set.geomean.value, g.value);
   EXPECT_DOUBLE_EQ(set.geomean.ci.lower, g.ci.lower);
