@@ -348,5 +348,27 @@ TEST(StatsSteadyStateLong, AMillionFlatIterationsAreFlat) {
   EXPECT_EQ(s.burn_in, 0u);
 }
 
+TEST(StatsSteadyState, ALoneSpikeAsTheFirstIterationOfAFewInstancesIsNoBurnIn) {
+  // 10 flat instances; in `slow_first` of them the first iteration is 12x: two of ten are
+  // spikes that came first, eight of ten are a warm-up the benchmark has.
+  const auto benchmark = [](int slow_first) {
+    std::vector<std::vector<double>> instances;
+    for (int i = 0; i < 10; ++i) {
+      std::vector<double> x;
+      for (int j = 0; j < 20; ++j) x.push_back(1.0 + 0.01 * std::sin(7.0 * i + 3.0 * j));
+      if (i < slow_first) x[0] = 12.0;
+      instances.push_back(x);
+    }
+    return classify_benchmark(instances);
+  };
+  const auto two = benchmark(2);
+  ASSERT_TRUE(two.summary.recommended_burn_in.has_value());
+  EXPECT_EQ(*two.summary.recommended_burn_in, 0u);
+  EXPECT_EQ(two.instances[0].burn_in, std::optional<std::size_t>(1));  // its own class stays
+  const auto eight = benchmark(8);
+  ASSERT_TRUE(eight.summary.recommended_burn_in.has_value());
+  EXPECT_EQ(*eight.summary.recommended_burn_in, 1u);
+}
+
 }  // namespace
 }  // namespace benchguard::stats
