@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Benchmarks of benchguard itself. Prints figures as ratios against baselines measured in
 # the same run, because this machine is shared and noisy.
-#   bench/run.sh [BUILD_DIR] [SECTION...]   sections: overhead noise outliers plan analysis
+#   bench/run.sh [BUILD_DIR] [SECTION...]   sections: overhead noise verdicts plan analysis
 #                                           history store bisect postgres (default: all)
 set -euo pipefail
 build=${1:-build}
 shift || true
-sections=${*:-overhead noise outliers plan analysis history store bisect postgres}
+sections=${*:-overhead noise verdicts plan analysis history store bisect postgres}
 want() { [[ " $sections " == *" $1 "* ]]; }
 bg="$build/benchguard"
 [ -x "$bg" ] || { echo "build first: make build" >&2; exit 2; }
@@ -61,10 +61,11 @@ if want noise && [ -x "$build/bench/noise_bench" ]; then
     "${NOISE_SCHEDULES:-sequential,alternate,randomized,duet,sync-duet}"
 fi
 
-if want outliers && [ -x "$build/bench/outlier_bench" ]; then
+if want verdicts && [ -x "$build/bench/verdict_bench" ]; then
   echo
-  echo "== verdicts with outlier iterations: A/A false alarms and power per statistic"
-  "$build/bench/outlier_bench" "${OUTLIER_TRIALS:-1000}" "${OUTLIER_RESAMPLES:-10000}"
+  echo "== verdicts at the limit: A/A false alarms and power per statistic, beside Welch"
+  "$build/bench/verdict_bench" "${VERDICT_AA_TRIALS:-2000}" "${VERDICT_TRIALS:-1000}" \
+    "${VERDICT_RESAMPLES:-2000}"
 fi
 
 # The full default `plan` (100 experiments x 1,000 resamples over the 5..25 x 5..25 grid, both
