@@ -39,6 +39,13 @@ Hierarchical drop_leading(const Hierarchical& data, std::size_t count) {
   return out;
 }
 
+Hierarchical first_instances(const Hierarchical& data, std::size_t count) {
+  Hierarchical out;
+  for (std::size_t i = 0; i < std::min(count, data.instances()); ++i)
+    out.add_instance(data.instance(i));
+  return out;
+}
+
 Hierarchical scaled(const Hierarchical& data, double factor) {
   Hierarchical out;
   std::vector<double> buffer;

@@ -46,6 +46,9 @@ std::vector<double> instance_means(const Hierarchical& data);
 // Instances left with no iterations disappear.
 Hierarchical drop_leading(const Hierarchical& data, std::size_t count);
 
+// The first `count` instances (all of them when there are fewer).
+Hierarchical first_instances(const Hierarchical& data, std::size_t count);
+
 // Every value multiplied by `factor` (a simulated slowdown, or a unit change).
 Hierarchical scaled(const Hierarchical& data, double factor);
 
