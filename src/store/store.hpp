@@ -129,8 +129,14 @@ class Store {
   virtual Status flush() = 0;
   static constexpr int64_t kBatchAgeNs = 200'000'000;
   static constexpr size_t kBatchSize = 1000;
-  // Begun runs not finished when the store closes are marked `interrupted`.
-  virtual Status finish_run(int64_t run_id, int64_t finished_at, const std::string& status) = 0;
+  // Begun runs not finished when the store closes are marked `interrupted`. `artifacts` are
+  // added to the run's in the same transaction (what only the end of a run knows: a
+  // sequential run's looks and why it stopped).
+  virtual Status finish_run(int64_t run_id, int64_t finished_at, const std::string& status,
+                            const KeyValues& artifacts) = 0;
+  Status finish_run(int64_t run_id, int64_t finished_at, const std::string& status) {
+    return finish_run(run_id, finished_at, status, {});
+  }
   // Whole runs at once (importers): each run with its labels, artifacts, variants, instances,
   // iterations and metric values, all in one transaction, so a failure stores nothing.
   // `metrics` declares the unit and direction of metrics not known yet (a known metric keeps

@@ -399,13 +399,17 @@ Result<std::vector<int64_t>> PgStore::add_runs(const std::vector<RunData>& runs,
   return ids;
 }
 
-Status PgStore::finish_run(int64_t run_id, int64_t finished_at, const std::string& status) {
+Status PgStore::finish_run(int64_t run_id, int64_t finished_at, const std::string& status,
+                           const KeyValues& artifacts) {
   BG_TRY(require_writable());
   BG_TRY(require_latest());
   BG_ASSIGN(Transaction txn, Transaction::begin(*conn_));
   BG_ASSIGN(Rows found,
             conn_->query("SELECT 1 FROM runs WHERE id = $1 FOR UPDATE", {int8(run_id)}));
   if (found.size() == 0) return error("no run with id " + std::to_string(run_id));
+  for (const auto& kv : artifacts)
+    BG_TRY(conn_->query("INSERT INTO artifacts(run_id, key, value) VALUES($1,$2,$3)",
+                        {int8(run_id), text(kv.first), text(kv.second)}));
   BG_TRY(update_run_end(run_id, finished_at, status));
   BG_TRY(txn.commit());
   // Finished: its lock has nothing more to say.

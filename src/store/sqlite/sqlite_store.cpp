@@ -31,7 +31,7 @@ SqliteStore::SqliteStore(std::unique_ptr<Db> db, int schema_version, std::string
                          bool read_only)
     : db_(std::move(db)),
       schema_version_(schema_version),
-      location_(location.empty() ? db_->path() : std::move(location)),
+      location_(location.empty() ? std::string(db_->path()) : std::move(location)),
       read_only_(read_only) {}
 
 Status SqliteStore::require_latest() const {
@@ -321,11 +321,17 @@ Result<std::vector<int64_t>> SqliteStore::add_runs(const std::vector<RunData>& r
   return ids;
 }
 
-Status SqliteStore::finish_run(int64_t run_id, int64_t finished_at, const std::string& status) {
+Status SqliteStore::finish_run(int64_t run_id, int64_t finished_at, const std::string& status,
+                               const KeyValues& artifacts) {
   BG_TRY(require_writable());
   BG_TRY(require_latest());
   BG_TRY(flush());
   BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
+  if (!artifacts.empty()) {
+    BG_ASSIGN(Stmt artifact,
+              db_->prepare("INSERT INTO artifacts(run_id, key, value) VALUES(?,?,?)"));
+    for (const auto& [k, v] : artifacts) BG_TRY(artifact.bind_all(run_id, k, v).run());
+  }
   BG_TRY(update_run_end(run_id, finished_at, status));
   return txn.commit();
 }

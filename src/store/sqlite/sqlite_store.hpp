@@ -36,7 +36,9 @@ class SqliteStore final : public Store {
   Status add_instance(int64_t variant_id, const InstanceRecord& instance) override;
   Status add_instance_batched(int64_t variant_id, const InstanceRecord& instance) override;
   Status flush() override;
-  Status finish_run(int64_t run_id, int64_t finished_at, const std::string& status) override;
+  using Store::finish_run;
+  Status finish_run(int64_t run_id, int64_t finished_at, const std::string& status,
+                    const KeyValues& artifacts) override;
   Result<std::vector<int64_t>> add_runs(const std::vector<RunData>& runs,
                                         const std::vector<MetricInfo>& metrics) override;
   Status declare_metrics(const std::vector<MetricInfo>& metrics) override;
