@@ -372,7 +372,7 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
     const auto& b = suite.benchmarks[bi];
     auto& bo = outcome.benchmarks[bi];
     const int slots = static_cast<int>(step.slots.size());
-    if (bo.abandoned) {
+    if (bo.abandoned || bo.decided) {
       done += slots;
       continue;
     }
@@ -446,9 +446,11 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
         if (++consecutive_failures[bi] >= b.max_failures) bo.abandoned = true;
       }
     }
+    if (options.after_step && !bo.abandoned && options.after_step(bi)) bo.decided = true;
   }
   if (progress) progress({done, total, nullptr, nullptr, 0, true});
-  BG_TRY(store.finish_run(run_id, measure::realtime_ns(), outcome.status));
+  BG_TRY(store.finish_run(run_id, measure::realtime_ns(), outcome.status,
+                          options.final_artifacts ? options.final_artifacts() : KeyValues{}));
   return outcome;
 }
 

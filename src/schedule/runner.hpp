@@ -34,6 +34,12 @@ struct RunOptions {
   // reaches the benchmarks too (cluster tasks under scancel or a time limit: a unit cut short
   // is missing, and a resubmission measures it again). True: stored as they ended.
   bool keep_cut_short = true;
+  // Sequential runs (run --until-decided): called after each measured step of a benchmark
+  // (index into the suite) is stored. True ends that benchmark: its remaining instances are
+  // not run and it counts as decided.
+  std::function<bool(int benchmark)> after_step;
+  // Sequential runs: artifacts only the end of the run knows, stored by finish_run.
+  std::function<KeyValues()> final_artifacts;
 };
 
 // Called before each instance starts (done = instances finished so far, total) and after
@@ -53,6 +59,7 @@ struct BenchmarkOutcome {
   int instances_ok = 0;
   int instances_failed = 0;
   bool abandoned = false;  // hit max_failures consecutive failures
+  bool decided = false;    // after_step ended it
   std::string last_failure;
 };
 
