@@ -92,10 +92,19 @@ struct BenchmarkSpec {
   }
 };
 
+// `until_decided:` of a suite (run --until-decided): A and B in rounds until the verdict is
+// known (stats/sequential.hpp). 0 means the default.
+struct UntilDecided {
+  int max_instances = 0;  // a side; default twice the benchmark's instances
+  double max_time_s = 0;  // the whole run's budget; 0: none
+  int round = 0;          // instances a side between looks; default 1
+};
+
 struct Suite {
   std::string path;  // file it came from ("" for `run -- CMD`)
   std::string name;
   std::string schedule = "sequential";
+  std::optional<UntilDecided> until_decided;
   std::vector<BenchmarkSpec> benchmarks;
 };
 

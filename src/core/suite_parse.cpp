@@ -25,7 +25,8 @@ std::vector<std::string_view> with_settings(std::vector<std::string_view> keys) 
     keys.push_back(k);
   return keys;
 }
-const std::vector<std::string_view> kSuiteKeys = with_settings({"name", "schedule", "benchmarks"});
+const std::vector<std::string_view> kSuiteKeys =
+    with_settings({"name", "schedule", "benchmarks", "until_decided"});
 const std::vector<std::string_view> kBenchmarkKeys = with_settings({"name", "command", "params"});
 
 bool has_space(const std::string& s) {
@@ -261,6 +262,32 @@ Status check_schedule(const Reader& r, const Field& f, const std::string& schedu
   return r.error(f, msg);
 }
 
+// `until_decided: true`, or a mapping of max_instances, max_time and round.
+Result<std::optional<UntilDecided>> read_until_decided(const Reader& r, const Field& f) {
+  if (f.value.IsScalar()) {
+    bool on = false;
+    BG_TRY(r.get_bool(f, on));
+    return on ? std::optional<UntilDecided>(UntilDecided{}) : std::nullopt;
+  }
+  BG_ASSIGN(auto fields,
+            r.fields(f.value, {"max_instances", "max_time", "round"}, "until_decided", f.line));
+  UntilDecided u;
+  for (const auto& g : fields.all()) {
+    if (g.key == "max_instances") {
+      BG_TRY(r.get_int(g, 2, u.max_instances, kMaxInstances));
+    } else if (g.key == "round") {
+      BG_TRY(r.get_int(g, 1, u.round, kMaxInstances));
+    } else if (g.key == "max_time") {
+      auto t = g.value.IsScalar() ? parse_duration(g.value.Scalar()) : Result<double>(Error{""});
+      if (!t.ok() || *t <= 0)
+        return r.error(g, "max_time must be a duration such as 30s, 10m or 1h, got " +
+                              yaml::describe(g.value));
+      u.max_time_s = *t;
+    }
+  }
+  return std::optional<UntilDecided>(u);
+}
+
 }  // namespace
 
 Result<RawSuite> read_suite(const YAML::Node& root, const Reader& r,
@@ -280,6 +307,8 @@ Result<RawSuite> read_suite(const YAML::Node& root, const Reader& r,
     } else if (f.key == "schedule") {
       BG_TRY(r.get_string(f, suite.schedule));
       BG_TRY(check_schedule(r, f, suite.schedule));
+    } else if (f.key == "until_decided") {
+      BG_ASSIGN(suite.until_decided, read_until_decided(r, f));
     }
   }
   const Field* list = fields.find("benchmarks");

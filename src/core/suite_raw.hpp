@@ -51,6 +51,7 @@ struct RawBenchmark {
 struct RawSuite {
   std::string name;
   std::string schedule = "sequential";
+  std::optional<UntilDecided> until_decided;
   std::vector<RawBenchmark> benchmarks;
 };
 

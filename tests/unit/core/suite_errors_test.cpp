@@ -26,6 +26,15 @@ TEST(SuiteErrors, MalformedYamlUsesTheParserPosition) {
                "(line 2 indents with a tab; YAML allows only spaces)");
 }
 
+TEST(SuiteErrors, UntilDecidedNamesTheBadSetting) {
+  const std::string list = "benchmarks:\n  - {name: t, command: [x]}\n";
+  expect_error("until_decided: {round: 0}\n" + list, 1, "round");
+  expect_error("until_decided:\n  max_time: soon\n" + list, 2, "max_time must be a duration");
+  expect_error("until_decided:\n  max_instances: 1\n" + list, 2, "max_instances");
+  expect_error("until_decided: {rounds: 2}\n" + list, 1, "rounds");
+  expect_error("until_decided: maybe\n" + list, 1, "until_decided");
+}
+
 TEST(SuiteErrors, MissingFile) {
   testing::TempDir dir;
   auto r = load_suite(dir.file("nope.yml"));

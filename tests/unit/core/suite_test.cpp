@@ -100,6 +100,21 @@ TEST(SuiteParse, TimeoutUnits) {
   }
 }
 
+TEST(SuiteParse, UntilDecidedIsAFlagOrABudget) {
+  const std::string list = "benchmarks:\n  - {name: t, command: [x]}\n";
+  EXPECT_FALSE(parse(list).until_decided.has_value());
+  EXPECT_FALSE(parse("until_decided: false\n" + list).until_decided.has_value());
+  const auto on = parse("until_decided: true\n" + list).until_decided;
+  ASSERT_TRUE(on.has_value());
+  EXPECT_EQ(on->max_instances, 0);
+  const auto budget =
+      parse("until_decided: {max_instances: 30, max_time: 10m, round: 2}\n" + list).until_decided;
+  ASSERT_TRUE(budget.has_value());
+  EXPECT_EQ(budget->max_instances, 30);
+  EXPECT_DOUBLE_EQ(budget->max_time_s, 600);
+  EXPECT_EQ(budget->round, 2);
+}
+
 TEST(SuiteParse, LoadSuiteReadsTheFile) {
   testing::TempDir dir;
   const std::string path = dir.file("nightly.yml");
