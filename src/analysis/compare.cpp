@@ -61,6 +61,37 @@ std::vector<std::string> metric_selection(
 
 }  // namespace
 
+// A sequential run's A/B is judged by the look that stopped it: its repeated confidence
+// interval holds over all the looks, where a fixed interval on data whose size was chosen by
+// looking at it would be too narrow.
+namespace {
+
+void apply_sequential(const SequentialOutcome& o, stats::Comparison& c) {
+  const auto& l = o.look;
+  if (!(std::isfinite(l.ratio) && std::isfinite(l.ci.lower) && std::isfinite(l.ci.upper))) return;
+  c.ratio.value = l.ratio;
+  c.ratio.ci = l.ci;
+  switch (l.decision) {
+    case stats::SequentialDecision::kSlower:
+      c.verdict = stats::Verdict::kSlower;
+      break;
+    case stats::SequentialDecision::kFaster:
+      c.verdict = stats::Verdict::kFaster;
+      break;
+    case stats::SequentialDecision::kEquivalent:
+      c.verdict = stats::Verdict::kUnchanged;
+      break;
+    default:
+      c.verdict = stats::Verdict::kInconclusive;
+  }
+  c.warnings.push_back(fmt::format(
+      "sequential run: B/A and its interval from look {} ({} instances a side, nominal "
+      "confidence {:.4g}%), the repeated confidence interval over its looks (docs/sequential.md)",
+      l.look, std::min(l.instances_a, l.instances_b), 100 * l.level));
+}
+
+}  // namespace
+
 CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& options) {
   CompareReport report;
   report.label_a = a.label;
@@ -171,6 +202,9 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
     for (size_t i = 0; i < mc.rows.size(); ++i) {
       mc.rows[i].result = std::move(set.benchmarks[i]);
       if (!notes[i].empty()) mc.rows[i].result.warnings.push_back(notes[i]);
+      if (options.sequential != nullptr && options.sequential->setup.metric == metric)
+        if (const auto* o = options.sequential->find(mc.rows[i].benchmark))
+          apply_sequential(*o, mc.rows[i].result);
     }
     if (mc.rows.size() > 1) mc.geomean = set.geomean;
     report.metrics.push_back(std::move(mc));

@@ -9,6 +9,7 @@
 
 #include "analysis/duet.hpp"
 #include "analysis/samples.hpp"
+#include "analysis/sequential.hpp"
 #include "core/calibration.hpp"
 #include "stats/verdict.hpp"
 
@@ -40,6 +41,9 @@ struct CompareOptions {
   // verdict.threshold and the calibrated threshold, so A/A changes of the size measured on
   // this machine are not called slower or faster.
   const Calibration* calibration = nullptr;
+  // The record of a sequential run whose A and B are compared (run --until-decided): its
+  // benchmarks get the ratio, interval and verdict of the look that stopped them.
+  const SequentialRecord* sequential = nullptr;
 };
 
 // How a duet row was formed: runs (concurrent pairs of instances) and iterations paired.

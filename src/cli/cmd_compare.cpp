@@ -51,6 +51,7 @@ Result<int> do_compare(Context& ctx, const CompareFlags& f) {
   if (!(opts.min_overlap > 0 && opts.min_overlap <= 1))
     return Error{"--min-overlap must be above 0 and at most 100%, not '" + f.min_overlap + "'"};
   const std::string statistic = stats::to_string(opts.verdict.statistic);
+  if (inputs.sequential) opts.sequential = &*inputs.sequential;
   auto report = analysis::compare_sides(inputs.a, inputs.b, opts);
   const auto conditions = analysis::condition_warnings(inputs.conditions_a, inputs.conditions_b);
   report.warnings.insert(report.warnings.begin(), conditions.begin(), conditions.end());

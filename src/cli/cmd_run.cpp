@@ -6,6 +6,7 @@
 #include "cli/run_flags.hpp"
 #include "cli/show_table.hpp"
 #include "cli/stop_signals.hpp"
+#include "cli/until_decided.hpp"
 #include "core/names.hpp"
 #include "schedule/runner.hpp"
 
@@ -13,7 +14,7 @@ namespace benchguard::cli {
 
 namespace {
 
-Result<int> do_run(Context& ctx, const RunFlags& f) {
+Result<int> do_run(Context& ctx, const RunFlags& f, const UntilDecidedFlags& until) {
   BG_ASSIGN(const Suite suite, prepare_suite(ctx, f));
   BG_ASSIGN(schedule::RunOptions opts, run_options(ctx, f, suite));
   if (f.null) opts.labels.emplace_back("null", f.null_variant.empty() ? "first" : f.null_variant);
@@ -21,7 +22,8 @@ Result<int> do_run(Context& ctx, const RunFlags& f) {
   BG_TRY(schedule::preflight(suite));
   BG_ASSIGN(auto store, ctx.open_store(/*create=*/true));
 
-  auto outcome = [&] {
+  auto outcome = [&]() -> Result<schedule::RunOutcome> {
+    if (until.active(suite)) return run_until_decided(ctx, suite, opts, *store, until);
     const StopOnSignals stop;
     ProgressBar bar(ctx.err, ctx.interactive());
     return schedule::run_suite(suite, *store, opts, std::ref(bar));
@@ -48,6 +50,7 @@ Result<int> do_run(Context& ctx, const RunFlags& f) {
 
 Action add_run(CLI::App& app, Context& ctx) {
   auto f = std::make_shared<RunFlags>();
+  auto until = std::make_shared<UntilDecidedFlags>();
   auto* c = app.add_subcommand("run", "Measure a suite, or one command given after --");
   c->add_option("suite", f->suite, "Suite YAML file");
   c->add_option("--name", f->name, "Benchmark name for `run -- CMD` (default: program name)");
@@ -58,7 +61,8 @@ Action add_run(CLI::App& app, Context& ctx) {
                 "With --null: the variant to run twice (default: each benchmark's first)")
       ->needs("--null");
   add_run_flags(c, *f);
-  return [&ctx, f]() { return do_run(ctx, *f); };
+  until->add_to(c);
+  return [&ctx, f, until]() { return do_run(ctx, *f, *until); };
 }
 
 }  // namespace benchguard::cli

@@ -136,6 +136,9 @@ Result<CompareInputs> resolve_compare_inputs(const Context& ctx, LazyStore& lazy
     in.a = side_of(r, va, va);
     in.b = side_of(r, vb, vb);
     in.description = fmt::format("{} vs {} in {}", va, vb, where);
+    if (names.size() >= 2 && va == names[0] && vb == names[1]) {
+      BG_ASSIGN(in.sequential, analysis::read_sequential_record(r.run));
+    }
     return std::move(in);
   };
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,8 @@ struct CompareInputs {
   // The artifacts of each run or result file of a side (analysis/conditions.hpp); empty when
   // both sides come from one run.
   std::vector<KeyValues> conditions_a, conditions_b;
+  // A and B are the two variants of a sequential run (run --until-decided): its record.
+  std::optional<analysis::SequentialRecord> sequential;
 };
 
 // The store of --db, opened on first use: comparing result files needs no database.

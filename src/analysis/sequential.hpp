@@ -1,0 +1,63 @@
+// Sequential A/B over stored data: the look a `run --until-decided` takes after each round, and
+// the record it leaves with the run so that `compare` judges the run by the same rule.
+//
+// A benchmark's A is its first variant and B its second. The decision is the one of
+// stats/sequential.hpp on one metric (wall time unless told), with the burn-in policy of
+// `compare`.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/samples.hpp"
+#include "core/model.hpp"
+#include "core/result.hpp"
+#include "stats/sequential.hpp"
+
+namespace benchguard::analysis {
+
+struct SequentialSetup {
+  stats::SequentialPlan plan;  // max_instances: the default; per benchmark in the record
+  stats::VerdictOptions verdict;
+  BurnInPolicy burn_in;
+  std::string metric = "wall_time";
+};
+
+// Where one benchmark of a sequential run ended.
+struct SequentialOutcome {
+  std::string benchmark;
+  std::size_t max_instances = 0;   // its plan's budget
+  stats::Look look;                // the look that decided (or the last one taken)
+  std::vector<stats::Look> looks;  // every look taken, in order
+  bool out_of_time = false;        // the time budget ended it
+};
+
+// The benchmark's two variants in `run`, or nullptrs when it has fewer than two.
+std::pair<const VariantData*, const VariantData*> ab_variants(const RunData& run,
+                                                              const std::string& benchmark);
+
+// Instances a side with a usable value of the setup's metric (the smaller side).
+std::size_t usable_instances(const VariantData& a, const VariantData& b,
+                             const SequentialSetup& setup);
+
+// Look `look` (1-based) of `design` at A and B as stored.
+stats::Look look_at(const VariantData& a, const VariantData& b,
+                    const stats::SequentialDesign& design, std::size_t look,
+                    const SequentialSetup& setup, bool last);
+
+// The record stored with the run as the artifact "sequential" (JSON), and read back: the plan,
+// the metric, and per benchmark its looks and how it ended.
+inline constexpr const char* kSequentialArtifact = "sequential";
+std::string sequential_record(const SequentialSetup& setup,
+                              const std::vector<SequentialOutcome>& outcomes);
+struct SequentialRecord {
+  SequentialSetup setup;
+  std::vector<SequentialOutcome> outcomes;
+  const SequentialOutcome* find(const std::string& benchmark) const;
+};
+// nullopt when the run was not sequential; an error when its record cannot be read.
+Result<std::optional<SequentialRecord>> read_sequential_record(const RunRecord& run);
+
+}  // namespace benchguard::analysis

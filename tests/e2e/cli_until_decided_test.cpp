@@ -1,0 +1,127 @@
+// `run --until-decided`: A and B in rounds, each benchmark ending once its verdict is known, the
+// looks stored with the run and `compare` judging the run by the look that stopped it.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/sequential.hpp"
+#include "store/store.hpp"
+#include "support/test_support.hpp"
+
+namespace benchguard {
+namespace {
+
+using testing::run_cli;
+using testing::TempDir;
+using testing::write_file;
+
+std::string spin(int work) {
+  return "[" + std::string(BG_EXAMPLES_DIR) + "/spin_bench, --work, \"" + std::to_string(work) +
+         "\"]";
+}
+
+// A 10-instance suite whose B does half as much work again: decided long before the budget.
+std::string ab_suite(int work_b, const std::string& extra = "") {
+  return "instances: 10\niterations: 5\nschedule: alternate\n" + extra +
+         "benchmarks:\n  - name: spin\n    command: " + spin(100) +
+         "\n    variants:\n      A: {}\n      B: {command: " + spin(work_b) + "}\n";
+}
+
+analysis::SequentialRecord record_of(const std::string& db) {
+  auto store = store::open_store(db);
+  EXPECT_TRUE(store.ok());
+  auto run = (*store)->load_run("latest");
+  EXPECT_TRUE(run.ok());
+  auto rec = analysis::read_sequential_record(run->run);
+  EXPECT_TRUE(rec.ok());
+  EXPECT_TRUE(rec->has_value()) << "the run records no sequential plan";
+  return rec->value_or(analysis::SequentialRecord{});
+}
+
+TEST(CliUntilDecided, ALargeSlowdownStopsEarlyAndIsStoredWithItsLooks) {
+  TempDir dir;
+  const std::string db = dir.file("bg.db");
+  write_file(dir.file("ab.yml"), ab_suite(150));
+  const auto r = run_cli({"run", dir.file("ab.yml"), "--until-decided", "--db", db, "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("spin: slower after"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("saved against the fixed 10 a side"), std::string::npos) << r.err;
+
+  const auto rec = record_of(db);
+  const auto* o = rec.find("spin");
+  ASSERT_NE(o, nullptr);
+  EXPECT_EQ(o->look.decision, stats::SequentialDecision::kSlower);
+  EXPECT_EQ(o->max_instances, 20U);  // twice the suite's instances
+  EXPECT_LT(o->look.instances_a, 10U);
+  EXPECT_GT(o->look.ci.lower, 1.0);
+  ASSERT_FALSE(o->looks.empty());
+  EXPECT_EQ(o->looks.back().look, o->look.look);
+  auto store = store::open_store(db);
+  ASSERT_TRUE(store.ok());
+  auto run = (*store)->load_run("latest");
+  ASSERT_TRUE(run.ok());
+  for (const auto& v : run->variants) EXPECT_EQ(v.instances.size(), o->look.instances_a);
+
+  // compare judges the run by the look that stopped it, and says so.
+  const auto c = run_cli({"compare", "--db", db, "--format", "json"});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  const auto j = nlohmann::json::parse(c.out);
+  const auto& row = j["metrics"][0]["rows"][0];
+  EXPECT_EQ(row["verdict"], "slower");
+  EXPECT_NEAR(row["ci"][0].get<double>(), o->look.ci.lower, 1e-9);
+  EXPECT_NE(row["warnings"].dump().find("sequential run"), std::string::npos) << row.dump();
+}
+
+TEST(CliUntilDecided, AnAARunEndsEquivalent) {
+  TempDir dir;
+  const std::string db = dir.file("bg.db");
+  write_file(dir.file("aa.yml"), ab_suite(100));
+  // A threshold a busy machine's A/A noise stays well inside.
+  const auto r = run_cli(
+      {"run", dir.file("aa.yml"), "--until-decided", "--threshold", "20%", "--db", db, "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("spin: equivalent after"), std::string::npos) << r.err;
+  const auto* o = record_of(db).find("spin");
+  ASSERT_NE(o, nullptr);
+  EXPECT_EQ(o->look.decision, stats::SequentialDecision::kEquivalent);
+  EXPECT_GE(o->look.ci.lower, 0.8);
+  EXPECT_LE(o->look.ci.upper, 1.2);
+}
+
+// The budget ends an undecidable comparison: inconclusive at the last look, all instances run.
+TEST(CliUntilDecided, TheBudgetEndsItInconclusive) {
+  TempDir dir;
+  const std::string db = dir.file("bg.db");
+  // 0.1% threshold: no equivalence in 4 instances; 2% more work: no verdict either, mostly.
+  write_file(dir.file("ab.yml"), ab_suite(100, "until_decided: {max_instances: 4, round: 1}\n"));
+  const auto r = run_cli({"run", dir.file("ab.yml"), "--threshold", "0.1%", "--db", db, "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto* o = record_of(db).find("spin");
+  ASSERT_NE(o, nullptr);
+  EXPECT_EQ(o->max_instances, 4U);  // from the suite
+  EXPECT_NE(o->look.decision, stats::SequentialDecision::kContinue);
+  if (o->look.decision == stats::SequentialDecision::kInconclusive) {
+    EXPECT_EQ(o->look.instances_a, 4U);
+    EXPECT_NE(r.err.find("inconclusive after 4 of at most 4"), std::string::npos) << r.err;
+  }
+}
+
+TEST(CliUntilDecided, ABenchmarkWithoutTwoVariantsIsAOneLineError) {
+  TempDir dir;
+  const std::string db = dir.file("bg.db");
+  write_file(dir.file("one.yml"),
+             "instances: 3\nbenchmarks:\n  - name: spin\n    command: " + spin(100) + "\n");
+  const auto r = run_cli({"run", dir.file("one.yml"), "--until-decided", "--db", db});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("benchmark 'spin' has 1 variant(s)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--null"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+
+  write_file(dir.file("bad.yml"), ab_suite(100, "until_decided: {round: 0}\n"));
+  const auto bad = run_cli({"run", dir.file("bad.yml"), "--db", db});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("bad.yml:4"), std::string::npos) << bad.err;
+}
+
+}  // namespace
+}  // namespace benchguard
