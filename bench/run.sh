@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Benchmarks of benchguard itself. Prints figures as ratios against baselines measured in
 # the same run, because this machine is shared and noisy.
-#   bench/run.sh [BUILD_DIR] [SECTION...]   sections: overhead noise verdicts plan analysis
-#                                           history store bisect postgres (default: all)
+#   bench/run.sh [BUILD_DIR] [SECTION...]   sections: overhead noise verdicts sequential plan
+#                                           analysis history store bisect postgres (default: all)
 set -euo pipefail
 build=${1:-build}
 shift || true
-sections=${*:-overhead noise verdicts plan analysis history store bisect postgres}
+sections=${*:-overhead noise verdicts sequential plan analysis history store bisect postgres}
 want() { [[ " $sections " == *" $1 "* ]]; }
 bg="$build/benchguard"
 [ -x "$bg" ] || { echo "build first: make build" >&2; exit 2; }
@@ -66,6 +66,17 @@ if want verdicts && [ -x "$build/bench/verdict_bench" ]; then
   echo "== verdicts at the limit: A/A false alarms and power per statistic, beside Welch"
   "$build/bench/verdict_bench" "${VERDICT_AA_TRIALS:-2000}" "${VERDICT_TRIALS:-1000}" \
     "${VERDICT_RESAMPLES:-2000}"
+fi
+
+if want sequential && [ -x "$build/bench/sequential_bench" ]; then
+  echo
+  echo "== sequential A/B against the fixed design (threshold 1%, then 4%)"
+  "$build/bench/sequential_bench" 2000 1000 10 20 1 1
+  "$build/bench/sequential_bench" 2000 1000 10 20 1 4
+  # And on the machine: examples/ab.yml (B 10% slower) and its A/A, until decided.
+  ( cd "$tmp" && "$OLDPWD/$bg" run "$OLDPWD/examples/ab.yml" --until-decided --db seq.db -q &&
+    "$OLDPWD/$bg" run "$OLDPWD/examples/ab.yml" --until-decided --null --db seq.db -q ) 2>&1 |
+    grep -v "stored run"
 fi
 
 # The full default `plan` (100 experiments x 1,000 resamples over the 5..25 x 5..25 grid, both
