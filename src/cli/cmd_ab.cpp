@@ -10,6 +10,7 @@
 #include "cli/progress.hpp"
 #include "cli/run_flags.hpp"
 #include "cli/stop_signals.hpp"
+#include "cli/until_decided.hpp"
 #include "core/json_error.hpp"
 #include "core/units.hpp"
 #include "refs/refs.hpp"
@@ -30,6 +31,7 @@ struct AbFlags {
   std::string fail_on;
   AnalysisFlags analysis;
   VerdictFlags verdict;
+  UntilDecidedFlags until;
 };
 
 std::string side_text(const refs::RefSide& s) {
@@ -48,6 +50,12 @@ Result<int> do_ab(Context& ctx, const AbFlags& f) {
   options.variant = f.variant;
 
   BG_ASSIGN(const analysis::CompareOptions compare, compare_options(f.analysis, f.verdict));
+  if (f.until.active(suite)) {
+    BG_ASSIGN(options.until_decided,
+              f.until.settings(suite, compare.verdict.threshold, compare.verdict.statistic));
+    options.until_decided->setup.burn_in = compare.burn_in;
+    options.on_look = look_printer(ctx);
+  }
 
   BG_ASSIGN(auto store, ctx.open_store(/*create=*/true));
   auto outcome = [&] {
@@ -56,6 +64,7 @@ Result<int> do_ab(Context& ctx, const AbFlags& f) {
     return refs::run_ab(suite, *store, f.refs[0], f.refs[1], f.null, options, std::ref(bar));
   }();
   if (!outcome.ok()) return outcome.error();
+  if (options.until_decided) print_sequential(ctx, {outcome->run, outcome->sequential});
 
   // Each run's two variants of every benchmark, compared.
   const auto compared =
@@ -65,7 +74,11 @@ Result<int> do_ab(Context& ctx, const AbFlags& f) {
     analysis::Side side_a{a, {}}, side_b{b, {}};
     for (const auto& v : data.variants)
       (v.variant.name == a ? side_a : side_b).variants.push_back(&v);
-    auto report = analysis::compare_sides(side_a, side_b, compare);
+    // A sequential run is judged by the look that stopped each benchmark.
+    BG_ASSIGN(const auto record, analysis::read_sequential_record(data.run));
+    auto options = compare;
+    if (record) options.sequential = &*record;
+    auto report = analysis::compare_sides(side_a, side_b, options);
     return std::make_pair(std::move(data), std::move(report));
   };
   BG_ASSIGN(auto ab, compared(outcome->run, "A", "B"));
@@ -137,6 +150,7 @@ Action add_ab(CLI::App& app, Context& ctx) {
   c->add_option("--fail-on", f->fail_on, "Exit 1 when a benchmark is slower, faster, or either")
       ->check(CLI::IsMember({"slower", "faster", "change"}));
   add_run_flags(c, f->run);
+  f->until.add_to(c, /*verdict=*/false);
   f->analysis.add_to_measuring(c);
   return [&ctx, f]() { return do_ab(ctx, *f); };
 }

@@ -23,9 +23,15 @@ Result<int> do_run(Context& ctx, const RunFlags& f, const UntilDecidedFlags& unt
   BG_ASSIGN(auto store, ctx.open_store(/*create=*/true));
 
   auto outcome = [&]() -> Result<schedule::RunOutcome> {
-    if (until.active(suite)) return run_until_decided(ctx, suite, opts, *store, until);
     const StopOnSignals stop;
     ProgressBar bar(ctx.err, ctx.interactive());
+    if (until.active(suite)) {
+      BG_ASSIGN(const auto settings, until.settings(suite));
+      BG_ASSIGN(auto seq, sequential::run_until_decided(suite, *store, opts, settings,
+                                                        look_printer(ctx), std::ref(bar)));
+      print_sequential(ctx, seq);
+      return std::move(seq.run);
+    }
     return schedule::run_suite(suite, *store, opts, std::ref(bar));
   }();
   if (!outcome.ok()) return outcome.error();
@@ -61,7 +67,7 @@ Action add_run(CLI::App& app, Context& ctx) {
                 "With --null: the variant to run twice (default: each benchmark's first)")
       ->needs("--null");
   add_run_flags(c, *f);
-  until->add_to(c);
+  until->add_to(c, /*verdict=*/true);
   return [&ctx, f, until]() { return do_run(ctx, *f, *until); };
 }
 

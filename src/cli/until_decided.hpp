@@ -1,5 +1,4 @@
-// run --until-decided: A and B of every benchmark in rounds, a sequential decision after each
-// round (analysis/sequential.hpp), each benchmark ending as soon as it is decided.
+// --until-decided for `run` and `ab`: the flags, and the run with its lines on the terminal.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -7,8 +6,7 @@
 
 #include "cli/app.hpp"
 #include "core/model.hpp"
-#include "schedule/runner.hpp"
-#include "store/store.hpp"
+#include "sequential/run.hpp"
 
 namespace benchguard::cli {
 
@@ -20,17 +18,22 @@ struct UntilDecidedFlags {
   std::string threshold;  // empty: the verdict's default
   std::string statistic = "robust";
 
-  // --until-decided, --max-instances, --max-time, --round, --threshold, --statistic.
-  void add_to(CLI::App* c);
+  // --until-decided, --max-instances, --max-time, --round; with `verdict`, also --threshold
+  // and --statistic (commands that have no verdict flags of their own).
+  void add_to(CLI::App* c, bool verdict);
   // On by the flag or by the suite's until_decided.
   bool active(const Suite& suite) const { return on || suite.until_decided.has_value(); }
+  // The settings: these flags over the suite's until_decided; threshold and statistic as given.
+  Result<sequential::Settings> settings(const Suite& suite, double threshold,
+                                        stats::Statistic statistic) const;
+  // The same, threshold and statistic from the flags above.
+  Result<sequential::Settings> settings(const Suite& suite) const;
 };
 
-// Runs `suite` sequentially into `store`; prints the looks on a terminal and, per benchmark,
-// how it ended and the time saved against the suite's own instance count. The run records
-// its plan and looks (artifact "sequential").
-Result<schedule::RunOutcome> run_until_decided(Context& ctx, const Suite& suite,
-                                               schedule::RunOptions opts, store::Store& store,
-                                               const UntilDecidedFlags& flags);
+// Prints a look on a terminal (nothing otherwise).
+sequential::LookFn look_printer(Context& ctx);
+
+// Per benchmark, how it ended and the time saved against the suite's own count.
+void print_sequential(Context& ctx, const sequential::SequentialRun& run);
 
 }  // namespace benchguard::cli

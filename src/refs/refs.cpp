@@ -127,6 +127,12 @@ Result<AbOutcome> run_ab(const Suite& suite, store::Store& store, const std::str
     opts.labels.emplace_back("ab", kind);
     const KeyValues artifacts = side_artifacts(sides, options);
     opts.artifacts.insert(opts.artifacts.end(), artifacts.begin(), artifacts.end());
+    if (options.until_decided && kind == "ab") {
+      BG_ASSIGN(auto seq, sequential::run_until_decided(at, store, opts, *options.until_decided,
+                                                        options.on_look, progress));
+      out.sequential = std::move(seq.benchmarks);
+      return std::move(seq.run);
+    }
     return schedule::run_suite(at, store, opts, progress);
   };
   BG_ASSIGN(out.run, run({out.a, out.b}, "ab"));

@@ -15,6 +15,7 @@
 #include "core/result.hpp"
 #include "core/suite.hpp"
 #include "schedule/runner.hpp"
+#include "sequential/run.hpp"
 #include "stats/verdict.hpp"
 #include "store/store.hpp"
 
@@ -25,6 +26,9 @@ struct RefsOptions {
   std::string build;    // shell command run in each worktree before measuring; empty: none
   std::string variant;  // the suite variant measured at each commit; empty: each benchmark's first
   schedule::RunOptions run;
+  // ab --until-decided: the A/B run (not its A/A control) stops each benchmark once decided.
+  std::optional<sequential::Settings> until_decided;
+  sequential::LookFn on_look;
 };
 
 // One side: a ref, the commit it names and the worktree it is checked out and built in.
@@ -63,8 +67,9 @@ KeyValues side_artifacts(const std::vector<RefSide>& sides, const RefsOptions& o
 
 struct AbOutcome {
   RefSide a, b;
-  schedule::RunOutcome run;                      // A and B
-  std::optional<schedule::RunOutcome> null_run;  // A and A again, with --null
+  schedule::RunOutcome run;                             // A and B
+  std::optional<schedule::RunOutcome> null_run;         // A and A again, with --null
+  std::vector<sequential::BenchmarkResult> sequential;  // with until_decided
 };
 
 Result<AbOutcome> run_ab(const Suite& suite, store::Store& store, const std::string& ref_a,

@@ -167,5 +167,25 @@ TEST(CliAb, TwoRefsAndTheirNullControl) {
   EXPECT_NE(broken.err.find(".log"), std::string::npos) << broken.err;
 }
 
+// ab --until-decided: the A/B run stops once the 10% slowdown is known, and the verdict is
+// the look's that stopped it.
+TEST(CliAb, UntilDecidedStopsOnceTheSlowdownIsKnown) {
+  TempDir dir;
+  const std::string repo = dir.file("repo"), db = dir.file("bg.db");
+  const auto c = make_repository(repo);
+  const CliResult r =
+      run_cli({"--format", "json", "ab", "suite.yml", "--db", db, "--ref", c[10], "--ref", "main",
+               "--build", kBuild, "--until-decided", "--max-instances", "12"},
+              repo);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find(": slower after"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("of at most 12 instances a side"), std::string::npos) << r.err;
+  const json j = json::parse(r.out);
+  const auto& row = j["comparison"]["metrics"][0]["rows"][0];
+  EXPECT_EQ(row["verdict"], "slower");
+  EXPECT_LT(row["instances_a"].get<int>(), 12) << r.err << row.dump();
+  EXPECT_NE(row["warnings"].dump().find("sequential run"), std::string::npos) << row.dump();
+}
+
 }  // namespace
 }  // namespace benchguard
