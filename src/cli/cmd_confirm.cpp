@@ -20,6 +20,9 @@ void ConfirmFlags::add_to(CLI::App* c) {
                 "commit)");
   c->add_option("--repo", repo, "A directory of the repository (default: the suite file's)");
   add_run_flags(c, run);
+  c->add_flag("--fixed", fixed,
+              "Measure exactly the instances (--instances, or what the change needs) instead of "
+              "stopping once decided (docs/sequential.md)");
   verdict.add_to(c);
   analysis.add_to_measuring(c);
 }
@@ -33,6 +36,7 @@ Result<analysis::Confirmer> make_confirmer(Context& ctx, const ConfirmFlags& f,
   o.refs.build = f.build;
   o.refs.repo = f.repo;
   o.instances = f.run.instances;
+  o.sequential = !f.fixed;
   BG_ASSIGN(o.compare, compare_options(f.analysis, f.verdict));
   return analysis::Confirmer(
       [&ctx, &store, suite, o](const store::ChangeRecord& c) -> Result<analysis::Confirmation> {

@@ -18,6 +18,7 @@ struct ConfirmFlags {
   std::string repo;
   AnalysisFlags analysis;
   VerdictFlags verdict;
+  bool fixed = false;  // --fixed: the instance count, not sequential
 
   // --build, --repo and the run and verdict flags; the suite is the caller's to add.
   void add_to(CLI::App* c);

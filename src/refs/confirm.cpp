@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sequential/run.hpp"
+
 namespace benchguard::refs {
 
 namespace {
@@ -24,6 +26,9 @@ ConfirmOutcome judge(const RunData& run, const store::ChangeRecord& change,
   analysis::CompareOptions o = compare;
   o.metrics = {change.metric};
   o.calibration = nullptr;
+  // A sequential run is judged by the look that stopped it; an unreadable record, by the data.
+  const auto record = analysis::read_sequential_record(run.run);
+  if (record.ok() && record->has_value()) o.sequential = &**record;
   const analysis::CompareReport report = analysis::compare_sides(a, b, o);
   out.verdict = "inconclusive";
   for (const auto& m : report.metrics)
@@ -86,7 +91,17 @@ Result<ConfirmOutcome> confirm_change(const Suite& suite, store::Store& store,
   opts.labels.emplace_back("confirm", change.id);
   const KeyValues artifacts = side_artifacts({a, b}, options.refs);
   opts.artifacts.insert(opts.artifacts.end(), artifacts.begin(), artifacts.end());
-  BG_ASSIGN(const schedule::RunOutcome run, schedule::run_suite(at, store, opts, progress));
+  schedule::RunOutcome run;
+  if (options.sequential) {
+    sequential::Settings s;
+    s.setup.verdict = options.compare.verdict;
+    s.setup.burn_in = options.compare.burn_in;
+    s.setup.metric = change.metric;
+    BG_ASSIGN(auto seq, sequential::run_until_decided(at, store, opts, s, {}, progress));
+    run = std::move(seq.run);
+  } else {
+    BG_ASSIGN(run, schedule::run_suite(at, store, opts, progress));
+  }
   if (run.status != "complete")
     return Error{fmt::format("the confirmation run of change {} did not finish ({})", change.id,
                              run.status)};

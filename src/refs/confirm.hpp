@@ -2,6 +2,8 @@
 // again: its last good and first bad commits, each built in a worktree of its own as `ab` does,
 // run interleaved on this machine as variants A and B of one run (label `confirm` = the
 // change's id: a probe run, no point of history), and compared with `compare`'s verdict rule.
+// The run is sequential by default: it stops as soon as the change is confirmed or refuted
+// (docs/sequential.md), and its verdict is that of the look that stopped it.
 // The run is the record of the decision: a later `gate` finds it by its label and does not
 // measure again (docs/history.md, "Confirming").
 #pragma once
@@ -21,6 +23,9 @@ struct ConfirmOptions {
   // least the suite's.
   int instances = 0;
   analysis::CompareOptions compare;
+  // Sequential (docs/sequential.md): A and B in rounds, stopping at the first look that
+  // decides, up to twice the instances above; false: exactly those instances.
+  bool sequential = true;
 };
 
 // confirmed: the comparison calls B slower (a regression; faster for an improvement) than A;

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/sequential.hpp"
+#include "store/store.hpp"
 #include "support/test_support.hpp"
 
 namespace benchguard {
@@ -79,6 +81,25 @@ TEST(CliGateLoop, TheRegressingCommitFailsConfirmedAndAnAckPassesIt) {
   const CliResult again = run_cli(gate, repo);
   EXPECT_EQ(again.exit_code, 1);
   EXPECT_EQ(again.err.find("measuring"), std::string::npos) << again.err;
+  // It was sequential: it stopped at the look that saw the slowdown, before its budget.
+  {
+    auto store = store::open_store(db);
+    ASSERT_TRUE(store.ok());
+    auto runs = (*store)->list_runs();
+    ASSERT_TRUE(runs.ok());
+    std::string uuid;
+    for (const auto& r : *runs)
+      if (const auto* label = find_value(r.labels, "confirm"); label && *label == id) uuid = r.uuid;
+    ASSERT_FALSE(uuid.empty()) << "no run labelled confirm=" << id;
+    auto confirmation = (*store)->load_run(uuid);
+    ASSERT_TRUE(confirmation.ok()) << confirmation.error().message;
+    auto record = analysis::read_sequential_record(confirmation->run);
+    ASSERT_TRUE(record.ok() && record->has_value());
+    const auto* o = (*record)->find("work");
+    ASSERT_NE(o, nullptr);
+    EXPECT_EQ(o->look.decision, stats::SequentialDecision::kSlower);
+    EXPECT_LT(o->look.instances_a, o->max_instances);
+  }
 
   // The report a team pastes into an issue: size, commits, the culprit (the range is one
   // commit), the confirmation run, how to reproduce.
