@@ -147,7 +147,12 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
                            [&] { row.b = extract(*side_b, metric, options.burn_in); });
       const uint64_t seed = stats::derive_seed(options.verdict.seed, mc.rows.size());
       stats::RatioSample sample;
-      if (options.duet && has_duet_pairs(*va, *vb)) {
+      // A sequential run's looks judged instances, not duet pairs: its row does the same, so
+      // that its values match the look's ratio.
+      const bool sequential_row = options.sequential != nullptr &&
+                                  options.sequential->setup.metric == metric &&
+                                  options.sequential->find(row.benchmark) != nullptr;
+      if (options.duet && !sequential_row && has_duet_pairs(*va, *vb)) {
         const DuetPairing p = pair_duet(*va, *vb, metric, options.burn_in, options.min_overlap);
         row.duet = DuetSummary{p.runs.size(), p.paired, p.unpaired_a, p.unpaired_b};
         row.a.data = stats::duet_side(p.runs, false);
