@@ -10,6 +10,7 @@
 #include "core/hash.hpp"
 #include "refs/refs.hpp"
 #include "stats/rng.hpp"
+#include "stats/sequential.hpp"
 #include "vcs/worktree.hpp"
 
 namespace benchguard::refs {
@@ -60,6 +61,18 @@ struct Bisector {
   int instances = 0;
   int max_instances = 0;
   RefSide good, bad;
+  // A step looks after each round: its intervals are repeated confidence intervals over those
+  // looks (stats/sequential.hpp), so the rounds added while a step is inconclusive do not raise
+  // the chance of a wrong good or bad above 1 - confidence.
+  stats::SequentialDesign looks;
+
+  // The interval's confidence at a candidate measured `n` instances: its look's, or the plain
+  // confidence when the rounds cannot form a plan (one instance a round).
+  double confidence_at(int n) const {
+    std::size_t k = 0;
+    while (k < looks.sizes.size() && looks.sizes[k] <= static_cast<std::size_t>(n)) ++k;
+    return k == 0 ? o.confidence : looks.levels[k - 1];
+  }
 
   // One round of `sides` (named as they are to be stored) for the step `key`.
   Status measure(const std::vector<RefSide>& sides, const std::string& key) {
@@ -118,8 +131,8 @@ struct Bisector {
           say("skipped: its benchmark fails");
           return s;
         }
-        s.result = analysis::classify_step(g, c, b, o.statistic, o.confidence, o.resamples,
-                                           stats::derive_seed(round_seed, index));
+        s.result = analysis::classify_step(g, c, b, o.statistic, confidence_at(s.instances),
+                                           o.resamples, stats::derive_seed(round_seed, index));
         say(fmt::format("{} (position {:.2f}, {} instances)", analysis::to_string(s.result.verdict),
                         s.result.position, s.instances));
         if (s.result.verdict != analysis::StepVerdict::kInconclusive) {
@@ -146,7 +159,7 @@ struct Bisector {
 Result<BisectOutcome> run_bisect(const Suite& suite, store::Store& store, const std::string& good,
                                  const std::string& bad, const BisectOptions& options,
                                  const BisectProgress& progress) {
-  Bisector b{suite, store, options, progress, {}, {}, {}, 0, 0, {}, {}};
+  Bisector b{suite, store, options, progress, {}, {}, {}, 0, 0, {}, {}, {}};
   BG_ASSIGN(b.repo, repository_of(suite, options.refs));
   b.benchmark = options.benchmark;
   if (b.benchmark.empty()) {
@@ -161,6 +174,11 @@ Result<BisectOutcome> run_bisect(const Suite& suite, store::Store& store, const 
     return Error{fmt::format("no benchmark '{}' in {}", b.benchmark, suite.path)};
   b.instances = options.instances > 0 ? options.instances : spec->instances;
   b.max_instances = options.max_instances > 0 ? options.max_instances : 4 * b.instances;
+  stats::SequentialPlan plan;
+  plan.min_instances = plan.round = static_cast<std::size_t>(std::max(b.instances, 1));
+  plan.max_instances = static_cast<std::size_t>(std::max(b.max_instances, b.instances));
+  plan.confidence = options.confidence;
+  if (stats::check(plan).empty()) b.looks = stats::make_design(plan);
 
   BisectOutcome out;
   BG_ASSIGN(out.good, vcs::resolve_commit(b.repo.top, good));
