@@ -81,7 +81,8 @@ TEST(CliUntilDecided, AnAARunEndsEquivalent) {
       {"run", dir.file("aa.yml"), "--until-decided", "--threshold", "20%", "--db", db, "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("spin: equivalent after"), std::string::npos) << r.err;
-  const auto* o = record_of(db).find("spin");
+  const auto record = record_of(db);
+  const auto* o = record.find("spin");
   ASSERT_NE(o, nullptr);
   EXPECT_EQ(o->look.decision, stats::SequentialDecision::kEquivalent);
   EXPECT_GE(o->look.ci.lower, 0.8);
@@ -96,7 +97,8 @@ TEST(CliUntilDecided, TheBudgetEndsItInconclusive) {
   write_file(dir.file("ab.yml"), ab_suite(100, "until_decided: {max_instances: 4, round: 1}\n"));
   const auto r = run_cli({"run", dir.file("ab.yml"), "--threshold", "0.1%", "--db", db, "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto* o = record_of(db).find("spin");
+  const auto record = record_of(db);
+  const auto* o = record.find("spin");
   ASSERT_NE(o, nullptr);
   EXPECT_EQ(o->max_instances, 4U);  // from the suite
   EXPECT_NE(o->look.decision, stats::SequentialDecision::kContinue);
