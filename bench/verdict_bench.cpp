@@ -8,7 +8,7 @@
 // slowed by the effect. Every cell prints the rate +- one Monte Carlo standard error and, for
 // the statistics, the paired difference to Welch on the same data (+- its standard error).
 //   1. 10 instances a side: A/A (false alarms), 2%, 3%, 5%, 10%, and the interval-implied
-//      standard error (sqrt of the mean estimated variance of log B/A) over the actual spread
+//      standard error (root mean square of log width / (2 t_{df, 0.975})) over the actual spread
 //      of log B/A across the A/A trials: 1 means the interval is as wide as it should be.
 //   2. The same with spikes: A/A and 5%.
 //   3. 3 and 5 instances a side: A/A, 5%, 10%, and the comparisons whose interval excludes 1
@@ -176,7 +176,18 @@ Cell run(const stats::SimulationOptions& base, double effect, long trials,
           r.ratio.ci.lower > 1 + vo.threshold || r.ratio.ci.upper < 1 - vo.threshold;
       if (beyond && sign == 0) ++c.disagree[k];
       if (aa) {
-        c.variance_sum[k] += sample.a.variance + sample.b.variance;
+        // The standard error the interval implies: its log width over 2 t_{df, 0.975} (for
+        // the t interval exactly sqrt(sum of the variances); for a bootstrap interval what its
+        // width says, not the variance terms its expansion used).
+        const stats::VarianceTerm terms[] = {sample.a, sample.b};
+        const double df = stats::combined_expansion(terms).dof;
+        const double q = std::isfinite(df)
+                             ? boost::math::quantile(boost::math::complement(
+                                   boost::math::students_t(df), (1 - kConfidence) / 2))
+                             : boost::math::quantile(boost::math::complement(
+                                   boost::math::normal(), (1 - kConfidence) / 2));
+        const double se = (std::log(r.ratio.ci.upper) - std::log(r.ratio.ci.lower)) / (2 * q);
+        c.variance_sum[k] += se * se;
         c.log_ratios[k].push_back(std::log(sample.ratio));
       }
     }
