@@ -180,7 +180,9 @@ Cell run(const stats::SimulationOptions& base, double effect, long trials,
         // the t interval exactly sqrt(sum of the variances); for a bootstrap interval what its
         // width says, not the variance terms its expansion used).
         const stats::VarianceTerm terms[] = {sample.a, sample.b};
-        const double df = stats::combined_expansion(terms).dof;
+        const double df = r.interval == stats::CiMethod::kStudentT
+                              ? stats::t_dof(terms)
+                              : stats::combined_expansion(terms).dof;
         const double q = std::isfinite(df)
                              ? boost::math::quantile(boost::math::complement(
                                    boost::math::students_t(df), (1 - kConfidence) / 2))

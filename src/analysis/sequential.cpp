@@ -46,6 +46,30 @@ stats::Look look_of(const nlohmann::json& j) {
   return l;
 }
 
+SequentialRecord parse_record(const nlohmann::json& j) {
+  SequentialRecord r;
+  r.setup.plan.min_instances = j.value("min_instances", std::size_t{3});
+  r.setup.plan.round = j.value("round", std::size_t{1});
+  r.setup.plan.confidence = j.value("confidence", 0.95);
+  r.setup.plan.spending = j.value("spending", std::string()) == "obrien-fleming"
+                              ? stats::Spending::kOBrienFleming
+                              : stats::Spending::kPocock;
+  r.setup.verdict.threshold = j.value("threshold", r.setup.verdict.threshold);
+  r.setup.metric = j.value("metric", std::string("wall_time"));
+  for (const auto& b : j["benchmarks"]) {
+    if (!b.is_object()) continue;
+    SequentialOutcome o;
+    o.benchmark = b.value("benchmark", std::string());
+    o.max_instances = b.value("max_instances", std::size_t{0});
+    o.out_of_time = b.value("out_of_time", false);
+    o.look = look_of(b);
+    if (b.contains("looks") && b["looks"].is_array())
+      for (const auto& l : b["looks"]) o.looks.push_back(look_of(l));
+    r.outcomes.push_back(std::move(o));
+  }
+  return r;
+}
+
 }  // namespace
 
 std::pair<const VariantData*, const VariantData*> ab_variants(const RunData& run,
@@ -62,23 +86,22 @@ std::pair<const VariantData*, const VariantData*> ab_variants(const RunData& run
   return {a, b};
 }
 
-std::size_t usable_instances(const VariantData& a, const VariantData& b,
-                             const SequentialSetup& setup) {
-  const auto sa = extract(a, setup.metric, setup.burn_in);
-  const auto sb = extract(b, setup.metric, setup.burn_in);
-  return std::min(sa.data.instances(), sb.data.instances());
+SequentialData sequential_data(const VariantData& a, const VariantData& b,
+                               const SequentialSetup& setup) {
+  SequentialData d;
+  d.a = extract(a, setup.metric, setup.burn_in).data;
+  d.b = extract(b, setup.metric, setup.burn_in).data;
+  d.direction = metric_info(a, setup.metric).direction;
+  return d;
 }
 
-stats::Look look_at(const VariantData& a, const VariantData& b,
-                    const stats::SequentialDesign& design, std::size_t look,
-                    const SequentialSetup& setup, bool last) {
+stats::Look look_at(const SequentialData& data, const stats::SequentialDesign& design,
+                    std::size_t look, const SequentialSetup& setup, bool last) {
   auto options = setup.verdict;
-  options.direction = metric_info(a, setup.metric).direction;
+  options.direction = data.direction;
   const std::size_t n = look >= 1 && look <= design.sizes.size() ? design.sizes[look - 1] : 0;
-  const auto sa = extract(a, setup.metric, setup.burn_in);
-  const auto sb = extract(b, setup.metric, setup.burn_in);
-  return stats::sequential_look(stats::first_instances(sa.data, n),
-                                stats::first_instances(sb.data, n), design, look, options, last);
+  return stats::sequential_look(stats::first_instances(data.a, n),
+                                stats::first_instances(data.b, n), design, look, options, last);
 }
 
 std::string sequential_record(const SequentialSetup& setup,
@@ -106,10 +129,6 @@ std::string sequential_record(const SequentialSetup& setup,
   return j.dump();
 }
 
-namespace {
-SequentialRecord parse_record(const nlohmann::json& j);
-}  // namespace
-
 const SequentialOutcome* SequentialRecord::find(const std::string& benchmark) const {
   for (const auto& o : outcomes)
     if (o.benchmark == benchmark) return &o;
@@ -129,33 +148,5 @@ Result<std::optional<SequentialRecord>> read_sequential_record(const RunRecord& 
     return unreadable;
   }
 }
-
-namespace {
-
-SequentialRecord parse_record(const nlohmann::json& j) {
-  SequentialRecord r;
-  r.setup.plan.min_instances = j.value("min_instances", std::size_t{3});
-  r.setup.plan.round = j.value("round", std::size_t{1});
-  r.setup.plan.confidence = j.value("confidence", 0.95);
-  r.setup.plan.spending = j.value("spending", std::string()) == "obrien-fleming"
-                              ? stats::Spending::kOBrienFleming
-                              : stats::Spending::kPocock;
-  r.setup.verdict.threshold = j.value("threshold", r.setup.verdict.threshold);
-  r.setup.metric = j.value("metric", std::string("wall_time"));
-  for (const auto& b : j["benchmarks"]) {
-    if (!b.is_object()) continue;
-    SequentialOutcome o;
-    o.benchmark = b.value("benchmark", std::string());
-    o.max_instances = b.value("max_instances", std::size_t{0});
-    o.out_of_time = b.value("out_of_time", false);
-    o.look = look_of(b);
-    if (b.contains("looks") && b["looks"].is_array())
-      for (const auto& l : b["looks"]) o.looks.push_back(look_of(l));
-    r.outcomes.push_back(std::move(o));
-  }
-  return r;
-}
-
-}  // namespace
 
 }  // namespace benchguard::analysis

@@ -6,6 +6,7 @@
 // `compare`.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -38,14 +39,20 @@ struct SequentialOutcome {
 std::pair<const VariantData*, const VariantData*> ab_variants(const RunData& run,
                                                               const std::string& benchmark);
 
-// Instances a side with a usable value of the setup's metric (the smaller side).
-std::size_t usable_instances(const VariantData& a, const VariantData& b,
-                             const SequentialSetup& setup);
+// A and B as a look sees them: the setup's metric, burn-in left out, and its direction.
+struct SequentialData {
+  stats::Hierarchical a, b;
+  Direction direction = Direction::kLowerIsBetter;
+  // Instances a side with a usable value (the smaller side).
+  std::size_t instances() const { return std::min(a.instances(), b.instances()); }
+};
+SequentialData sequential_data(const VariantData& a, const VariantData& b,
+                               const SequentialSetup& setup);
 
-// Look `look` (1-based) of `design` at A and B as stored.
-stats::Look look_at(const VariantData& a, const VariantData& b,
-                    const stats::SequentialDesign& design, std::size_t look,
-                    const SequentialSetup& setup, bool last);
+// Look `look` (1-based) of `design` at the data: the first design.sizes[look - 1] instances
+// of each side.
+stats::Look look_at(const SequentialData& data, const stats::SequentialDesign& design,
+                    std::size_t look, const SequentialSetup& setup, bool last);
 
 // The record stored with the run as the artifact "sequential" (JSON), and read back: the plan,
 // the metric, and per benchmark its looks and how it ended.

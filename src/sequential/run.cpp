@@ -84,7 +84,7 @@ Result<SequentialRun> run_until_decided(const Suite& declared, store::Store& sto
   };
   auto load = [&]() -> Result<RunData> {
     BG_TRY(store.flush());  // instances held back by batching must be seen
-    return store.load_run(opts.uuid, {});
+    return store.load_run(opts.uuid, {.columns = true});
   };
   // Takes the looks the stored data reach; `force` ends the benchmark at its last look.
   auto step = [&](std::size_t bi, const RunData& run, bool force) {
@@ -92,11 +92,13 @@ Result<SequentialRun> run_until_decided(const Suite& declared, store::Store& sto
     auto& o = s.result.outcome;
     if (s.ended) return true;
     const auto [a, b] = analysis::ab_variants(run, o.benchmark);
-    const std::size_t have = a && b ? analysis::usable_instances(*a, *b, setup) : 0;
+    analysis::SequentialData data;
+    if (a && b) data = analysis::sequential_data(*a, *b, setup);
+    const std::size_t have = data.instances();
     while (s.next < s.design.sizes.size() && have >= s.design.sizes[s.next]) {
       const bool last =
           force && (s.next + 1 == s.design.sizes.size() || have < s.design.sizes[s.next + 1]);
-      const auto l = analysis::look_at(*a, *b, s.design, s.next + 1, setup, last);
+      const auto l = analysis::look_at(data, s.design, s.next + 1, setup, last);
       ++s.next;
       o.looks.push_back(l);
       o.look = l;
@@ -142,7 +144,7 @@ Result<SequentialRun> run_until_decided(const Suite& declared, store::Store& sto
 
   BG_ASSIGN(schedule::RunOutcome outcome, schedule::run_suite(suite, store, opts, progress));
   if (failure) return *failure;
-  BG_ASSIGN(const RunData run, store.load_run(opts.uuid, {}));
+  BG_ASSIGN(const RunData run, store.load_run(opts.uuid, {.columns = true}));
   SequentialRun out;
   out.run = std::move(outcome);
   for (auto& s : state) {

@@ -50,7 +50,7 @@ Estimate finish(Estimate e, std::span<const double> replicates, double confidenc
 // ratio scale.
 Estimate finish_t(Estimate e, double log_value, std::span<const VarianceTerm> terms,
                   double confidence) {
-  e.expansion = Expansion{1.0, combined_expansion(terms).dof};
+  e.expansion = Expansion{1.0, t_dof(terms)};
   if (!std::isfinite(log_value)) {
     e.warnings.push_back("the ratio is not a positive, finite number");
     return e;
@@ -96,7 +96,7 @@ Estimate bootstrap(const Hierarchical& data, const BootstrapOptions& options) {
   if (data.instances() < 2) e.warnings.push_back(kFewInstances);
   const VarianceTerm terms[] = {variance_term(data, options.statistic)};
   if (options.interval == CiMethod::kStudentT) {
-    e.expansion = Expansion{1.0, combined_expansion(terms).dof};
+    e.expansion = Expansion{1.0, t_dof(terms)};
     e.ci = t_interval(e.value, terms, options.confidence);
     return e;
   }
@@ -150,40 +150,44 @@ Hierarchical winsorized(const Hierarchical& data, double k) {
   return out;
 }
 
-VarianceTerm variance_term(const Hierarchical& data, Statistic statistic) {
+namespace {
+
+// The terms of `statistic`, of its value or (relative) of its logarithm (bootstrap.hpp).
+VarianceTerm statistic_terms(const Hierarchical& data, Statistic statistic, bool relative) {
+  const auto mean_terms = [relative](const Hierarchical& d) {
+    return relative ? relative_variance_term(d) : variance_term(d);
+  };
   switch (statistic) {
     case Statistic::kMean:
-      return variance_term(data);
+      return mean_terms(data);
     case Statistic::kRobustMean:
-      return variance_term(without_spikes(data));
+      return mean_terms(without_spikes(data));
     case Statistic::kMedian:
-      return variance_term(winsorized(data, kWinsorMads));
+      return mean_terms(winsorized(data, kWinsorMads));
     case Statistic::kTrimmedMean:
       break;
   }
-  VarianceTerm t = variance_term(winsorized(data, kWinsorMads));
-  if (t.instances >= 2) std::tie(t.variance, t.instances) = jackknife_variance(data, statistic);
+  VarianceTerm t = mean_terms(winsorized(data, kWinsorMads));
+  if (t.instances < 2) return t;
+  double scale = 1.0;
+  if (relative) {
+    const double value = statistic_of(data, statistic);
+    if (!(value != 0.0) || !std::isfinite(value)) return {0.0, 0.0, t.instances};
+    scale = value * value;
+  }
+  std::tie(t.variance, t.instances) = jackknife_variance(data, statistic);
+  t.variance /= scale;
   return t;
 }
 
+}  // namespace
+
+VarianceTerm variance_term(const Hierarchical& data, Statistic statistic) {
+  return statistic_terms(data, statistic, /*relative=*/false);
+}
+
 VarianceTerm relative_variance_term(const Hierarchical& data, Statistic statistic) {
-  switch (statistic) {
-    case Statistic::kMean:
-      return relative_variance_term(data);
-    case Statistic::kRobustMean:
-      return relative_variance_term(without_spikes(data));
-    case Statistic::kMedian:
-      return relative_variance_term(winsorized(data, kWinsorMads));
-    case Statistic::kTrimmedMean:
-      break;
-  }
-  VarianceTerm t = relative_variance_term(winsorized(data, kWinsorMads));
-  if (t.instances < 2) return t;
-  const double value = statistic_of(data, statistic);
-  if (!(value != 0.0) || !std::isfinite(value)) return {0.0, 0.0, t.instances};
-  std::tie(t.variance, t.instances) = jackknife_variance(data, statistic);
-  t.variance /= value * value;
-  return t;
+  return statistic_terms(data, statistic, /*relative=*/true);
 }
 
 VarianceTerm relative_variance_term(const Hierarchical& data) {
@@ -203,17 +207,25 @@ RatioSample ratio_sample(const Hierarchical& a, const Hierarchical& b, Statistic
   // on the order).
   double stat_a = 0, stat_b = 0;
   Replicates drawn_a, drawn_b;
-  tbb::parallel_invoke(
-      [&] {
-        stat_a = statistic_of(a, statistic);
-        s.a = relative_variance_term(a, statistic);
-        drawn_a = bootstrap_replicates(a, statistic, resamples, derive_seed(seed, 0));
-      },
-      [&] {
-        stat_b = statistic_of(b, statistic);
-        s.b = relative_variance_term(b, statistic);
-        drawn_b = bootstrap_replicates(b, statistic, resamples, derive_seed(seed, 1));
-      });
+  const auto side = [&](const Hierarchical& data, uint64_t side_seed, double& stat,
+                        VarianceTerm& term, Replicates& drawn) {
+    if (statistic != Statistic::kRobustMean) {
+      stat = statistic_of(data, statistic);
+      term = relative_variance_term(data, statistic);
+      drawn = bootstrap_replicates(data, statistic, resamples, side_seed);
+      return;
+    }
+    // The robust mean is the mean of the data without spikes: find them once, not once for
+    // the statistic, once for its terms and once for its replicates. The resampling method
+    // is still chosen on the data as measured (bootstrap_replicates).
+    const Hierarchical clean = without_spikes(data);
+    stat = mean(clean.values());
+    term = relative_variance_term(clean);
+    drawn.method = choose_resample_method(data);
+    drawn.values = replicates_by(clean, Statistic::kMean, resamples, side_seed, drawn.method);
+  };
+  tbb::parallel_invoke([&] { side(a, derive_seed(seed, 0), stat_a, s.a, drawn_a); },
+                       [&] { side(b, derive_seed(seed, 1), stat_b, s.b, drawn_b); });
   s.ratio = stat_a == 0.0 ? std::numeric_limits<double>::infinity() : stat_b / stat_a;
   s.method = std::max(drawn_a.method, drawn_b.method);
   auto& rep_a = drawn_a.values;

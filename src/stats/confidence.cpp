@@ -77,6 +77,10 @@ std::pair<double, double> usable_variance(std::span<const VarianceTerm> terms) {
 
 }  // namespace
 
+double t_dof(std::span<const VarianceTerm> terms) {
+  return usable_variance(terms).second;
+}
+
 Interval t_interval(double centre, std::span<const VarianceTerm> terms, double confidence) {
   const auto [variance, dof] = usable_variance(terms);
   if (!(variance > 0.0) || !std::isfinite(centre)) return {centre, centre};

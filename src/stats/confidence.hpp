@@ -67,6 +67,9 @@ Expansion combined_expansion(std::span<const VarianceTerm> terms);
 // 1 at centre 0, else 0.
 Interval t_interval(double centre, std::span<const VarianceTerm> terms, double confidence);
 double t_p_value(double centre, std::span<const VarianceTerm> terms);
+// The degrees of freedom both use (infinite without variance). combined_expansion's differ
+// only where the bootstrap variances are unusable or zero, which the t interval ignores.
+double t_dof(std::span<const VarianceTerm> terms);
 
 // The probability in each tail at which to read the bootstrap distribution:
 // Phi(-scale * t_{dof}^-1(1 - (1 - confidence) / 2)); (1 - confidence) / 2 without expansion.
