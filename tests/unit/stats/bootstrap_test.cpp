@@ -170,5 +170,37 @@ TEST(StatsBootstrap, RobustMeanTermsAreTheMeansWithoutSpikes) {
   EXPECT_DOUBLE_EQ(statistic_of(data, Statistic::kRobustMean), mean(clean.values()));
 }
 
+// ratio_sample finds a side's spikes once; what it gives is the mean's sample of the data
+// without them, the resampling method still chosen on the data as measured.
+TEST(StatsBootstrap, RobustRatioSampleIsTheMeansWithoutSpikes) {
+  SimulationOptions sim;
+  sim.outlier_probability = 0.02;
+  sim.outlier_factor = 12.0;
+  const auto a = simulate(sim, 31), b = simulate(sim, 32);
+  const auto robust = ratio_sample(a, b, Statistic::kRobustMean, 300, 7);
+  const auto clean = ratio_sample(without_spikes(a), without_spikes(b), Statistic::kMean, 300, 7);
+  EXPECT_DOUBLE_EQ(robust.ratio, clean.ratio);
+  EXPECT_DOUBLE_EQ(robust.a.variance, clean.a.variance);
+  EXPECT_DOUBLE_EQ(robust.b.variance, clean.b.variance);
+  ASSERT_EQ(robust.replicates.size(), 300u);
+  EXPECT_EQ(robust.replicates, clean.replicates);
+  EXPECT_NE(robust.ratio, ratio_sample(a, b, Statistic::kMean, 300, 7).ratio);
+}
+
+// One sample under the t interval: its value +- t_{n-1, 0.975} sqrt(cluster variance).
+TEST(StatsBootstrap, OneSampleTIntervalIsStudentsOnInstanceMeans) {
+  // Instance means 1.1, 1.3, 0.95, 1.5 (mean 1.2125): variance of the mean 0.0572917 / 4,
+  // t_{3, 0.975} = 3.182446 (table).
+  const Hierarchical data({{1.0, 1.2}, {1.5, 1.1}, {0.9, 1.0}, {1.4, 1.6}});
+  BootstrapOptions o;
+  o.interval = CiMethod::kStudentT;
+  const auto e = bootstrap(data, o);
+  const double half = 3.182446 * std::sqrt(0.0572916667 / 4.0);
+  EXPECT_NEAR(e.value, 1.2125, 1e-12);
+  EXPECT_NEAR(e.ci.lower, 1.2125 - half, 1e-5);
+  EXPECT_NEAR(e.ci.upper, 1.2125 + half, 1e-5);
+  EXPECT_NEAR(e.expansion.dof, 3.0, 1e-12);
+}
+
 }  // namespace
 }  // namespace benchguard::stats
