@@ -174,6 +174,10 @@ struct InstanceRecord {
   int64_t mem_peak_bytes = 0;  // sampled over the whole process tree
   double mem_avg_bytes = 0;
   int mem_samples = 0;
+  // benchguard's own ru_maxrss when the instance launched (0: not recorded). The kernel folds
+  // the launcher's size into the child's ru_maxrss, so a max_rss_bytes at or below it is only
+  // an upper bound (docs/measurement.md); see at_launch_floor().
+  int64_t rss_floor_bytes = 0;
   std::optional<int64_t> instructions;  // unset: counters unavailable
   std::optional<int64_t> cycles;
   std::string cpus;  // CPU list it was pinned to, "" if not pinned
@@ -201,6 +205,11 @@ IterationRecord outside_iteration(const InstanceRecord& in);
 // True when `it` is exactly what outside_iteration(in) gives, metrics aside: the store then
 // keeps nothing of it but the instance's columns.
 bool is_outside_iteration(const InstanceRecord& in, const IterationRecord& it);
+// True when the instance's own value of `metric` (as outside_metrics gives it) says nothing
+// about the benchmark but only bounds it from above: max_rss at or below the launch floor, and
+// peak_memory and avg_memory taken from such a max_rss because no sample of the tree was taken.
+// False for every other metric and when the floor was not recorded.
+bool at_launch_floor(const InstanceRecord& in, std::string_view metric);
 
 struct VariantRecord {
   std::string benchmark;  // BenchmarkSpec::name

@@ -168,6 +168,7 @@ json instance_columns(const InstanceRecord& inst) {
           {"mem_peak_bytes", inst.mem_peak_bytes},
           {"mem_avg_bytes", inst.mem_avg_bytes},
           {"mem_samples", inst.mem_samples},
+          {"rss_floor_bytes", inst.rss_floor_bytes},
           {"instructions", inst.instructions ? json(*inst.instructions) : json(nullptr)},
           {"cycles", inst.cycles ? json(*inst.cycles) : json(nullptr)},
           {"cpus", inst.cpus},

@@ -40,6 +40,7 @@ InstanceRecord make_instance_record(const BenchmarkSpec& b, int instance,
   rec.user_s = launch.user_s;
   rec.sys_s = launch.sys_s;
   rec.max_rss_bytes = launch.max_rss_bytes;
+  rec.rss_floor_bytes = launch.rss_floor_bytes;
   rec.mem_peak_bytes = launch.mem_peak_bytes;
   rec.mem_avg_bytes = launch.mem_avg_bytes;
   rec.mem_samples = launch.mem_samples;

@@ -140,6 +140,11 @@ int64_t instance_checksum(const std::string& variant_key, const InstanceRecord& 
   h.str(in.schedule);
   h.str(in.schedule_tag);
   h.i64(in.timed_outside ? 1 : 0);
+  // Hashed only when recorded, so that instances stored before it keep their checksums.
+  if (in.rss_floor_bytes != 0) {
+    h.str("rss_floor_bytes");
+    h.i64(in.rss_floor_bytes);
+  }
   // Timed from outside: the store keeps no metric values (they are the instance's columns,
   // hashed above) and rebuilds a missing iteration from the instance.
   const bool with_metrics = !in.timed_outside;

@@ -147,6 +147,8 @@ void write_instance(Writer& w, int64_t variant_id, const InstanceRecord& in) {
       w.f64(value);
     }
   }
+  // Last, so that a record written before it existed still reads (as 0: not recorded).
+  w.i64(in.rss_floor_bytes);
 }
 
 bool read_instance(Reader& r, int64_t& variant_id, InstanceRecord& in) {
@@ -173,6 +175,7 @@ bool read_instance(Reader& r, int64_t& variant_id, InstanceRecord& in) {
     }
     in.iterations.push_back(std::move(it));
   }
+  if (!r.done() && !r.i64(in.rss_floor_bytes)) return false;
   return r.done();
 }
 

@@ -213,7 +213,7 @@ Status PgStore::read_instances(int64_t run_id, const std::vector<int64_t>& varia
                            "i.end_ns, i.started_at, i.exit_code, i.signal, i.timed_out, i.failure, "
                            "i.user_s, i.sys_s, i.max_rss_bytes, i.mem_peak_bytes, i.mem_avg_bytes, "
                            "i.mem_samples, i.instructions, i.cycles, i.cpus, i.schedule_tag, "
-                           "i.schedule, i.timed_outside "
+                           "i.schedule, i.timed_outside, i.rss_floor_bytes "
                            "FROM instances i JOIN variants v ON v.id = i.variant_id "
                            "WHERE v.run_id = $1 ORDER BY v.benchmark_id, v.name, i.id",
                            {int8(run_id)}));
@@ -243,6 +243,7 @@ Status PgStore::read_instances(int64_t run_id, const std::vector<int64_t>& varia
       in.schedule_tag = rows.text(r, 20);
       in.schedule = rows.text(r, 21);
       in.timed_outside = rows.int64(r, 22) != 0;
+      in.rss_floor_bytes = rows.int64(r, 23);
       const size_t v = variant->second;
       slots.push_back({rows.int64(r, 0), {v, data.variants[v].instances.size()}});
       data.variants[v].instances.push_back(std::move(in));

@@ -42,24 +42,25 @@ int64_t lock_key(int64_t run_id) {
 constexpr const char* kInstanceColumns =
     "variant_id, idx, schedule_order, start_ns, end_ns, started_at, exit_code, signal, "
     "timed_out, failure, user_s, sys_s, max_rss_bytes, mem_peak_bytes, mem_avg_bytes, "
-    "mem_samples, instructions, cycles, cpus, schedule_tag, schedule, timed_outside, checksum";
+    "mem_samples, instructions, cycles, cpus, schedule_tag, schedule, timed_outside, checksum, "
+    "rss_floor_bytes";
 
 // The statement storing an instance, its iteration block (when `block`) and `metrics`
 // iteration_values rows at once: one round trip, one transaction of its own.
 std::string instance_sql(bool block, size_t metrics) {
   std::string values;
-  for (int i = 1; i <= 23; ++i) values += (i > 1 ? ",$" : "$") + std::to_string(i);
+  for (int i = 1; i <= 24; ++i) values += (i > 1 ? ",$" : "$") + std::to_string(i);
   std::string sql = "INSERT INTO instances(" + std::string(kInstanceColumns) + ") VALUES(" +
                     values + ") RETURNING id";
   if (!block) return sql;
   sql = "WITH i AS (" + sql +
         "), b AS (INSERT INTO iteration_blocks(instance_id, count, idx, start_ns, end_ns, flags, "
-        "failures) SELECT id, $24, $25, $26, $27, $28, $29 FROM i RETURNING instance_id) ";
+        "failures) SELECT id, $25, $26, $27, $28, $29, $30 FROM i RETURNING instance_id) ";
   if (metrics == 0) return sql + "SELECT instance_id FROM b";
   sql +=
       "INSERT INTO iteration_values(instance_id, metric_id, present, data) SELECT "
       "b.instance_id, v.m, v.p, v.d FROM b, (VALUES ";
-  int n = 30;
+  int n = 31;
   for (size_t k = 0; k < metrics; ++k, n += 3)
     sql += (k ? ",($" : "($") + std::to_string(n) + "::int8,$" + std::to_string(n + 1) +
            "::bytea,$" + std::to_string(n + 2) + "::bytea)";
@@ -244,7 +245,8 @@ Status PgStore::insert_instance(int64_t variant_id, const InstanceRecord& in) {
                                text(in.schedule_tag),
                                text(in.schedule),
                                int8(int64_t{in.timed_outside ? 1 : 0}),
-                               int8(instance_checksum(key, in))};
+                               int8(instance_checksum(key, in)),
+                               int8(in.rss_floor_bytes)};
   // Timed from outside: the one iteration is rebuilt from the instance's columns on reading.
   const bool outside_only =
       in.timed_outside && in.iterations.size() == 1 && is_outside_iteration(in, in.iterations[0]);

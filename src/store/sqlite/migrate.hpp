@@ -51,6 +51,8 @@ Status apply_migrations(Db& db, int target);
 
 // The version from which iterations are stored by column (iteration_columns.hpp).
 inline constexpr int kIterationColumnsVersion = 9;
+// The version from which instances record rss_floor_bytes.
+inline constexpr int kRssFloorVersion = 10;
 
 Result<SchemaStatus> read_schema_status(Db& db);
 

@@ -94,6 +94,9 @@ std::vector<ColumnTypes> column_types(int version) {
         {"schedule", kText},
         {"timed_outside", kInt}}},
   };
+  if (version >= kRssFloorVersion)
+    for (auto& table : out)
+      if (table.table == "instances") table.columns.push_back({"rss_floor_bytes", kInt});
   if (version >= kIterationColumnsVersion) {
     out.push_back({"iteration_blocks",
                    "instance_id",
@@ -295,6 +298,10 @@ std::vector<Invariant> invariants(int version) {
        "arrays do not match its block's count ({} bytes)"},
   };
   for (const auto& inv : version >= kIterationColumnsVersion ? arrays : rows) out.push_back(inv);
+  if (version >= kRssFloorVersion)
+    out.push_back({"instances",
+                   "SELECT id, rss_floor_bytes FROM instances WHERE rss_floor_bytes < 0",
+                   "rss_floor_bytes is negative ({})"});
   if (version >= kSummariesVersion) {
     out.push_back(
         {"summaries", "SELECT id, count FROM summaries WHERE count < 0", "count is negative ({})"});

@@ -180,14 +180,16 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
     instance_slots.reserve(total);
   }
   {
-    BG_ASSIGN(Stmt stmt,
-              db_->prepare("SELECT i.id, i.variant_id, i.idx, i.schedule_order, i.start_ns, "
-                           "i.end_ns, i.started_at, i.exit_code, i.signal, i.timed_out, i.failure, "
-                           "i.user_s, i.sys_s, i.max_rss_bytes, i.mem_peak_bytes, i.mem_avg_bytes, "
-                           "i.mem_samples, i.instructions, i.cycles, i.cpus, i.schedule_tag, "
-                           "i.schedule, i.timed_outside "
-                           "FROM instances i JOIN variants v ON v.id = i.variant_id "
-                           "WHERE v.run_id = ? ORDER BY v.benchmark_id, v.name, i.id"));
+    BG_ASSIGN(
+        Stmt stmt,
+        db_->prepare("SELECT i.id, i.variant_id, i.idx, i.schedule_order, i.start_ns, "
+                     "i.end_ns, i.started_at, i.exit_code, i.signal, i.timed_out, i.failure, "
+                     "i.user_s, i.sys_s, i.max_rss_bytes, i.mem_peak_bytes, i.mem_avg_bytes, "
+                     "i.mem_samples, i.instructions, i.cycles, i.cpus, i.schedule_tag, "
+                     "i.schedule, i.timed_outside, " +
+                     std::string(schema_version_ >= kRssFloorVersion ? "i.rss_floor_bytes" : "0") +
+                     " FROM instances i JOIN variants v ON v.id = i.variant_id "
+                     "WHERE v.run_id = ? ORDER BY v.benchmark_id, v.name, i.id"));
     stmt.bind(1, run_id);
     while (true) {
       BG_ASSIGN(bool row, stmt.step());
@@ -214,6 +216,7 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
       in.schedule_tag = stmt.text(20);
       in.schedule = stmt.text(21);
       in.timed_outside = stmt.int64(22) != 0;
+      in.rss_floor_bytes = stmt.int64(23);
       const auto variant = variant_pos.find(stmt.int64(1));
       if (variant == variant_pos.end()) continue;
       const size_t v = variant->second;
