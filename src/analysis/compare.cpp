@@ -59,6 +59,53 @@ std::vector<std::string> metric_selection(
   return out;
 }
 
+// A row whose values say nothing about the benchmark gets no verdict, and says why: memory at
+// benchguard's launch floor (an upper bound), or a measure too coarse for the benchmark (CPU
+// times count in clock ticks: a short benchmark's are mostly 0, its ratio has no upper end).
+std::string floor_note(const BenchmarkComparison& row) {
+  return fmt::format(
+      "{} of {} A and {} of {} B instances ended before their memory was sampled (every 10 ms): "
+      "their {} is benchguard's own size at launch ({:.1f} MiB), an upper bound, left out; no "
+      "verdict",
+      row.a.instances_at_floor, row.a.instances_ok, row.b.instances_at_floor, row.b.instances_ok,
+      row.metric.name,
+      static_cast<double>(std::max(row.a.launch_floor_bytes, row.b.launch_floor_bytes)) /
+          (1024.0 * 1024.0));
+}
+
+void withhold_unmeasured(BenchmarkComparison& row) {
+  auto& r = row.result;
+  if (row.a.instances_at_floor > 0 || row.b.instances_at_floor > 0) {
+    r.verdict = stats::Verdict::kInconclusive;
+    r.warnings.push_back(floor_note(row));
+    return;
+  }
+  const auto zeros = [](const MetricSample& m) {
+    std::size_t n = 0;
+    for (const auto& xs : m.series)
+      n += static_cast<std::size_t>(std::count(xs.begin(), xs.end(), 0.0));
+    return n;
+  };
+  const auto values = [](const MetricSample& m) {
+    std::size_t n = 0;
+    for (const auto& xs : m.series) n += xs.size();
+    return n;
+  };
+  const bool finite = std::isfinite(r.ratio.value) && std::isfinite(r.ratio.ci.lower) &&
+                      std::isfinite(r.ratio.ci.upper);
+  const std::size_t za = zeros(row.a), zb = zeros(row.b);
+  // A few zeros among ticks are the tick's sampling, and the mean stays right; when half of a
+  // side's values or more are 0, the figure is the resolution's, not the benchmark's.
+  const bool coarse = 2 * za >= values(row.a) || 2 * zb >= values(row.b);
+  if ((za == 0 && zb == 0) || (finite && !coarse)) return;
+  r.verdict = stats::Verdict::kInconclusive;
+  r.warnings.push_back(fmt::format(
+      "{} is 0 in {} of {} A and {} of {} B values: below what it resolves (CPU times count in "
+      "clock ticks), so B/A {}; no verdict (compare wall_time, or measure longer instances)",
+      row.metric.name, za, values(row.a), zb, values(row.b),
+      finite ? "rests on the resolution" : "has no finite interval"));
+}
+
 }  // namespace
 
 // A sequential run's A/B is judged by the look that stopped it: its repeated confidence
@@ -152,7 +199,9 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
       const bool sequential_row = options.sequential != nullptr &&
                                   options.sequential->setup.metric == metric &&
                                   options.sequential->find(row.benchmark) != nullptr;
-      if (options.duet && !sequential_row && has_duet_pairs(*va, *vb)) {
+      // Memory measured per instance has no iterations to pair.
+      const bool per_instance = from_instances(*va, metric) || from_instances(*vb, metric);
+      if (options.duet && !sequential_row && !per_instance && has_duet_pairs(*va, *vb)) {
         const DuetPairing p = pair_duet(*va, *vb, metric, options.burn_in, options.min_overlap);
         row.duet = DuetSummary{p.runs.size(), p.paired, p.unpaired_a, p.unpaired_b};
         row.a.data = stats::duet_side(p.runs, false);
@@ -167,7 +216,9 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
         sample = stats::duet_ratio_sample(p.runs, options.verdict.resamples, seed);
       } else {
         if (row.a.data.empty() || row.b.data.empty()) {
-          if (metric == metrics.front() || (!row.a.data.empty() || !row.b.data.empty()))
+          if (row.a.instances_at_floor > 0 || row.b.instances_at_floor > 0)
+            report.warnings.push_back(row.benchmark + ": " + floor_note(row));
+          else if (metric == metrics.front() || (!row.a.data.empty() || !row.b.data.empty()))
             report.warnings.push_back(fmt::format("{}: no {} measurements on {} side",
                                                   row.benchmark, metric,
                                                   row.a.data.empty() ? "the A" : "the B"));
@@ -207,6 +258,7 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
     for (size_t i = 0; i < mc.rows.size(); ++i) {
       mc.rows[i].result = std::move(set.benchmarks[i]);
       if (!notes[i].empty()) mc.rows[i].result.warnings.push_back(notes[i]);
+      withhold_unmeasured(mc.rows[i]);
       if (options.sequential != nullptr && options.sequential->setup.metric == metric)
         if (const auto* o = options.sequential->find(mc.rows[i].benchmark))
           apply_sequential(*o, mc.rows[i].result);

@@ -20,10 +20,12 @@ struct Side {
   std::vector<const VariantData*> variants;  // one per benchmark
 };
 
-// Which metrics a comparison covers when none are named: wall time and peak memory (max_rss,
-// the kernel's peak resident set) where both sides have them, plus every metric a benchmark
-// reported itself (not built in: items_per_second, B/op, ...).
-inline constexpr const char* kDefaultMetrics[] = {"wall_time", "max_rss"};
+// Which metrics a comparison covers when none are named: wall time and peak memory
+// (peak_memory: the benchmark's process tree at its largest, sampled; max_rss is the largest
+// single process and never below benchguard's own size at launch, docs/measurement.md) where
+// both sides have them, plus every metric a benchmark reported itself (not built in:
+// items_per_second, B/op, ...).
+inline constexpr const char* kDefaultMetrics[] = {"wall_time", "peak_memory"};
 
 struct CompareOptions {
   // Empty: the default selection above. {"all"}: every metric both sides of a benchmark have.

@@ -31,12 +31,59 @@ MetricInfo metric_info(const VariantData& v, const std::string& name) {
   return metric_info(name);
 }
 
+namespace {
+
+// The memory an instance's process tree used, measured from outside whatever the benchmark
+// reports: one value per instance.
+constexpr const char* kInstanceMemory[] = {"max_rss", "peak_memory", "avg_memory"};
+
+bool is_instance_memory(const std::string& metric) {
+  return std::find(std::begin(kInstanceMemory), std::end(kInstanceMemory), metric) !=
+         std::end(kInstanceMemory);
+}
+
+// The instance's own value of an instance memory metric; nullopt when nothing was measured
+// (an imported instance).
+std::optional<double> instance_memory(const InstanceRecord& in, const std::string& metric) {
+  if (in.max_rss_bytes <= 0 && in.mem_peak_bytes <= 0) return std::nullopt;
+  if (metric == "max_rss") return static_cast<double>(in.max_rss_bytes);
+  if (metric == "peak_memory") return static_cast<double>(in.mem_peak_bytes);
+  return in.mem_avg_bytes;
+}
+
+// Whether an instance's iterations report nothing of `metric`.
+bool reports_none(const IterationsView& its, const std::string& metric) {
+  const auto values = its.metric(metric);
+  for (std::size_t k = 0; k < its.size(); ++k)
+    if (values.at(k)) return false;
+  return true;
+}
+
+}  // namespace
+
 std::vector<std::string> metrics_of(const VariantData& v) {
   std::vector<std::string> names;
   for (const auto& inst : v.instances) IterationsView(inst).add_metric_names(names);
   auto wall = std::find(names.begin(), names.end(), "wall_time");
   if (wall != names.end()) std::rotate(names.begin(), wall, wall + 1);
+  // A benchmark that reports its iterations still ran as a process tree whose memory was
+  // measured: compared per instance (from_instances).
+  const bool measured = std::any_of(v.instances.begin(), v.instances.end(), [](const auto& in) {
+    return in.ok() && !in.timed_outside && instance_memory(in, "peak_memory").has_value();
+  });
+  if (measured)
+    for (const char* m : kInstanceMemory)
+      if (std::find(names.begin(), names.end(), m) == names.end()) names.emplace_back(m);
   return names;
+}
+
+bool from_instances(const VariantData& v, const std::string& metric) {
+  if (!is_instance_memory(metric)) return false;
+  for (const auto& in : v.instances)
+    if (in.ok() && !in.timed_outside && reports_none(IterationsView(in), metric) &&
+        instance_memory(in, metric).has_value())
+      return true;
+  return false;
 }
 
 MetricSample extract(const VariantData& v, const std::string& metric, const BurnInPolicy& policy) {
@@ -52,6 +99,19 @@ MetricSample extract(const VariantData& v, const std::string& metric, const Burn
     }
     ++s.instances_ok;
     const IterationsView its(inst);
+    const bool per_instance =
+        !inst.timed_outside && is_instance_memory(metric) && reports_none(its, metric);
+    // Timed from outside, the iteration's metrics are the instance's own too. A value at the
+    // launch floor is benchguard's size, not the benchmark's: counted, never analysed.
+    if ((inst.timed_outside || per_instance) && at_launch_floor(inst, metric)) {
+      ++s.instances_at_floor;
+      s.launch_floor_bytes = std::max(s.launch_floor_bytes, inst.rss_floor_bytes);
+      continue;
+    }
+    if (per_instance) {
+      if (const auto x = instance_memory(inst, metric)) s.series.push_back({*x});
+      continue;
+    }
     const auto values = its.metric(metric);
     std::vector<double> xs;
     xs.reserve(its.size());

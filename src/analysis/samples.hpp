@@ -39,6 +39,10 @@ struct MetricSample {
   // Per successful instance, the metric's values in order, failed iterations and
   // configured burn-in left out: what steady-state detection looks at.
   std::vector<std::vector<double>> series;
+  // Successful instances whose value is only an upper bound, benchguard's own size at launch
+  // (core/model.hpp at_launch_floor), left out of series and data; the largest such floor.
+  std::size_t instances_at_floor = 0;
+  int64_t launch_floor_bytes = 0;
   std::size_t configured_burn_in = 0;  // iterations flagged burn-in, over all instances
   std::size_t detected_burn_in = 0;    // further leading iterations left out per instance
   std::optional<stats::BenchmarkSteadyState> steady;  // when the series were long enough
@@ -52,8 +56,14 @@ MetricInfo metric_info(const std::string& name);
 // metric_info(name).
 MetricInfo metric_info(const VariantData& v, const std::string& name);
 
-// Names of the metrics the variant's measured iterations carry, wall_time first.
+// Names of the metrics the variant's measured iterations carry, wall_time first; then, for a
+// benchmark that reports its own iterations, the memory of its instances (max_rss,
+// peak_memory, avg_memory) unless it reports those itself.
 std::vector<std::string> metrics_of(const VariantData& v);
+
+// True when extract() takes `metric` from the instances, one value each, rather than from
+// their iterations: the memory of a benchmark that reports iterations without it.
+bool from_instances(const VariantData& v, const std::string& metric);
 
 MetricSample extract(const VariantData& v, const std::string& metric, const BurnInPolicy& policy);
 

@@ -29,7 +29,9 @@ int64_t now_ns() {
 
 void SelectFlags::add_to(CLI::App* c, bool with_window) {
   c->add_option("benchmarks", benchmarks, "Benchmarks (exact names; default: all)");
-  c->add_option("--metric", metrics, "Metric(s) (default: wall_time)");
+  c->add_option(
+      "--metric", metrics,
+      "Metric(s), or all (default: wall time, peak memory and the benchmarks' own metrics)");
   c->add_option("--branch", branch,
                 "Only this branch: with --repo its first-parent history, else the runs "
                 "recorded on it");

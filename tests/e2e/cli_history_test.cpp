@@ -78,7 +78,7 @@ TEST(CliHistory, SlowdownAtCommit25IsOneConfirmedRegressionAndTheSpikeIsNot) {
   ASSERT_EQ(commits.size(), 40u);
 
   // history: one series, 40 points in commit order, 4 instances each.
-  CliResult r = run_cli({"history", "--db", db, "--format", "json"});
+  CliResult r = run_cli({"history", "--metric", "wall_time", "--db", db, "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json h = json::parse(r.out);
   ASSERT_EQ(h["series"].size(), 1u) << r.out;
@@ -93,15 +93,15 @@ TEST(CliHistory, SlowdownAtCommit25IsOneConfirmedRegressionAndTheSpikeIsNot) {
   EXPECT_NEAR(points[39]["centre"].get<double>(), 0.011, 0.0002);
 
   // The same order from the repository's first-parent history.
-  r = run_cli(
-      {"history", "--db", db, "--format", "json", "--repo", dir.file("repo"), "--last", "3"});
+  r = run_cli({"history", "--metric", "wall_time", "--db", db, "--format", "json", "--repo",
+               dir.file("repo"), "--last", "3"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto last = json::parse(r.out)["series"][0]["points"];
   ASSERT_EQ(last.size(), 3u);
   EXPECT_EQ(last[2]["commit"], commits[39]);
 
   // detect: one change point, (24, 25], confirmed; nothing at commit 10.
-  r = run_cli({"detect", "--db", db, "--format", "json"});
+  r = run_cli({"detect", "--metric", "wall_time", "--db", db, "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json changes = json::parse(r.out);
   ASSERT_EQ(changes.size(), 1u) << r.out;
@@ -113,7 +113,7 @@ TEST(CliHistory, SlowdownAtCommit25IsOneConfirmedRegressionAndTheSpikeIsNot) {
   const std::string id = changes[0]["id"];
 
   // The table says it in words.
-  r = run_cli({"detect", "--db", db});
+  r = run_cli({"detect", "--metric", "wall_time", "--db", db});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("regression"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("confirmed"), std::string::npos) << r.out;
@@ -122,7 +122,7 @@ TEST(CliHistory, SlowdownAtCommit25IsOneConfirmedRegressionAndTheSpikeIsNot) {
       << r.out;
 
   // gate: fails with the regression, in Markdown for a pull request.
-  r = run_cli({"gate", "--db", db, "--format", "md"});
+  r = run_cli({"gate", "--metric", "wall_time", "--db", db, "--format", "md"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("**failed**"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(id), std::string::npos) << r.out;
@@ -134,12 +134,12 @@ TEST(CliHistory, SlowdownAtCommit25IsOneConfirmedRegressionAndTheSpikeIsNot) {
   r = run_cli({"ack", id, "--db", db});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("already acknowledged"), std::string::npos) << r.out;
-  r = run_cli({"gate", "--db", db});
+  r = run_cli({"gate", "--metric", "wall_time", "--db", db});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  r = run_cli({"detect", "--db", db, "--format", "json"});
+  r = run_cli({"detect", "--metric", "wall_time", "--db", db, "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(json::parse(r.out).size(), 0u) << r.out;
-  r = run_cli({"detect", "--all", "--db", db, "--format", "json"});
+  r = run_cli({"detect", "--metric", "wall_time", "--all", "--db", db, "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   changes = json::parse(r.out);
   ASSERT_EQ(changes.size(), 1u) << r.out;
@@ -148,22 +148,24 @@ TEST(CliHistory, SlowdownAtCommit25IsOneConfirmedRegressionAndTheSpikeIsNot) {
   // unack: failing again.
   r = run_cli({"unack", id, "--db", db});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = run_cli({"gate", "--db", db});
+  r = run_cli({"gate", "--metric", "wall_time", "--db", db});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
 
   // Against one commit: the newest run (11 ms) against commit 24's (10 ms) is slower; against
   // commit 30's (11 ms) it is not.
   const std::string repo = dir.file("repo");
-  r = run_cli({"gate", "--db", db, "--repo", repo, "--against", commits[23], "--format", "json"});
+  r = run_cli({"gate", "--metric", "wall_time", "--db", db, "--repo", repo, "--against",
+               commits[23], "--format", "json"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   const json against = json::parse(r.out);
   ASSERT_EQ(against["alerts"].size(), 1u) << r.out;
   EXPECT_EQ(against["alerts"][0]["last_good"], commits[23]);
   EXPECT_EQ(against["alerts"][0]["first_bad"], commits[39]);
   EXPECT_NEAR(against["alerts"][0]["change"].get<double>(), 0.10, 0.01);
-  r = run_cli({"gate", "--db", db, "--repo", repo, "--against", commits[29]});
+  r = run_cli(
+      {"gate", "--metric", "wall_time", "--db", db, "--repo", repo, "--against", commits[29]});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  r = run_cli({"gate", "--db", db, "--against", "no-such-branch"});
+  r = run_cli({"gate", "--metric", "wall_time", "--db", db, "--against", "no-such-branch"});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("nothing to gate against"), std::string::npos) << r.err;
 

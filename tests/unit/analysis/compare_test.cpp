@@ -125,5 +125,92 @@ TEST(AnalysisCompare, SameSeedSameAnswer) {
             r2.metrics[0].rows[0].result.ratio.ci.upper);
 }
 
+// One metric, one value per instance, timed from outside.
+VariantData outside(const std::string& metric, std::vector<double> values) {
+  VariantData v;
+  v.variant.benchmark = "x";
+  for (double x : values) {
+    InstanceRecord rec;
+    rec.timed_outside = true;
+    IterationRecord it;
+    it.metrics = {{metric, x}};
+    rec.iterations.push_back(it);
+    v.instances.push_back(rec);
+  }
+  return v;
+}
+
+const BenchmarkComparison& only_row(const CompareReport& r) {
+  EXPECT_EQ(r.metrics.size(), 1u);
+  EXPECT_EQ(r.metrics.at(0).rows.size(), 1u);
+  return r.metrics.at(0).rows.at(0);
+}
+
+TEST(AnalysisCompare, CpuTimeAtTheClocksResolutionGetsNoVerdict) {
+  auto o = fast_options();
+  o.metrics = {"sys_time"};
+  // Mostly 0 s, one or two ticks: the figure is the tick's, however the ratio falls.
+  const auto a = outside("sys_time", {0, 0, 0, 0.004, 0, 0});
+  const auto b = outside("sys_time", {0.004, 0, 0.004, 0, 0.004, 0});
+  const auto r = compare_sides(Side{"A", {&a}}, Side{"B", {&b}}, o);
+  const auto& row = only_row(r);
+  EXPECT_EQ(row.result.verdict, stats::Verdict::kInconclusive);
+  ASSERT_FALSE(row.result.warnings.empty());
+  EXPECT_NE(row.result.warnings.back().find("sys_time is 0 in 5 of 6 A and 3 of 6 B values"),
+            std::string::npos)
+      << row.result.warnings.back();
+  // One 0 among ten ticks is the tick's sampling: the verdict stands.
+  const auto c = outside("sys_time", {0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1});
+  const auto d = outside("sys_time", {0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0});
+  const auto r2 = compare_sides(Side{"A", {&c}}, Side{"B", {&d}}, o);
+  EXPECT_EQ(only_row(r2).result.verdict, stats::Verdict::kSlower);
+}
+
+TEST(AnalysisCompare, MemoryAtTheLaunchFloorGetsNoVerdict) {
+  // B's instances are sampled and larger; two of A's ended before a sample, at the floor.
+  constexpr int64_t kMiB = 1 << 20;
+  auto side = [&](std::vector<std::pair<double, bool>> peaks) {
+    VariantData v;
+    v.variant.benchmark = "x";
+    for (const auto& [mib, floor] : peaks) {
+      InstanceRecord rec;
+      rec.timed_outside = true;
+      rec.rss_floor_bytes = 17 * kMiB;
+      rec.max_rss_bytes = floor ? 17 * kMiB : static_cast<int64_t>(mib * kMiB);
+      rec.mem_peak_bytes = rec.max_rss_bytes;
+      rec.mem_samples = floor ? 0 : 4;
+      rec.iterations.push_back(outside_iteration(rec));
+      v.instances.push_back(rec);
+    }
+    return v;
+  };
+  auto o = fast_options();
+  o.metrics = {"peak_memory"};
+  const auto a = side({{4, false}, {4.1, false}, {0, true}, {0, true}, {4, false}});
+  const auto b = side({{5, false}, {5.1, false}, {5, false}, {5.05, false}, {5, false}});
+  const auto report = compare_sides(Side{"A", {&a}}, Side{"B", {&b}}, o);
+  const auto& mixed = only_row(report);
+  EXPECT_EQ(mixed.a.data.instances(), 3u);  // the floor values are left out
+  EXPECT_EQ(mixed.result.verdict, stats::Verdict::kInconclusive);
+  ASSERT_FALSE(mixed.result.warnings.empty());
+  EXPECT_NE(mixed.result.warnings.back().find("2 of 5 A and 0 of 5 B instances ended before"),
+            std::string::npos)
+      << mixed.result.warnings.back();
+  // Without the floor values, B is slower.
+  const auto a3 = side({{4, false}, {4.1, false}, {4, false}, {4.05, false}, {4, false}});
+  const auto clean = compare_sides(Side{"A", {&a3}}, Side{"B", {&b}}, o);
+  EXPECT_EQ(only_row(clean).result.verdict, stats::Verdict::kSlower);
+  // Every value at the floor: no row, and a warning that says why.
+  const auto fa = side({{0, true}, {0, true}, {0, true}});
+  const auto fb = side({{0, true}, {0, true}, {0, true}});
+  const auto none = compare_sides(Side{"A", {&fa}}, Side{"B", {&fb}}, o);
+  EXPECT_TRUE(none.metrics.empty());
+  ASSERT_EQ(none.warnings.size(), 1u);
+  EXPECT_NE(none.warnings[0].find("x: 3 of 3 A and 3 of 3 B instances ended before their memory "
+                                  "was sampled"),
+            std::string::npos)
+      << none.warnings[0];
+}
+
 }  // namespace
 }  // namespace benchguard::analysis

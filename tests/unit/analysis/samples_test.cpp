@@ -94,5 +94,62 @@ TEST(AnalysisSamples, MetricsAndTheirDirections) {
   EXPECT_DOUBLE_EQ(extract(v, "cycles", {}).data.instance(0)[1], 200);
 }
 
+// The memory of an instance measured from outside: mem_samples > 0 (sampled), or ru_maxrss
+// at or below the launch floor when `at_floor`.
+InstanceRecord with_memory(InstanceRecord in, double peak_mib, bool at_floor = false) {
+  constexpr int64_t kMiB = 1 << 20;
+  in.rss_floor_bytes = 17 * kMiB;
+  in.max_rss_bytes = at_floor ? 16 * kMiB : static_cast<int64_t>(peak_mib * kMiB);
+  in.mem_peak_bytes = at_floor ? in.max_rss_bytes : static_cast<int64_t>(peak_mib * kMiB);
+  in.mem_avg_bytes = static_cast<double>(in.mem_peak_bytes) / 2;
+  in.mem_samples = at_floor ? 0 : 5;
+  return in;
+}
+
+TEST(AnalysisSamples, ABenchmarkReportingIterationsHasTheMemoryOfItsInstances) {
+  const auto v =
+      variant({with_memory(instance({1, 1, 1}), 3.0), with_memory(instance({1, 1}), 4.0)});
+  const auto names = metrics_of(v);
+  EXPECT_EQ(names, (std::vector<std::string>{"wall_time", "cycles", "max_rss", "peak_memory",
+                                             "avg_memory"}));
+  EXPECT_TRUE(from_instances(v, "peak_memory"));
+  EXPECT_FALSE(from_instances(v, "wall_time"));
+  const auto s = extract(v, "peak_memory", {});
+  ASSERT_EQ(s.data.instances(), 2u);  // one value an instance, not one an iteration
+  EXPECT_EQ(s.data.size(), 2u);
+  EXPECT_DOUBLE_EQ(s.data.instance(1)[0], 4.0 * (1 << 20));
+  EXPECT_EQ(s.instances_at_floor, 0u);
+  // An imported benchmark without any memory measured has none.
+  EXPECT_EQ(metrics_of(variant({instance({1, 2})})),
+            (std::vector<std::string>{"wall_time", "cycles"}));
+  EXPECT_TRUE(extract(variant({instance({1, 2})}), "peak_memory", {}).data.empty());
+}
+
+TEST(AnalysisSamples, MemoryAtTheLaunchFloorIsCountedAndLeftOut) {
+  auto outside = [](double wall) {
+    InstanceRecord in;
+    in.timed_outside = true;
+    in.end_ns = static_cast<int64_t>(wall * 1e9);
+    return in;
+  };
+  std::vector<InstanceRecord> ins = {with_memory(outside(0.05), 5.0),
+                                     with_memory(outside(0.001), 0, true),
+                                     with_memory(outside(0.001), 0, true)};
+  for (auto& in : ins) in.iterations.push_back(outside_iteration(in));
+  const auto v = variant(ins);
+  for (const char* m : {"peak_memory", "avg_memory"}) {
+    const auto s = extract(v, m, {});
+    EXPECT_EQ(s.instances_at_floor, 2u) << m;
+    EXPECT_EQ(s.launch_floor_bytes, 17 << 20) << m;
+    EXPECT_EQ(s.data.instances(), 1u) << m;
+  }
+  // ru_maxrss of a 5 MiB program is below the launcher's 17 MiB: sampled or not, at the floor.
+  EXPECT_EQ(extract(v, "max_rss", {}).instances_at_floor, 3u);
+  EXPECT_TRUE(extract(v, "max_rss", {}).data.empty());
+  // Wall time is not memory: every instance counts.
+  EXPECT_EQ(extract(v, "wall_time", {}).data.instances(), 3u);
+  EXPECT_EQ(extract(v, "wall_time", {}).instances_at_floor, 0u);
+}
+
 }  // namespace
 }  // namespace benchguard::analysis

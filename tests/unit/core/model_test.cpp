@@ -71,5 +71,25 @@ TEST(Model, CheckValuesRefusesWhatCannotBeMeasured) {
   EXPECT_FALSE(check_values(run).ok());
 }
 
+TEST(Model, AtLaunchFloorIsMemoryNoBetterThanTheLaunchersSize) {
+  InstanceRecord in;
+  in.rss_floor_bytes = 1000;
+  in.max_rss_bytes = 1000;  // at the floor: an upper bound
+  in.mem_peak_bytes = 1000;
+  in.mem_samples = 0;
+  EXPECT_TRUE(at_launch_floor(in, "max_rss"));
+  EXPECT_TRUE(at_launch_floor(in, "peak_memory"));
+  EXPECT_TRUE(at_launch_floor(in, "avg_memory"));
+  EXPECT_FALSE(at_launch_floor(in, "wall_time"));
+  in.mem_samples = 3;  // the tree was sampled: its peak is its own
+  EXPECT_TRUE(at_launch_floor(in, "max_rss"));
+  EXPECT_FALSE(at_launch_floor(in, "peak_memory"));
+  in.max_rss_bytes = 1001;  // above the floor: the process's own
+  EXPECT_FALSE(at_launch_floor(in, "max_rss"));
+  in.max_rss_bytes = 10;
+  in.rss_floor_bytes = 0;  // not recorded (older or imported): taken as measured
+  EXPECT_FALSE(at_launch_floor(in, "max_rss"));
+}
+
 }  // namespace
 }  // namespace benchguard
