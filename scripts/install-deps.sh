@@ -19,6 +19,7 @@ packages=(
   postgresql  # the PostgreSQL store's tests start a server of their own (docs/postgres.md)
   slurm-wlm munge  # the Slurm tests start a one-node cluster of their own (docs/cluster.md)
   hyperfine
+  valgrind  # the instructions channel (measure: instructions) and its tests
   libbenchmark-dev
   python3 python3-pytest python3-pip python3-setuptools
   dpkg-dev zsh groff-base

@@ -4,6 +4,7 @@
 #include <tbb/parallel_invoke.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iterator>
 #include <map>
@@ -46,10 +47,21 @@ std::vector<std::string> metric_selection(
         shared.push_back(m);
   }
   std::vector<std::string> out;
+  // Instructions counted under Valgrind are what such a run is for; its time and memory are
+  // the simulator's, so they are default only where some benchmark ran natively.
+  bool simulated = false, native = pairs.empty();
+  for (const auto& [va, vb] : pairs)
+    (counted_by_simulation(*va) && counted_by_simulation(*vb) ? simulated : native) = true;
+  const auto shared_has = [&](const std::string& m) {
+    return std::find(shared.begin(), shared.end(), m) != shared.end();
+  };
+  if (simulated && !all && shared_has("instructions")) out.emplace_back("instructions");
   // Built-in metrics in their display order, then the others as first seen.
   for (const auto& b : builtin_metrics()) {
-    const bool wanted = all || std::find(std::begin(kDefaultMetrics), std::end(kDefaultMetrics),
-                                         b.name) != std::end(kDefaultMetrics);
+    if (std::find(out.begin(), out.end(), b.name) != out.end()) continue;
+    const bool wanted =
+        all || (native && std::find(std::begin(kDefaultMetrics), std::end(kDefaultMetrics),
+                                    b.name) != std::end(kDefaultMetrics));
     if (wanted && std::find(shared.begin(), shared.end(), b.name) != shared.end())
       out.push_back(b.name);
   }
@@ -104,6 +116,49 @@ void withhold_unmeasured(BenchmarkComparison& row) {
       "clock ticks), so B/A {}; no verdict (compare wall_time, or measure longer instances)",
       row.metric.name, za, values(row.a), zb, values(row.b),
       finite ? "rests on the resolution" : "has no finite interval"));
+}
+
+// Simulated instruction counts that agree within each side: the ratio of the counts is exact,
+// its interval spans only what spread there is, and the verdict needs one instance a side.
+void apply_exact(BenchmarkComparison& row) {
+  const auto range = [](const MetricSample& m) {
+    double lo = INFINITY, hi = -INFINITY, sum = 0;
+    std::size_t n = 0;
+    for (const auto& xs : m.series)
+      for (double x : xs) {
+        lo = std::min(lo, x);
+        hi = std::max(hi, x);
+        sum += x;
+        ++n;
+      }
+    return std::array<double, 3>{lo, hi, n == 0 ? NAN : sum / static_cast<double>(n)};
+  };
+  const auto [lo_a, hi_a, mean_a] = range(row.a);
+  const auto [lo_b, hi_b, mean_b] = range(row.b);
+  if (!(lo_a > 0 && lo_b > 0)) return;
+  auto& r = row.result;
+  if (hi_a / lo_a - 1 > kExactSpread || hi_b / lo_b - 1 > kExactSpread) {
+    r.warnings.push_back(fmt::format(
+        "instruction counts under Valgrind differ between instances (A by {:.3g}%, B by "
+        "{:.3g}%): the program does not run the same instructions every time, so the usual "
+        "rule applies",
+        100 * (hi_a / lo_a - 1), 100 * (hi_b / lo_b - 1)));
+    return;
+  }
+  // What the statistics said about too few instances does not hold for exact counts.
+  r.warnings.clear();
+  r.mean_a = r.value_a = mean_a;
+  r.mean_b = r.value_b = mean_b;
+  r.ratio.value = mean_b / mean_a;
+  r.ratio.ci = {lo_b / hi_a, hi_b / lo_a};
+  r.verdict = stats::classify(r.ratio.value, r.ratio.ci, r.threshold, row.metric.direction);
+  // No test is needed where nothing varies: the counts either differ or they do not.
+  const double p = mean_a == mean_b ? 1.0 : 0.0;
+  r.p_value = r.p_value_adjusted = r.p_value_bootstrap = r.p_value_bootstrap_adjusted = p;
+  r.warnings.push_back(
+      fmt::format("exact: Valgrind's instruction counts agree within {:g}% on each side ({} and {} "
+                  "instances), so B/A is the ratio of the counts",
+                  100 * kExactSpread, row.a.data.instances(), row.b.data.instances()));
 }
 
 }  // namespace
@@ -186,6 +241,8 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
       BenchmarkComparison row;
       row.benchmark = va->variant.benchmark;
       row.metric = mc.metric;
+      row.simulated =
+          metric == "instructions" && counted_by_simulation(*va) && counted_by_simulation(*vb);
       // The two sides are independent (and on long series steady-state detection dominates).
       // (Through pointers: clang 14 cannot capture structured bindings.)
       const VariantData* side_a = va;
@@ -259,6 +316,7 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
       mc.rows[i].result = std::move(set.benchmarks[i]);
       if (!notes[i].empty()) mc.rows[i].result.warnings.push_back(notes[i]);
       withhold_unmeasured(mc.rows[i]);
+      if (mc.rows[i].simulated) apply_exact(mc.rows[i]);
       if (options.sequential != nullptr && options.sequential->setup.metric == metric)
         if (const auto* o = options.sequential->find(mc.rows[i].benchmark))
           apply_sequential(*o, mc.rows[i].result);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "core/iterations.hpp"
 
@@ -33,18 +34,25 @@ MetricInfo metric_info(const VariantData& v, const std::string& name) {
 
 namespace {
 
-// The memory an instance's process tree used, measured from outside whatever the benchmark
-// reports: one value per instance.
-constexpr const char* kInstanceMemory[] = {"max_rss", "peak_memory", "avg_memory"};
+// What an instance's process tree used, measured from outside whatever the benchmark reports:
+// one value per instance. Memory, then counts over the whole process (hardware counters or
+// cachegrind).
+constexpr const char* kInstanceLevel[] = {"max_rss", "peak_memory", "avg_memory", "instructions",
+                                          "cycles"};
 
-bool is_instance_memory(const std::string& metric) {
-  return std::find(std::begin(kInstanceMemory), std::end(kInstanceMemory), metric) !=
-         std::end(kInstanceMemory);
+bool is_instance_level(const std::string& metric) {
+  return std::find(std::begin(kInstanceLevel), std::end(kInstanceLevel), metric) !=
+         std::end(kInstanceLevel);
 }
 
-// The instance's own value of an instance memory metric; nullopt when nothing was measured
-// (an imported instance).
-std::optional<double> instance_memory(const InstanceRecord& in, const std::string& metric) {
+// The instance's own value of an instance-level metric; nullopt when it was not measured (an
+// imported instance, counters refused).
+std::optional<double> instance_value(const InstanceRecord& in, const std::string& metric) {
+  if (metric == "instructions")
+    return in.instructions ? std::optional<double>(static_cast<double>(*in.instructions))
+                           : std::nullopt;
+  if (metric == "cycles")
+    return in.cycles ? std::optional<double>(static_cast<double>(*in.cycles)) : std::nullopt;
   if (in.max_rss_bytes <= 0 && in.mem_peak_bytes <= 0) return std::nullopt;
   if (metric == "max_rss") return static_cast<double>(in.max_rss_bytes);
   if (metric == "peak_memory") return static_cast<double>(in.mem_peak_bytes);
@@ -66,22 +74,31 @@ std::vector<std::string> metrics_of(const VariantData& v) {
   for (const auto& inst : v.instances) IterationsView(inst).add_metric_names(names);
   auto wall = std::find(names.begin(), names.end(), "wall_time");
   if (wall != names.end()) std::rotate(names.begin(), wall, wall + 1);
-  // A benchmark that reports its iterations still ran as a process tree whose memory was
-  // measured: compared per instance (from_instances).
-  const bool measured = std::any_of(v.instances.begin(), v.instances.end(), [](const auto& in) {
-    return in.ok() && !in.timed_outside && instance_memory(in, "peak_memory").has_value();
-  });
-  if (measured)
-    for (const char* m : kInstanceMemory)
-      if (std::find(names.begin(), names.end(), m) == names.end()) names.emplace_back(m);
+  // A benchmark that reports its iterations still ran as a process tree whose memory (and
+  // counts) were measured: compared per instance (from_instances).
+  for (const char* m : kInstanceLevel) {
+    const bool measured = std::any_of(v.instances.begin(), v.instances.end(), [&](const auto& in) {
+      return in.ok() && !in.timed_outside && instance_value(in, m).has_value();
+    });
+    if (measured && std::find(names.begin(), names.end(), m) == names.end()) names.emplace_back(m);
+  }
   return names;
 }
 
+bool counted_by_simulation(const VariantData& v) {
+  if (v.variant.config_json.empty()) return false;
+  const auto config = nlohmann::json::parse(v.variant.config_json, nullptr, false);
+  if (!config.is_object()) return false;
+  const auto measure = config.find("measure");
+  if (measure == config.end() || !measure->is_array()) return false;
+  return std::find(measure->begin(), measure->end(), "instructions") != measure->end();
+}
+
 bool from_instances(const VariantData& v, const std::string& metric) {
-  if (!is_instance_memory(metric)) return false;
+  if (!is_instance_level(metric)) return false;
   for (const auto& in : v.instances)
     if (in.ok() && !in.timed_outside && reports_none(IterationsView(in), metric) &&
-        instance_memory(in, metric).has_value())
+        instance_value(in, metric).has_value())
       return true;
   return false;
 }
@@ -100,7 +117,7 @@ MetricSample extract(const VariantData& v, const std::string& metric, const Burn
     ++s.instances_ok;
     const IterationsView its(inst);
     const bool per_instance =
-        !inst.timed_outside && is_instance_memory(metric) && reports_none(its, metric);
+        !inst.timed_outside && is_instance_level(metric) && reports_none(its, metric);
     // Timed from outside, the iteration's metrics are the instance's own too. A value at the
     // launch floor is benchguard's size, not the benchmark's: counted, never analysed.
     if ((inst.timed_outside || per_instance) && at_launch_floor(inst, metric)) {
@@ -109,7 +126,7 @@ MetricSample extract(const VariantData& v, const std::string& metric, const Burn
       continue;
     }
     if (per_instance) {
-      if (const auto x = instance_memory(inst, metric)) s.series.push_back({*x});
+      if (const auto x = instance_value(inst, metric)) s.series.push_back({*x});
       continue;
     }
     const auto values = its.metric(metric);

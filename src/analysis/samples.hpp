@@ -57,12 +57,17 @@ MetricInfo metric_info(const std::string& name);
 MetricInfo metric_info(const VariantData& v, const std::string& name);
 
 // Names of the metrics the variant's measured iterations carry, wall_time first; then, for a
-// benchmark that reports its own iterations, the memory of its instances (max_rss,
-// peak_memory, avg_memory) unless it reports those itself.
+// benchmark that reports its own iterations, what was measured of its instances (max_rss,
+// peak_memory, avg_memory, and instructions and cycles when counted) unless it reports those
+// itself.
 std::vector<std::string> metrics_of(const VariantData& v);
 
+// True when the variant's instances counted instructions under Valgrind's cachegrind (its
+// configuration records `measure: [instructions]`): a count that does not vary between runs.
+bool counted_by_simulation(const VariantData& v);
+
 // True when extract() takes `metric` from the instances, one value each, rather than from
-// their iterations: the memory of a benchmark that reports iterations without it.
+// their iterations: the memory or counts of a benchmark that reports iterations without them.
 bool from_instances(const VariantData& v, const std::string& metric);
 
 MetricSample extract(const VariantData& v, const std::string& metric, const BurnInPolicy& policy);

@@ -116,6 +116,9 @@ Status apply_flags(const RunFlags& f, Suite& s) {
     if (f.warmup >= 0) b.warmup = f.warmup;
     if (f.max_failures > 0) b.max_failures = f.max_failures;
     if (timeout >= 0) b.timeout_s = timeout;
+    for (const auto& m : f.measure)
+      if (std::find(b.measure.begin(), b.measure.end(), m) == b.measure.end())
+        b.measure.push_back(m);
   }
   if (!f.schedule.empty()) s.schedule = f.schedule;
   return ok_status();
@@ -142,6 +145,10 @@ void add_run_flags(CLI::App* c, RunFlags& f) {
   c->add_option("--label", f.labels, "KEY=VALUE recorded with the run (repeatable)");
   c->add_option("--seed", f.seed, "Seed of the randomized schedule and of duet start orders")
       ->each([&f](const std::string&) { f.seed_set = true; });
+  c->add_option("--measure", f.measure,
+                "Extra channels for every benchmark: instructions (each instance under "
+                "Valgrind's cachegrind: an exact count of executed instructions)")
+      ->check(CLI::IsMember({"instructions"}));
   c->add_flag("--no-counters", f.no_counters, "Do not read hardware counters");
   c->add_flag("--show-output", f.show_output, "Let benchmarks write to the terminal");
 }

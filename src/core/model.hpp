@@ -2,6 +2,7 @@
 // run measured (records). Shared by suite parsing, the runner, the store and reports.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -80,6 +81,13 @@ struct BenchmarkSpec {
   int sync_repetitions = 0;
   int sequential_repetitions = 0;
   std::vector<std::string> metrics{"wall_time"};
+  // Channels measured beside time and memory (suite key `measure`, `run --measure`):
+  // "instructions" runs each instance under Valgrind's cachegrind, whose count of executed
+  // instructions is the same on every run (docs/measurement.md).
+  std::vector<std::string> measure;
+  bool counts_instructions() const {
+    return std::find(measure.begin(), measure.end(), "instructions") != measure.end();
+  }
   // How its instances report iterations: "" through the iteration protocol (docs/protocol.md);
   // "google-benchmark": the command is a Google Benchmark binary, run with
   // --benchmark_repetitions and --benchmark_out, each repetition one iteration.

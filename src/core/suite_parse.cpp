@@ -19,9 +19,10 @@ const std::vector<std::string_view> kVariantKeys = {"command", "args", "env", "c
 
 // Keys a benchmark inherits from the top level.
 std::vector<std::string_view> with_settings(std::vector<std::string_view> keys) {
-  for (std::string_view k : {"instances", "iterations", "burn_in", "warmup", "timeout",
-                             "max_failures", "metrics", "env", "cwd", "shell", "format", "variants",
-                             "duet_repetitions", "sync_repetitions", "sequential_repetitions"})
+  for (std::string_view k :
+       {"instances", "iterations", "burn_in", "warmup", "timeout", "max_failures", "metrics",
+        "measure", "env", "cwd", "shell", "format", "variants", "duet_repetitions",
+        "sync_repetitions", "sequential_repetitions"})
     keys.push_back(k);
   return keys;
 }
@@ -83,6 +84,23 @@ Result<RawCommand> read_command(const Reader& r, const Field& f) {
   if (cmd.items.empty() || (cmd.is_string && cmd.items[0].empty()))
     return r.error(f, "command is empty");
   return cmd;
+}
+
+// `measure: [instructions]` (or `measure: instructions`): the extra channels.
+Result<std::vector<std::string>> read_measure(const Reader& r, const Field& f) {
+  std::vector<std::string> out;
+  if (f.value.IsScalar()) {
+    out.push_back(f.value.Scalar());
+  } else {
+    BG_ASSIGN(out, read_list(r, f, "measure"));
+  }
+  for (const auto& m : out)
+    if (m != "instructions")
+      return r.error(f,
+                     "measure takes instructions (Valgrind's count of executed "
+                     "instructions), not '" +
+                         m + "'");
+  return out;
 }
 
 Result<std::vector<std::string>> read_metrics(const Reader& r, const Field& f) {
@@ -201,6 +219,8 @@ Result<bool> read_setting(const Reader& r, const Field& f, RawSettings& s) {
     BG_ASSIGN(s.spec.timeout_s, read_timeout(r, f));
   } else if (k == "metrics") {
     BG_ASSIGN(s.spec.metrics, read_metrics(r, f));
+  } else if (k == "measure") {
+    BG_ASSIGN(s.spec.measure, read_measure(r, f));
   } else if (k == "env") {
     BG_TRY(r.merge_env(f, s.env));
   } else if (k == "cwd") {

@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "measure/affinity.hpp"
+#include "measure/cachegrind.hpp"
 #include "measure/environment.hpp"
 #include "measure/exec_resolve.hpp"
 #include "measure/launch_options.hpp"
@@ -39,11 +40,13 @@ struct Fd {
 
 class ProcessChild final : public Child {
  public:
-  ProcessChild(Spawned spawned, const LaunchSpec& spec, std::optional<TreeSampler> sampler)
+  ProcessChild(Spawned spawned, const LaunchSpec& spec, std::optional<TreeSampler> sampler,
+               std::optional<CachegrindRun> cachegrind)
       : s_(std::move(spawned)),
         timeout_s_(spec.timeout_s),
         grace_s_(spec.kill_grace_s),
-        sampler_(sampler) {
+        sampler_(sampler),
+        cachegrind_(std::move(cachegrind)) {
     // A timeout or memory sampling needs a waitable handle; a plain wait blocks in waitid.
     if (timeout_s_ > 0 || sampler_.has_value())
       pidfd_ = static_cast<int>(syscall(SYS_pidfd_open, s_.pid, 0));
@@ -123,7 +126,13 @@ class ProcessChild final : public Child {
       r.mem_peak_bytes = r.max_rss_bytes;
       r.mem_avg_bytes = static_cast<double>(r.max_rss_bytes);
     }
-    if (!s_.counters.empty()) {
+    if (cachegrind_.has_value() && !r.timed_out) {
+      auto counted = cachegrind_->instructions();
+      if (counted.ok())
+        r.instructions = *counted;
+      else
+        r.measure_error = counted.error().message;
+    } else if (!s_.counters.empty()) {
       const auto counts = s_.counters.read();
       if (!counts.empty()) r.instructions = counts[0];
       if (counts.size() > 1) r.cycles = counts[1];
@@ -134,6 +143,7 @@ class ProcessChild final : public Child {
   double timeout_s_ = 0;
   double grace_s_ = 0;
   std::optional<TreeSampler> sampler_;
+  std::optional<CachegrindRun> cachegrind_;
   int pidfd_ = -1;
   bool reaped_ = false;
 };
@@ -142,17 +152,29 @@ class ProcessChild final : public Child {
 
 Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchOptions& options) {
   if (spec.argv.empty() || spec.argv[0].empty()) return Error{"cannot run an empty command"};
-  const std::string& program = spec.argv[0];
   BG_TRY(validate_env(spec.env));
   const ChildEnvironment env(spec.env);
+  std::optional<CachegrindRun> cachegrind;
+  std::vector<std::string> wrapped;
+  if (spec.count_instructions) {
+    // The benchmark's own name is checked first, so that its errors name it, not valgrind.
+    if (spec.argv[0].find('/') == std::string::npos) {
+      BG_TRY(resolve_executable(spec.argv[0], env.get("PATH"), spec.cwd));
+    }
+    BG_ASSIGN(CachegrindRun run, CachegrindRun::prepare(env.get("PATH")));
+    wrapped = run.wrap(spec.argv);
+    cachegrind.emplace(std::move(run));
+  }
+  const std::vector<std::string>& args = cachegrind.has_value() ? wrapped : spec.argv;
+  const std::string& program = args[0];
   std::string path = program;
   // A name with a '/' goes to exec as is; its errors are explained after a failed spawn.
   if (program.find('/') == std::string::npos) {
     BG_ASSIGN(path, resolve_executable(program, env.get("PATH"), spec.cwd));
   }
   std::vector<char*> argv;
-  argv.reserve(spec.argv.size() + 1);
-  for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.reserve(args.size() + 1);
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
 
   cpu_set_t cpus;
@@ -179,7 +201,8 @@ Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchO
     }
   }
 
-  const bool hardware = spec.counters && counters_available();
+  // Hardware counters would count Valgrind's own work.
+  const bool hardware = spec.counters && !spec.count_instructions && counters_available();
   const bool fork_path =
       options.method == LaunchMethod::kFork || (options.method == LaunchMethod::kAuto && hardware);
   Result<Spawned> spawned = Error{};
@@ -196,8 +219,8 @@ Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchO
   if (!spawned.ok()) return spawned.error();
   std::optional<TreeSampler> sampler;
   if (spec.sample_memory) sampler.emplace(spawned->pid, spawned->start_ns, options.sample_interval);
-  return std::unique_ptr<Child>(
-      std::make_unique<ProcessChild>(std::move(spawned.value()), spec, sampler));
+  return std::unique_ptr<Child>(std::make_unique<ProcessChild>(std::move(spawned.value()), spec,
+                                                               sampler, std::move(cachegrind)));
 }
 
 Result<std::unique_ptr<Child>> Child::start(const LaunchSpec& spec) {

@@ -23,7 +23,10 @@ struct LaunchSpec {
   double kill_grace_s = 1.0;      // SIGTERM to the group, then SIGKILL after this long
   std::vector<int> cpus;          // pin to these CPUs; empty: no pinning
   bool sample_memory = true;
-  bool counters = true;     // try hardware counters (recorded unavailable if refused)
+  bool counters = true;  // try hardware counters (recorded unavailable if refused)
+  // Run under Valgrind's cachegrind: `instructions` is its exact count over the whole tree
+  // (measure/cachegrind.hpp), hardware counters are not read, and time is Valgrind's.
+  bool count_instructions = false;
   bool quiet = true;        // stdout/stderr of the child to /dev/null
   std::string stdout_path;  // when set (and quiet), capture stdout/stderr there
 };
@@ -47,6 +50,8 @@ struct LaunchResult {
   int mem_samples = 0;
   std::optional<int64_t> instructions;
   std::optional<int64_t> cycles;
+  // Why a channel asked for (count_instructions) gave nothing: the instance failed.
+  std::string measure_error;
 
   double wall_s() const { return static_cast<double>(end_ns - start_ns) * 1e-9; }
 };

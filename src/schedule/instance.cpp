@@ -55,6 +55,8 @@ InstanceRecord make_instance_record(const BenchmarkSpec& b, int instance,
     rec.failure = fmt::format("exit code {}", launch.exit_code);
   } else if (!protocol_error.empty()) {
     rec.failure = "bad results: " + protocol_error;
+  } else if (!launch.measure_error.empty()) {
+    rec.failure = launch.measure_error;
   }
 
   if (reported.empty()) {

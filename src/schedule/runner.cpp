@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -24,6 +25,7 @@
 #include "core/json_error.hpp"
 #include "ingest/ingest.hpp"
 #include "measure/affinity.hpp"
+#include "measure/cachegrind.hpp"
 #include "measure/host.hpp"
 #include "measure/process.hpp"
 #include "measure/protocol.hpp"
@@ -66,6 +68,7 @@ std::string config_json(const BenchmarkSpec& b, const VariantSpec& v, const std:
   j["timeout_s"] = b.timeout_s;
   j["max_failures"] = b.max_failures;
   j["metrics"] = b.metrics;
+  if (!b.measure.empty()) j["measure"] = b.measure;
   j["schedule"] = sched;
   if (b.mixed_plan()) {
     j["duet_repetitions"] = b.duet_repetitions;
@@ -274,6 +277,10 @@ constexpr int64_t kBatchBelowNs = 10'000'000;
 Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const RunOptions& options,
                              const ProgressFn& progress) {
   BG_TRY(preflight(declared));
+  if (std::any_of(declared.benchmarks.begin(), declared.benchmarks.end(),
+                  [](const BenchmarkSpec& b) { return b.counts_instructions(); })) {
+    BG_TRY(measure::cachegrind_available(std::getenv("PATH")));
+  }
   const std::string sched = options.schedule.empty() ? declared.schedule : options.schedule;
   BG_ASSIGN(const Suite suite, pair_variants(declared, sched));
   BG_ASSIGN(auto order, make_order(suite, sched, options.seed));
@@ -351,6 +358,7 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
     spec.kill_grace_s = options.kill_grace_s;
     spec.cpus = pin;
     spec.counters = options.counters;
+    spec.count_instructions = b.counts_instructions();
     spec.quiet = !options.show_output;
     return spec;
   };

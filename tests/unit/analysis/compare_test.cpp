@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 namespace benchguard::analysis {
@@ -210,6 +211,64 @@ TEST(AnalysisCompare, MemoryAtTheLaunchFloorGetsNoVerdict) {
                                   "was sampled"),
             std::string::npos)
       << none.warnings[0];
+}
+
+// Instances counted under cachegrind: instruction counts in the instances' columns.
+VariantData simulated(std::vector<int64_t> counts) {
+  VariantData v;
+  v.variant.benchmark = "x";
+  v.variant.config_json = R"({"instances":1,"measure":["instructions"]})";
+  for (int64_t c : counts) {
+    InstanceRecord rec;
+    rec.timed_outside = true;
+    rec.instructions = c;
+    rec.iterations.push_back(outside_iteration(rec));
+    v.instances.push_back(rec);
+  }
+  return v;
+}
+
+TEST(AnalysisCompare, SimulatedCountsAreExactWithOneInstanceASide) {
+  auto o = fast_options();
+  o.verdict.threshold = 0.0025;
+  const auto a = simulated({1'000'000}), b = simulated({1'005'000});
+  const auto r = compare_sides(Side{"A", {&a}}, Side{"B", {&b}}, o);
+  ASSERT_FALSE(r.metrics.empty());
+  EXPECT_EQ(r.metrics[0].metric.name, "instructions");  // the default selection leads with it
+  const auto& row = r.metrics[0].rows.at(0);
+  EXPECT_TRUE(row.simulated);
+  EXPECT_DOUBLE_EQ(row.result.ratio.value, 1.005);
+  EXPECT_DOUBLE_EQ(row.result.ratio.ci.lower, 1.005);
+  EXPECT_DOUBLE_EQ(row.result.ratio.ci.upper, 1.005);
+  EXPECT_EQ(row.result.verdict, stats::Verdict::kSlower);
+  ASSERT_EQ(row.result.warnings.size(), 1u);
+  EXPECT_NE(row.result.warnings[0].find("exact"), std::string::npos);
+  // Below the threshold: unchanged, exactly.
+  o.verdict.threshold = 0.01;
+  EXPECT_EQ(compare_sides(Side{"A", {&a}}, Side{"B", {&b}}, o).metrics[0].rows[0].result.verdict,
+            stats::Verdict::kUnchanged);
+  // A spread of a few counts in a million is still one count: the interval spans it.
+  const auto a2 = simulated({1'000'000, 1'000'017}), b2 = simulated({1'005'000, 1'005'003});
+  o.verdict.threshold = 0.0025;
+  const auto r2 = compare_sides(Side{"A", {&a2}}, Side{"B", {&b2}}, o);
+  const auto& ci = r2.metrics[0].rows[0].result.ratio.ci;
+  EXPECT_DOUBLE_EQ(ci.lower, 1'005'000.0 / 1'000'017);
+  EXPECT_DOUBLE_EQ(ci.upper, 1'005'003.0 / 1'000'000);
+  EXPECT_EQ(r2.metrics[0].rows[0].result.verdict, stats::Verdict::kSlower);
+  // Counts that move by 1% between instances are no exact figure: the usual rule, and a note.
+  const auto a3 = simulated({1'000'000, 1'010'000}), b3 = simulated({1'005'000, 1'015'000});
+  const auto r3 = compare_sides(Side{"A", {&a3}}, Side{"B", {&b3}}, o);
+  const auto& w = r3.metrics[0].rows[0].result.warnings;
+  EXPECT_TRUE(std::any_of(w.begin(), w.end(), [](const std::string& s) {
+    return s.find("differ between instances") != std::string::npos;
+  }));
+  // Hardware-counter instructions (no cachegrind in the configuration) are never exact.
+  auto hw_a = a, hw_b = b;
+  hw_a.variant.config_json = hw_b.variant.config_json = "{}";
+  o.metrics = {"instructions"};
+  const auto r4 = compare_sides(Side{"A", {&hw_a}}, Side{"B", {&hw_b}}, o);
+  EXPECT_FALSE(r4.metrics[0].rows[0].simulated);
+  EXPECT_NE(r4.metrics[0].rows[0].result.verdict, stats::Verdict::kSlower);
 }
 
 }  // namespace

@@ -35,6 +35,22 @@ TEST(SuiteErrors, UntilDecidedNamesTheBadSetting) {
   expect_error("until_decided: maybe\n" + list, 1, "until_decided");
 }
 
+TEST(SuiteErrors, MeasureTakesInstructionsOnly) {
+  expect_error("measure: [instructions, cycles]\n" + kBenchmarks, 1,
+               "measure takes instructions (Valgrind's count of executed instructions), not "
+               "'cycles'");
+  expect_error("benchmarks:\n  - name: a\n    command: [x]\n    measure: {a: 1}\n", 4,
+               "measure must be a list");
+  const auto ok = parse_suite("measure: instructions\n" + kBenchmarks +
+                                  "  - {name: b, command: [y], measure: [instructions]}\n",
+                              kFile);
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
+  for (const auto& b : ok->benchmarks) EXPECT_TRUE(b.counts_instructions()) << b.name;
+  const auto none = parse_suite(kBenchmarks, kFile);
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->benchmarks[0].counts_instructions());
+}
+
 TEST(SuiteErrors, MissingFile) {
   testing::TempDir dir;
   auto r = load_suite(dir.file("nope.yml"));

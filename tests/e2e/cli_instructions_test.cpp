@@ -1,0 +1,106 @@
+// The instructions channel: each instance under Valgrind's cachegrind (docs/measurement.md).
+// These tests run real Valgrind.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "support/test_support.hpp"
+
+namespace benchguard {
+namespace {
+
+using nlohmann::json;
+using testing::run_cli;
+using testing::TempDir;
+
+std::string cli_path() {
+  return BG_BINARY;
+}
+
+// The instructions row of a JSON comparison, or null.
+json instructions_row(const std::string& out) {
+  const json report = json::parse(out);
+  for (const auto& m : report["metrics"])
+    if (m["metric"] == "instructions") return m["rows"][0];
+  return nullptr;
+}
+
+// A/A: twenty instances of the quickstart's sort benchmark count the same instructions (the
+// environment, BENCHGUARD_INSTANCE among it, moves a few of 22 million), and compare calls
+// them unchanged with an interval that is a point.
+TEST(CliInstructions, TwentyInstancesOfSortCountTheSame) {
+  TempDir dir;
+  const std::string db = dir.file("i.db");
+  const std::string sort = std::string(BG_EXAMPLES_DIR) + "/sort_bench";
+  for (const char* side : {"side=a", "side=b"}) {
+    const auto r = run_cli({"run", "--measure", "instructions", "--instances", "20", "--label",
+                            side, "--db", db, "-q", "--", sort, "--n", "100000"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  const auto r = run_cli({"compare", "side=a", "side=b", "--db", db, "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto names = json::parse(r.out)["metrics"];
+  ASSERT_FALSE(names.empty()) << r.out;
+  EXPECT_EQ(names[0]["metric"], "instructions") << r.out;  // the run's own channel first
+  const json row = instructions_row(r.out);
+  ASSERT_FALSE(row.is_null()) << r.out;
+  EXPECT_EQ(row["verdict"], "unchanged") << r.out;
+  EXPECT_EQ(row["instances_a"], 20);
+  const double lo = row["ci"][0], hi = row["ci"][1];
+  EXPECT_GE(lo, 1 - 1e-4) << r.out;  // spread within 0.01%
+  EXPECT_LE(hi, 1 + 1e-4) << r.out;
+  EXPECT_GT(row["mean_a"].get<double>(), 1e6);
+}
+
+// A loop 0.5% longer is slower with one instance a side; the same loop is unchanged.
+TEST(CliInstructions, HalfAPercentMoreIsSlowerWithOneInstanceASide) {
+  TempDir dir;
+  const std::string db = dir.file("i.db");
+  const std::string loop = testing::helper("loop");
+  for (const auto& [side, count] : {std::pair{"side=a", "1000000"}, std::pair{"side=b", "1005000"},
+                                    std::pair{"side=c", "1000000"}}) {
+    const auto r = run_cli({"run", "--measure", "instructions", "--instances", "1", "--label", side,
+                            "--db", db, "-q", "--", loop, count});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  auto r = run_cli(
+      {"compare", "side=a", "side=b", "--db", db, "--threshold", "0.25%", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json row = instructions_row(r.out);
+  ASSERT_FALSE(row.is_null()) << r.out;
+  EXPECT_EQ(row["verdict"], "slower") << r.out;
+  // 5,000 more turns of a loop of about 6 instructions, over about 6.1 million.
+  EXPECT_NEAR(row["ratio"].get<double>(), 1.0049, 0.0005) << r.out;
+  EXPECT_EQ(row["ci"][0], row["ci"][1]) << r.out;
+  r = run_cli(
+      {"compare", "side=a", "side=c", "--db", db, "--threshold", "0.25%", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  row = instructions_row(r.out);
+  ASSERT_FALSE(row.is_null()) << r.out;
+  EXPECT_EQ(row["verdict"], "unchanged") << r.out;
+  // The table says why one instance was enough.
+  r = run_cli({"compare", "side=a", "side=b", "--db", db, "--threshold", "0.25%"});
+  EXPECT_NE(r.out.find("exact: Valgrind's instruction counts agree"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("a verdict needs at least 2"), std::string::npos) << r.out;
+}
+
+// Without Valgrind the run stops before it starts and says what to install; nothing stored.
+TEST(CliInstructions, WithoutValgrindTheRunSaysWhatToInstall) {
+  TempDir dir;
+  const std::string db = dir.file("i.db");
+  const auto r = testing::run_program({cli_path(), "run", "--measure", "instructions", "--db", db,
+                                       "--", testing::helper("loop"), "10"},
+                                      {"PATH=" + dir.path().string()});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("measure: instructions needs Valgrind, which is not installed here "
+                       "(apt-get install valgrind)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
+}
+
+}  // namespace
+}  // namespace benchguard
