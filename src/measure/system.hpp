@@ -107,7 +107,12 @@ struct SystemFacts {
   std::optional<int> aslr;                // randomize_va_space
   std::optional<int> perf_event_paranoid;
   std::optional<std::string> virtualization;  // "" none
-  std::optional<std::string> container;       // "" none
+  // The measurement channels that work here, probed on the live system only (check_system
+  // with root "/"): hardware counters through perf_event_open, and valgrind for
+  // `measure: [instructions]`. Unset: not probed, and no finding.
+  std::optional<bool> hardware_counters;
+  std::optional<bool> valgrind;
+  std::optional<std::string> container;  // "" none
   std::optional<CpuQuota> cpu_quota;
   std::string cpu_quota_path;  // the file that set the quota, for the fix
 };

@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "core/units.hpp"
+#include "measure/cachegrind.hpp"
+#include "measure/process.hpp"
 #include "measure/system.hpp"
 
 namespace benchguard::measure {
@@ -272,7 +275,7 @@ const char* to_string(Severity s) {
 
 std::vector<Finding> evaluate(const SystemFacts& f,
                               const std::optional<SwapActivity>& swap_activity) {
-  return {
+  std::vector<Finding> out = {
       governor(f),
       turbo(f),
       smt(f),
@@ -294,10 +297,37 @@ std::vector<Finding> evaluate(const SystemFacts& f,
       container(f),
       quota(f),
   };
+  // The channels, when probed.
+  if (f.hardware_counters) {
+    Finding x{"hardware_counters",
+              *f.hardware_counters ? "available" : "refused",
+              *f.hardware_counters ? Severity::kOk : Severity::kInfo,
+              "instructions and cycles per instance from perf_event_open; refused in a VM without "
+              "a PMU, above perf_event_paranoid 2, or in a container without CAP_PERFMON",
+              {}};
+    if (!*f.hardware_counters)
+      x.fix = {"benchguard run SUITE.yml --measure instructions   # counts from Valgrind instead"};
+    out.push_back(std::move(x));
+  }
+  if (f.valgrind) {
+    Finding x{"valgrind_instructions",
+              *f.valgrind ? "available" : "not installed",
+              *f.valgrind ? Severity::kOk : Severity::kInfo,
+              "measure: [instructions] counts executed instructions under Valgrind: the same on "
+              "every run, where time moves by percents",
+              {}};
+    if (!*f.valgrind) x.fix = {"sudo apt-get install valgrind"};
+    out.push_back(std::move(x));
+  }
+  return out;
 }
 
 std::vector<Finding> check_system(const SystemRoot& root, std::chrono::milliseconds swap_interval) {
-  const SystemFacts facts = read_system_facts(root);
+  SystemFacts facts = read_system_facts(root);
+  if (root.root() == "/") {
+    facts.hardware_counters = counters_available();
+    facts.valgrind = cachegrind_available(std::getenv("PATH")).ok();
+  }
   return evaluate(facts, sample_swap(root, swap_interval));
 }
 

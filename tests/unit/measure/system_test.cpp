@@ -222,6 +222,26 @@ TEST(SystemCheck, TunedMachineIsOk) {
   EXPECT_EQ(m.at("container").value, "none");
 }
 
+TEST(SystemCheck, ChannelsAreListedWhenProbed) {
+  FakeRoot r;
+  tuned(r);
+  SystemFacts facts = read_system_facts(r.root());
+  EXPECT_FALSE(by_key(evaluate(facts, std::nullopt)).count("hardware_counters"));  // not probed
+  facts.hardware_counters = false;  // a VM without a PMU
+  facts.valgrind = true;
+  auto m = by_key(evaluate(facts, std::nullopt));
+  EXPECT_EQ(m.at("hardware_counters").value, "refused");
+  EXPECT_EQ(m.at("hardware_counters").severity, Severity::kInfo);
+  EXPECT_NE(m.at("hardware_counters").fix.at(0).find("--measure instructions"), std::string::npos);
+  EXPECT_EQ(m.at("valgrind_instructions").value, "available");
+  EXPECT_EQ(m.at("valgrind_instructions").severity, Severity::kOk);
+  facts.valgrind = false;
+  m = by_key(evaluate(facts, std::nullopt));
+  EXPECT_EQ(m.at("valgrind_instructions").value, "not installed");
+  EXPECT_EQ(m.at("valgrind_instructions").fix,
+            std::vector<std::string>{"sudo apt-get install valgrind"});
+}
+
 TEST(SystemCheck, NoisyMachineWarnsWithFixes) {
   FakeRoot r;
   noisy(r);
