@@ -58,10 +58,11 @@ TEST(CliSystem, CheckJsonOnThisMachine) {
     EXPECT_FALSE(c.at("why").get<std::string>().empty());
     EXPECT_TRUE(c.at("fix").is_array());
   }
-  EXPECT_EQ(keys, (std::set<std::string>{"cpu_governor", "turbo", "smt", "isolated_cpus",
-                                         "nohz_full", "rcu_nocbs", "load", "swap", "throttle_count",
-                                         "aslr", "perf_event_paranoid", "virtualization",
-                                         "container", "cpu_quota"}));
+  EXPECT_EQ(keys,
+            (std::set<std::string>{"cpu_governor", "turbo", "smt", "isolated_cpus", "nohz_full",
+                                   "rcu_nocbs", "load", "swap", "throttle_count", "aslr",
+                                   "perf_event_paranoid", "virtualization", "container",
+                                   "cpu_quota", "hardware_counters", "valgrind_instructions"}));
   EXPECT_EQ(j.at("warnings"), warnings);
 }
 
