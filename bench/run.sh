@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Benchmarks of benchguard itself. Prints figures as ratios against baselines measured in
 # the same run, because this machine is shared and noisy.
-#   bench/run.sh [BUILD_DIR] [SECTION...]   sections: overhead noise verdicts sequential plan
-#                                           analysis history store bisect postgres (default: all)
+#   bench/run.sh [BUILD_DIR] [SECTION...]   sections: overhead noise verdicts sequential
+#                                           instructions plan analysis history store bisect
+#                                           postgres (default: all)
 set -euo pipefail
 build=${1:-build}
 shift || true
-sections=${*:-overhead noise verdicts sequential plan analysis history store bisect postgres}
+sections=${*:-overhead noise verdicts sequential instructions plan analysis history store bisect postgres}
 want() { [[ " $sections " == *" $1 "* ]]; }
 bg="$build/benchguard"
 [ -x "$bg" ] || { echo "build first: make build" >&2; exit 2; }
@@ -77,6 +78,49 @@ if want sequential && [ -x "$build/bench/sequential_bench" ]; then
   ( cd "$tmp" && "$OLDPWD/$bg" run "$OLDPWD/examples/ab.yml" --until-decided --db seq.db -q &&
     "$OLDPWD/$bg" run "$OLDPWD/examples/ab.yml" --until-decided --null --db seq.db -q ) 2>&1 |
     grep -v "stored run"
+fi
+
+# The two channels on a noisy machine (docs/measurement.md): PAIRS A/A pairs of the quickstart's
+# sort benchmark with bursty CPU noise running (noise_source cpu-all-onoff), compared at a 2%
+# threshold by wall time (5 instances a side) and by Valgrind's instruction count (1 instance a
+# side); and a loop 3% longer, by instructions. About 1.5 s a pair.
+if want instructions && command -v valgrind >/dev/null && [ -x "$build/bench/noise_source" ] &&
+  [ -x "$build/tests/helpers/bg_loop" ]; then
+  echo
+  pairs=${PAIRS:-100}
+  echo "== instructions and wall time, $pairs A/A pairs under bursty CPU noise, threshold 2%"
+  "$build/bench/noise_source" cpu-all-onoff 7 &
+  noise=$!
+  verdict() {  # the verdict of METRIC's first row in a JSON comparison on stdin
+    python3 -c 'import json,sys; m=[x for x in json.load(sys.stdin)["metrics"] if x["metric"]==sys.argv[1]]; print(m[0]["rows"][0]["verdict"] if m else "none")' "$1"
+  }
+  sort_cmd=("$build/examples/sort_bench" --n 100000)
+  loop=$build/tests/helpers/bg_loop
+  : >"$tmp/ins.v"; : >"$tmp/wall.v"; : >"$tmp/det.v"
+  for p in $(seq "$pairs"); do
+    db="$tmp/ch$p.db"
+    for side in a b; do
+      "$bg" -q run --instances 5 --label "w=$side" --db "$db" -- "${sort_cmd[@]}" 2>/dev/null
+      "$bg" -q run --measure instructions --instances 1 --label "i=$side" --db "$db" -- \
+        "${sort_cmd[@]}" 2>/dev/null
+    done
+    "$bg" compare w=a w=b --threshold 2% --db "$db" --format json | verdict wall_time >>"$tmp/wall.v"
+    "$bg" compare i=a i=b --threshold 2% --db "$db" --format json |
+      verdict instructions >>"$tmp/ins.v"
+    "$bg" -q run --measure instructions --instances 1 --label d=a --db "$db" -- "$loop" 1000000 2>/dev/null
+    "$bg" -q run --measure instructions --instances 1 --label d=b --db "$db" -- "$loop" 1030000 2>/dev/null
+    "$bg" compare d=a d=b --threshold 2% --db "$db" --format json | verdict instructions >>"$tmp/det.v"
+    rm -f "$db"
+  done
+  kill "$noise" 2>/dev/null || true
+  wait "$noise" 2>/dev/null || true
+  alarms() { grep -cE '^(slower|faster)$' "$1" || true; }
+  printf "channel        A/A pairs  false alarms  inconclusive\n"
+  printf "wall_time      %9d  %12d  %12d\n" "$pairs" "$(alarms "$tmp/wall.v")" "$(grep -c inconclusive "$tmp/wall.v" || true)"
+  printf "instructions   %9d  %12d  %12d\n" "$pairs" "$(alarms "$tmp/ins.v")" "$(grep -c inconclusive "$tmp/ins.v" || true)"
+  printf "a loop 3%% longer, by instructions, 1 instance a side: slower in %d of %d\n" \
+    "$(grep -c '^slower$' "$tmp/det.v" || true)" "$pairs"
+  echo "(target: 0 false alarms from instructions)"
 fi
 
 # The full default `plan` (100 experiments x 1,000 resamples over the 5..25 x 5..25 grid, both
