@@ -276,9 +276,9 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
           if (row.a.instances_at_floor > 0 || row.b.instances_at_floor > 0)
             report.warnings.push_back(row.benchmark + ": " + floor_note(row));
           else if (metric == metrics.front() || (!row.a.data.empty() || !row.b.data.empty()))
-            report.warnings.push_back(fmt::format("{}: no {} measurements on {} side",
-                                                  row.benchmark, metric,
-                                                  row.a.data.empty() ? "the A" : "the B"));
+            report.warnings.push_back(
+                fmt::format("{}: no {} measurements on {} side{}", row.benchmark, metric,
+                            row.a.data.empty() ? "the A" : "the B", unmeasured_hint(metric)));
           continue;
         }
         sample = stats::ratio_sample(row.a.data, row.b.data, options.verdict.statistic,

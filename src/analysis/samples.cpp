@@ -85,6 +85,13 @@ std::vector<std::string> metrics_of(const VariantData& v) {
   return names;
 }
 
+std::string unmeasured_hint(const std::string& metric) {
+  if (metric != "instructions" && metric != "cycles") return "";
+  return " (hardware counters were refused where it ran: a VM without a PMU, "
+         "perf_event_paranoid above 2 or a container, as `benchguard system check` shows; or "
+         "--no-counters. `run --measure instructions` counts instructions under Valgrind)";
+}
+
 bool counted_by_simulation(const VariantData& v) {
   if (v.variant.config_json.empty()) return false;
   const auto config = nlohmann::json::parse(v.variant.config_json, nullptr, false);

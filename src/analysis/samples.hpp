@@ -62,6 +62,11 @@ MetricInfo metric_info(const VariantData& v, const std::string& name);
 // itself.
 std::vector<std::string> metrics_of(const VariantData& v);
 
+// Why a metric may have no values at all, for the message that says so: for instructions and
+// cycles, the hardware counters this machine refused (or --no-counters) and the Valgrind
+// channel; "" for the others.
+std::string unmeasured_hint(const std::string& metric);
+
 // True when the variant's instances counted instructions under Valgrind's cachegrind (its
 // configuration records `measure: [instructions]`): a count that does not vary between runs.
 bool counted_by_simulation(const VariantData& v);

@@ -89,7 +89,7 @@ VariantSummary summarize_variant(const VariantData& v, const std::string& metric
     s.warnings.push_back(
         fmt::format("{} instance(s) failed and are left out", s.sample.instances_failed));
   if (data.empty()) {
-    s.warnings.push_back("no measured iterations");
+    s.warnings.push_back("no measured iterations" + unmeasured_hint(metric));
     return s;
   }
   const auto values = data.values();

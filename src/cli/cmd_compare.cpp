@@ -55,8 +55,11 @@ Result<int> do_compare(Context& ctx, const CompareFlags& f) {
   auto report = analysis::compare_sides(inputs.a, inputs.b, opts);
   const auto conditions = analysis::condition_warnings(inputs.conditions_a, inputs.conditions_b);
   report.warnings.insert(report.warnings.begin(), conditions.begin(), conditions.end());
-  if (report.metrics.empty())
-    return Error{"nothing to compare: no benchmark has measurements on both sides"};
+  if (report.metrics.empty()) {
+    // Why, when the comparison knows: the first of its warnings.
+    return Error{"nothing to compare: no benchmark has measurements on both sides" +
+                 (report.warnings.empty() ? std::string() : "; " + report.warnings.front())};
+  }
   if (ctx.globals.format == "json")
     ctx.out << json_text(report::compare_json(report, inputs.description, statistic,
                                               opts.verdict.confidence),

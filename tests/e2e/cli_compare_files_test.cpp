@@ -202,6 +202,26 @@ TEST(CliCompareFiles, DefaultMetricsAndAll) {
     EXPECT_NE(std::find(names.begin(), names.end(), m), names.end()) << m;
   for (const char* m : {"max_rss", "peak_memory", "avg_memory"})
     EXPECT_EQ(std::find(names.begin(), names.end(), m), names.end()) << m;
+  // Asked for by name, the memory that was never measured is an error that says why.
+  const auto mem = run_cli({"compare", "side=a", "side=b", "--db", db, "--metric", "max_rss"});
+  EXPECT_EQ(mem.exit_code, 2);
+  EXPECT_NE(mem.err.find("nothing to compare: no benchmark has measurements on both sides; true: "
+                         "3 of 3 A and 3 of 3 B instances ended before"),
+            std::string::npos)
+      << mem.err;
+  EXPECT_EQ(testing::count_lines(mem.err), 1) << mem.err;
+  // Counters off (or refused): the summary says where instructions would come from.
+  ASSERT_EQ(run_cli({"run", "--no-counters", "--instances", "2", "--label", "side=nc", "--db", db,
+                     "-q", "--", "/bin/true"})
+                .exit_code,
+            0);
+  const auto ins = run_cli({"summary", "side=nc", "--db", db, "--metric", "instructions"});
+  EXPECT_NE(ins.out.find("no measured iterations (hardware counters were refused where it ran"),
+            std::string::npos)
+      << ins.out << ins.err;
+  EXPECT_NE(ins.out.find("`run --measure instructions` counts instructions under Valgrind"),
+            std::string::npos)
+      << ins.out;
   // summary takes `all` the same way: every metric the variant has.
   const auto s = run_cli({"summary", "--db", db, "--format", "json", "--metric", "all"});
   ASSERT_EQ(s.exit_code, 0) << s.err;
