@@ -55,13 +55,14 @@ TEST(CliInstructions, TwentyInstancesOfSortCountTheSame) {
   EXPECT_GT(row["mean_a"].get<double>(), 1e6);
 }
 
-// A loop 0.5% longer is slower with one instance a side; the same loop is unchanged.
+// A loop run 0.5% more often is slower with one instance a side; the same loop is unchanged.
 TEST(CliInstructions, HalfAPercentMoreIsSlowerWithOneInstanceASide) {
   TempDir dir;
   const std::string db = dir.file("i.db");
   const std::string loop = testing::helper("loop");
-  for (const auto& [side, count] : {std::pair{"side=a", "1000000"}, std::pair{"side=b", "1005000"},
-                                    std::pair{"side=c", "1000000"}}) {
+  for (const auto& [side, count] :
+       {std::pair{"side=a", "10000000"}, std::pair{"side=b", "10050000"},
+        std::pair{"side=c", "10000000"}}) {
     const auto r = run_cli({"run", "--measure", "instructions", "--instances", "1", "--label", side,
                             "--db", db, "-q", "--", loop, count});
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -72,8 +73,10 @@ TEST(CliInstructions, HalfAPercentMoreIsSlowerWithOneInstanceASide) {
   json row = instructions_row(r.out);
   ASSERT_FALSE(row.is_null()) << r.out;
   EXPECT_EQ(row["verdict"], "slower") << r.out;
-  // 5,000 more turns of a loop of about 6 instructions, over about 6.1 million.
-  EXPECT_NEAR(row["ratio"].get<double>(), 1.0049, 0.0005) << r.out;
+  // 0.5% more turns of the loop; start-up, the same on both sides, is about 0.1% of the count
+  // (how many instructions a turn takes depends on the compiler).
+  EXPECT_GT(row["ratio"].get<double>(), 1.0044) << r.out;
+  EXPECT_LT(row["ratio"].get<double>(), 1.0050) << r.out;
   EXPECT_EQ(row["ci"][0], row["ci"][1]) << r.out;
   r = run_cli(
       {"compare", "side=a", "side=c", "--db", db, "--threshold", "0.25%", "--format", "json"});
