@@ -45,18 +45,14 @@ bool is_instance_level(const std::string& metric) {
          std::end(kInstanceLevel);
 }
 
-// The instance's own value of an instance-level metric; nullopt when it was not measured (an
-// imported instance, counters refused).
+// The instance's own value of an instance-level metric, as outside_metrics gives it; nullopt
+// when it was not measured (an imported instance, counters refused).
 std::optional<double> instance_value(const InstanceRecord& in, const std::string& metric) {
-  if (metric == "instructions")
-    return in.instructions ? std::optional<double>(static_cast<double>(*in.instructions))
-                           : std::nullopt;
-  if (metric == "cycles")
-    return in.cycles ? std::optional<double>(static_cast<double>(*in.cycles)) : std::nullopt;
-  if (in.max_rss_bytes <= 0 && in.mem_peak_bytes <= 0) return std::nullopt;
-  if (metric == "max_rss") return static_cast<double>(in.max_rss_bytes);
-  if (metric == "peak_memory") return static_cast<double>(in.mem_peak_bytes);
-  return in.mem_avg_bytes;
+  const bool memory = metric != "instructions" && metric != "cycles";
+  if (memory && in.max_rss_bytes <= 0 && in.mem_peak_bytes <= 0) return std::nullopt;
+  for (const auto& [name, value] : outside_metrics(in))
+    if (name == metric) return value;
+  return std::nullopt;
 }
 
 // Whether an instance's iterations report nothing of `metric`.
