@@ -22,7 +22,6 @@ class CachegrindRun {
 
   // `argv` run under cachegrind, following every exec'd child (one count file per process).
   std::vector<std::string> wrap(const std::vector<std::string>& argv) const;
-  const std::string& valgrind() const { return valgrind_; }
   // The instructions executed by every process of the tree, summed; an Error when no process
   // wrote its count (valgrind could not run the program, or it was killed).
   Result<int64_t> instructions() const;
