@@ -30,6 +30,7 @@ namespace benchguard {
 class Client {
  public:
   Client() {
+    shift_heap();
     if (const char* path = std::getenv("BENCHGUARD_RESULTS"); path != nullptr && *path != '\0')
       out_ = std::fopen(path, "a");
     iterations_ = env_int("BENCHGUARD_ITERATIONS", -1);
@@ -100,6 +101,20 @@ class Client {
     std::fputs("}}\n", out_);
     // One line per iteration reaches the file at once: a crash loses at most this one.
     std::fflush(out_);
+  }
+
+  // Under `layout: randomized` (docs/measurement.md): once per process, holds on to
+  // BENCHGUARD_HEAP_OFFSET bytes of heap, so that what the benchmark allocates next starts at
+  // an offset that differs from instance to instance.
+  static void shift_heap() {
+    static void* const held = [] {
+      const int bytes = env_int("BENCHGUARD_HEAP_OFFSET", 0);
+      void* p =
+          bytes > 0 && bytes <= 65536 ? std::malloc(static_cast<std::size_t>(bytes)) : nullptr;
+      if (p != nullptr) static_cast<volatile char*>(p)[0] = 0;
+      return p;
+    }();
+    (void)held;
   }
 
   static int env_int(const char* name, int fallback) {

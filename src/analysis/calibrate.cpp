@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/suite.hpp"
+#include "stats/descriptive.hpp"
 #include "stats/null_calibration.hpp"
 
 namespace benchguard::analysis {
@@ -32,6 +33,7 @@ Calibration calibrate_runs(std::span<const RunData> runs, const CompareOptions& 
     std::vector<double> ratios;
     std::size_t slower = 0, faster = 0;
     std::size_t instances = std::numeric_limits<std::size_t>::max();
+    stats::Hierarchical sides;  // one group a side and repetition: its instance means
   };
   std::vector<std::pair<std::string, std::string>> order;  // (benchmark, metric) first seen
   std::map<std::pair<std::string, std::string>, Tally> tallies;
@@ -67,6 +69,8 @@ Calibration calibrate_runs(std::span<const RunData> runs, const CompareOptions& 
         if (row.result.verdict == stats::Verdict::kSlower) ++t.slower;
         if (row.result.verdict == stats::Verdict::kFaster) ++t.faster;
         t.instances = std::min({t.instances, row.a.data.instances(), row.b.data.instances()});
+        for (const auto* side : {&row.a.data, &row.b.data})
+          if (side->instances() >= 2) t.sides.add_instance(stats::instance_means(*side));
       }
   }
   const stats::Interval family =
@@ -99,9 +103,24 @@ Calibration calibrate_runs(std::span<const RunData> runs, const CompareOptions& 
     e.bound = nt.bound;
     e.reached = nt.reached;
     e.instances = t.instances == std::numeric_limits<std::size_t>::max() ? 0 : t.instances;
+    e.spread = stats::pooled_cv(t.sides);
     c.entries.push_back(std::move(e));
   }
   return c;
+}
+
+void add_fixed_layout(Calibration& c, std::span<const RunData> fixed,
+                      const CompareOptions& options) {
+  c.layout = "randomized";
+  const Calibration f = calibrate_runs(fixed, options);
+  for (auto& e : c.entries) {
+    const CalibrationEntry* same = f.find(e.benchmark, e.metric);
+    if (same == nullptr) continue;
+    e.fixed_comparisons = same->comparisons;
+    e.fixed_alarms = same->slower + same->faster;
+    e.spread_fixed = same->spread;
+    e.layout_share = stats::variance_share(same->spread, e.spread);
+  }
 }
 
 }  // namespace benchguard::analysis

@@ -25,4 +25,10 @@ NullSides null_sides(const RunData& run);
 // calibration measures the rule with the configured threshold).
 Calibration calibrate_runs(std::span<const RunData> runs, const CompareOptions& options);
 
+// calibrate --randomize-layout: `fixed` are the same A/A runs with the layout fixed. Sets
+// c.layout to "randomized" and, per entry of `c`, the fixed runs' comparisons, false alarms
+// and spread, and the share of the spread's variance that layout causes.
+void add_fixed_layout(Calibration& c, std::span<const RunData> fixed,
+                      const CompareOptions& options);
+
 }  // namespace benchguard::analysis

@@ -3,6 +3,7 @@
 // faster here, and the threshold that keeps that at or below 1 - confidence.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 
@@ -37,6 +38,13 @@ std::map<std::string, double> planned_rates(const Plan& plan, const Suite& suite
   return out;
 }
 
+// The suite with every randomized layout fixed instead.
+Suite fixed_layout(Suite suite) {
+  for (auto& b : suite.benchmarks)
+    if (b.layout == "randomized") b.layout = "fixed";
+  return suite;
+}
+
 Result<int> do_calibrate(Context& ctx, CalibrateFlags f) {
   if (f.run.suite.empty() && ctx.trailing.empty())
     return Error{"nothing to calibrate: give a suite file or `-- COMMAND ARGS...`"};
@@ -53,34 +61,47 @@ Result<int> do_calibrate(Context& ctx, CalibrateFlags f) {
   BG_TRY(schedule::preflight(suite));
   BG_ASSIGN(auto store, ctx.open_store(/*create=*/true));
 
+  // With a randomized layout, each repetition runs a second time with the layout fixed, so
+  // that the report can say how much of the A/A spread layout causes.
+  std::vector<const Suite*> layouts = {&suite};
+  const Suite fixed = fixed_layout(suite);
+  if (std::any_of(suite.benchmarks.begin(), suite.benchmarks.end(),
+                  [](const BenchmarkSpec& b) { return b.layout == "randomized"; }))
+    layouts.push_back(&fixed);
+
   const StopOnSignals stop;
   ProgressBar bar(ctx.err, ctx.interactive());
   const std::string id = schedule::new_uuid().substr(0, 8);
-  std::vector<RunData> runs;
+  std::vector<RunData> runs, fixed_runs;
   bool interrupted = false;
+  const int steps = f.repetitions * static_cast<int>(layouts.size());
   for (int k = 0; k < f.repetitions && !interrupted; ++k) {
-    schedule::RunOptions o = base;
-    o.seed = base.seed + static_cast<uint64_t>(k);
-    o.labels.emplace_back("calibration", id);
-    o.labels.emplace_back("repetition", std::to_string(k + 1));
-    const int reps = f.repetitions;
-    auto progress = [&bar, k, reps](const schedule::ProgressEvent& e) {
-      schedule::ProgressEvent scaled = e;
-      scaled.done = k * e.total + e.done;
-      scaled.total = reps * e.total;
-      scaled.finished = e.finished && k + 1 == reps;
-      bar(scaled);
-    };
-    auto outcome = schedule::run_suite(suite, *store, o, progress);
-    if (!outcome.ok()) return outcome.error();
-    interrupted = outcome->status == "interrupted";
-    if (interrupted) bar({0, 0, nullptr, nullptr, 0, true});
-    BG_ASSIGN(RunData data, store->load_run(std::to_string(outcome->run_id)));
-    if (!interrupted) runs.push_back(std::move(data));
+    for (std::size_t li = 0; li < layouts.size() && !interrupted; ++li) {
+      schedule::RunOptions o = base;
+      o.seed = base.seed + static_cast<uint64_t>(k);
+      o.labels.emplace_back("calibration", id);
+      o.labels.emplace_back("repetition", std::to_string(k + 1));
+      if (layouts.size() > 1) o.labels.emplace_back("layout", li == 0 ? "randomized" : "fixed");
+      const int step = k * static_cast<int>(layouts.size()) + static_cast<int>(li);
+      auto progress = [&bar, step, steps](const schedule::ProgressEvent& e) {
+        schedule::ProgressEvent scaled = e;
+        scaled.done = step * e.total + e.done;
+        scaled.total = steps * e.total;
+        scaled.finished = e.finished && step + 1 == steps;
+        bar(scaled);
+      };
+      auto outcome = schedule::run_suite(*layouts[li], *store, o, progress);
+      if (!outcome.ok()) return outcome.error();
+      interrupted = outcome->status == "interrupted";
+      if (interrupted) bar({0, 0, nullptr, nullptr, 0, true});
+      BG_ASSIGN(RunData data, store->load_run(std::to_string(outcome->run_id)));
+      if (!interrupted) (li == 0 ? runs : fixed_runs).push_back(std::move(data));
+    }
   }
   if (runs.empty()) return Error{"calibration interrupted before its first repetition ended"};
 
   Calibration c = analysis::calibrate_runs(runs, opts);
+  if (layouts.size() > 1) analysis::add_fixed_layout(c, fixed_runs, opts);
   c.schedule = suite.schedule;
   std::map<std::string, double> planned;
   if (ctx.globals.format == "json")
@@ -97,7 +118,7 @@ Result<int> do_calibrate(Context& ctx, CalibrateFlags f) {
                            c.repetitions, f.output);
   }
   ctx.err << fmt::format("benchguard: stored {} A/A run(s) labelled calibration={} in {}\n",
-                         runs.size(), id, ctx.db_name());
+                         runs.size() + fixed_runs.size(), id, ctx.db_name());
   return interrupted ? 130 : 0;
 }
 

@@ -46,6 +46,7 @@ Result<int> do_run(Context& ctx, const RunFlags& f, const UntilDecidedFlags& unt
       ctx.err << fmt::format("benchguard: {}: {} instance(s) failed; last: {}\n", b.name,
                              b.instances_failed, escape_text(b.last_failure));
   }
+  for (const auto& note : outcome->notes) ctx.err << "benchguard: note: " << note << "\n";
   ctx.err << fmt::format("benchguard: stored run {} ({}) in {}\n", outcome->uuid.substr(0, 8),
                          outcome->status, ctx.db_name());
   if (outcome->status == "interrupted") return 130;

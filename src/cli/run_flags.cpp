@@ -119,6 +119,7 @@ Status apply_flags(const RunFlags& f, Suite& s) {
     for (const auto& m : f.measure)
       if (std::find(b.measure.begin(), b.measure.end(), m) == b.measure.end())
         b.measure.push_back(m);
+    if (!f.layout.empty()) b.layout = f.layout == "native" ? "" : f.layout;
   }
   if (!f.schedule.empty()) s.schedule = f.schedule;
   return ok_status();
@@ -149,6 +150,14 @@ void add_run_flags(CLI::App* c, RunFlags& f) {
                 "Extra channels for every benchmark: instructions (each instance under "
                 "Valgrind's cachegrind: an exact count of executed instructions)")
       ->check(CLI::IsMember({"instructions"}));
+  auto* layout = c->add_option("--layout", f.layout,
+                               "Memory layout of every instance: native (as the kernel gives "
+                               "it), randomized (a random stack and heap offset per instance) "
+                               "or fixed (address randomization off)")
+                     ->check(CLI::IsMember({"native", "randomized", "fixed"}));
+  c->add_flag_callback(
+       "--randomize-layout", [&f] { f.layout = "randomized"; }, "Same as --layout randomized")
+      ->excludes(layout);
   c->add_flag("--no-counters", f.no_counters, "Do not read hardware counters");
   c->add_flag("--show-output", f.show_output, "Let benchmarks write to the terminal");
 }

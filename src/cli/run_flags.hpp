@@ -22,6 +22,7 @@ struct RunFlags {
   std::string cpus;
   std::vector<std::string> labels;
   std::vector<std::string> measure;  // --measure: channels added to every benchmark
+  std::string layout;                // --layout (--randomize-layout): every benchmark's
   int instances = 0, iterations = 0, burn_in = -1, warmup = -1, max_failures = 0;
   uint64_t seed = 0;
   bool seed_set = false;
@@ -34,7 +35,8 @@ struct RunFlags {
 };
 
 // --plan, --schedule, --instances, --iterations, --burn-in, --warmup, --timeout,
-// --max-failures, --cpus, --label, --seed, --measure, --no-counters, --show-output.
+// --max-failures, --cpus, --label, --seed, --measure, --layout (--randomize-layout),
+// --no-counters, --show-output.
 void add_run_flags(CLI::App* c, RunFlags& f);
 
 // The suite file (or `-- CMD` from ctx.trailing), with the plan, the count flags and, with

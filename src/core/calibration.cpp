@@ -94,6 +94,16 @@ Result<CalibrationEntry> read_entry(const Reader& r, const json& j, const std::s
   BG_TRY(r.real(j, "bound", where, e.bound));
   BG_TRY(r.flag(j, "reached", where, e.reached));
   BG_TRY(r.count(j, "instances", where, e.instances));
+  BG_TRY(r.real(j, "spread", where, e.spread));
+  if (j.contains("layout")) {
+    const json& l = j["layout"];
+    const std::string at = where + ".layout";
+    if (!l.is_object()) return r.error(at, "must be an object");
+    BG_TRY(r.count(l, "fixed_comparisons", at, e.fixed_comparisons));
+    BG_TRY(r.count(l, "fixed_false_alarms", at, e.fixed_alarms));
+    BG_TRY(r.real(l, "spread_fixed", at, e.spread_fixed));
+    BG_TRY(r.real(l, "share", at, e.layout_share));
+  }
   return e;
 }
 
@@ -108,7 +118,7 @@ const CalibrationEntry* Calibration::find(const std::string& benchmark,
 
 std::string format_calibration(const Calibration& c) {
   json entries = json::array();
-  for (const auto& e : c.entries)
+  for (const auto& e : c.entries) {
     entries.push_back({{"benchmark", e.benchmark},
                        {"metric", e.metric},
                        {"comparisons", e.comparisons},
@@ -120,8 +130,15 @@ std::string format_calibration(const Calibration& c) {
                        {"threshold", json_number(e.threshold)},
                        {"bound", json_number(e.bound)},
                        {"reached", e.reached},
-                       {"instances", e.instances}});
-  const json j = {
+                       {"instances", e.instances},
+                       {"spread", json_number(e.spread)}});
+    if (c.layout == "randomized")
+      entries.back()["layout"] = {{"fixed_comparisons", e.fixed_comparisons},
+                                  {"fixed_false_alarms", e.fixed_alarms},
+                                  {"spread_fixed", json_number(e.spread_fixed)},
+                                  {"share", json_number(e.layout_share)}};
+  }
+  json j = {
       {"calibration", 1},
       {"suite", c.suite},
       {"host", c.host},
@@ -139,6 +156,7 @@ std::string format_calibration(const Calibration& c) {
       {"family_rate_ci", {json_number(c.family_rate_lower), json_number(c.family_rate_upper)}},
       {"runs", c.runs},
       {"entries", entries}};
+  if (!c.layout.empty()) j["layout"] = c.layout;
   return json_text(j, 2) + "\n";
 }
 
@@ -163,6 +181,7 @@ Result<Calibration> parse_calibration(const std::string& text, const std::string
   BG_TRY(r.text(j, "host", "", c.host));
   BG_TRY(r.text(j, "schedule", "", c.schedule));
   BG_TRY(r.text(j, "variant", "", c.variant));
+  BG_TRY(r.text(j, "layout", "", c.layout));
   BG_TRY(r.text(j, "statistic", "", c.statistic));
   BG_TRY(r.real(j, "confidence", "", c.confidence));
   BG_TRY(r.real(j, "threshold", "", c.threshold));

@@ -4,6 +4,7 @@
 // `compare --calibration`. See docs/calibrate.md.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -28,6 +29,17 @@ struct CalibrationEntry {
   double bound = 1;
   bool reached = false;       // bound <= alpha
   std::size_t instances = 0;  // per side and repetition (the fewest seen)
+  // The spread of instance means within a side: their standard deviation pooled over the
+  // sides of every repetition, over the mean (NaN with too few instances).
+  double spread = std::nan("");
+  // calibrate --randomize-layout (Calibration::layout "randomized"): the same A/A with the
+  // layout fixed, run beside it: its comparisons, false alarms and spread. `layout_share` is
+  // the part of the randomized spread's variance that layout alone causes,
+  // 1 - (spread_fixed / spread)^2, at least 0. NaN (and 0 counts) otherwise.
+  std::size_t fixed_comparisons = 0;
+  std::size_t fixed_alarms = 0;
+  double spread_fixed = std::nan("");
+  double layout_share = std::nan("");
 };
 
 struct Calibration {
@@ -36,6 +48,7 @@ struct Calibration {
   std::string host;
   std::string schedule;
   std::string variant;    // the variant run against itself
+  std::string layout;     // the A/A's layout (BenchmarkSpec::layout): "" native, randomized, fixed
   std::string statistic;  // of the verdict rule: robust mean | trimmed mean | median | mean
   double confidence = 0.95;
   double threshold = kDefaultThreshold;  // the verdict rule's own threshold

@@ -88,6 +88,10 @@ struct BenchmarkSpec {
   bool counts_instructions() const {
     return std::find(measure.begin(), measure.end(), "instructions") != measure.end();
   }
+  // Memory layout of its instances (suite key `layout`, `run --layout`; docs/measurement.md):
+  // "" as the kernel gives it (ASLR), "randomized": each instance's stack and heap start at a
+  // random offset, "fixed": address randomization off, the same layout for every instance.
+  std::string layout;
   // How its instances report iterations: "" through the iteration protocol (docs/protocol.md);
   // "google-benchmark": the command is a Google Benchmark binary, run with
   // --benchmark_repetitions and --benchmark_out, each repetition one iteration.

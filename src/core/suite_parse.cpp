@@ -21,7 +21,7 @@ const std::vector<std::string_view> kVariantKeys = {"command", "args", "env", "c
 std::vector<std::string_view> with_settings(std::vector<std::string_view> keys) {
   for (std::string_view k :
        {"instances", "iterations", "burn_in", "warmup", "timeout", "max_failures", "metrics",
-        "measure", "env", "cwd", "shell", "format", "variants", "duet_repetitions",
+        "measure", "layout", "env", "cwd", "shell", "format", "variants", "duet_repetitions",
         "sync_repetitions", "sequential_repetitions"})
     keys.push_back(k);
   return keys;
@@ -221,6 +221,13 @@ Result<bool> read_setting(const Reader& r, const Field& f, RawSettings& s) {
     BG_ASSIGN(s.spec.metrics, read_metrics(r, f));
   } else if (k == "measure") {
     BG_ASSIGN(s.spec.measure, read_measure(r, f));
+  } else if (k == "layout") {
+    std::string layout;
+    BG_TRY(r.get_string(f, layout));
+    if (layout != "native" && layout != "randomized" && layout != "fixed")
+      return r.error(f,
+                     "layout is native (the default), randomized or fixed, not '" + layout + "'");
+    s.spec.layout = layout == "native" ? "" : layout;
   } else if (k == "env") {
     BG_TRY(r.merge_env(f, s.env));
   } else if (k == "cwd") {

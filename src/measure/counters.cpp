@@ -4,7 +4,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <optional>
+#include <string>
 
 #include "measure/process.hpp"
 
@@ -35,15 +39,50 @@ std::vector<CounterEvent> hardware_counter_events() {
           {PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES}};
 }
 
-bool counters_available() {
+std::string describe_counter_refusal(int err, std::optional<int> paranoid) {
+  switch (err) {
+    case 0:
+      return "";
+    case ENOENT:
+    case EOPNOTSUPP:
+    case ENODEV:
+      return "this machine exposes no hardware performance counters (a VM without a virtual "
+             "PMU, or a container that hides it)";
+    case EACCES:
+    case EPERM:
+      if (paranoid && *paranoid > 2)
+        return "kernel.perf_event_paranoid is " + std::to_string(*paranoid) +
+               " (2 or lower allows it: sysctl kernel.perf_event_paranoid=2)";
+      return "perf_event_open is not permitted here (a container without CAP_PERFMON, or a "
+             "seccomp filter)";
+    default:
+      return std::string("perf_event_open: ") + std::strerror(err);
+  }
+}
+
+std::string counters_refusal() {
   // Many VMs expose no PMU (ENOENT/EOPNOTSUPP); probing once keeps launches on posix_spawn.
-  static const bool available = [] {
+  static const std::string why = [] {
     const int fd = open_event(hardware_counter_events()[0], 0, false);
-    if (fd < 0) return false;
-    close(fd);
-    return true;
+    if (fd >= 0) {
+      close(fd);
+      return std::string();
+    }
+    const int err = errno;
+    std::optional<int> paranoid;
+    if (std::FILE* f = std::fopen("/proc/sys/kernel/perf_event_paranoid", "re")) {
+      int level = 0;
+      if (std::fscanf(f, "%d", &level) == 1) paranoid = level;
+      std::fclose(f);
+    }
+    std::string text = describe_counter_refusal(err, paranoid);
+    return text.empty() ? std::string("perf_event_open failed") : text;
   }();
-  return available;
+  return why;
+}
+
+bool counters_available() {
+  return counters_refusal().empty();
 }
 
 CounterSet::CounterSet(CounterSet&& other) noexcept : fds_(std::move(other.fds_)) {

@@ -189,6 +189,7 @@ Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchO
   req.envp = env.envp();
   req.cwd = spec.cwd.empty() ? nullptr : spec.cwd.c_str();
   req.cpus = spec.cpus.empty() ? nullptr : &cpus;
+  req.fixed_layout = spec.fixed_layout;
   req.stdin_fd = devnull_fd();
   if (spec.quiet) {
     if (!spec.stdout_path.empty()) {

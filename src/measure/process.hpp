@@ -27,6 +27,9 @@ struct LaunchSpec {
   // Run under Valgrind's cachegrind: `instructions` is its exact count over the whole tree
   // (measure/cachegrind.hpp), hardware counters are not read, and time is Valgrind's.
   bool count_instructions = false;
+  // Address space layout randomization off for this child (personality ADDR_NO_RANDOMIZE, as
+  // `setarch -R`): its stack, heap and libraries start where they did last time.
+  bool fixed_layout = false;
   bool quiet = true;        // stdout/stderr of the child to /dev/null
   std::string stdout_path;  // when set (and quiet), capture stdout/stderr there
 };
@@ -76,6 +79,10 @@ Result<std::string> resolve_executable(const std::string& program);
 
 // True when perf_event_open lets this process count instructions of its children.
 bool counters_available();
+// Why it does not, in words ("" when it does): probed once per process.
+std::string counters_refusal();
+// The words for a refusal with errno `err` (0: none) under perf_event_paranoid `paranoid`.
+std::string describe_counter_refusal(int err, std::optional<int> paranoid);
 
 // Parses "0,2-3" into {0,2,3}; an Error for bad syntax or CPUs this machine lacks.
 Result<std::vector<int>> parse_cpu_list(const std::string& list);

@@ -4,6 +4,7 @@
 #include <linux/close_range.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/personality.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -155,11 +156,49 @@ class SpawnSetup {
   bool ready_ = false;
 };
 
+// The calling thread's personality with ADDR_NO_RANDOMIZE while it lives: a child started
+// meanwhile inherits it (the kernel keeps a personality per thread, so duet threads do not
+// see each other's). Does nothing unless asked.
+class FixedLayout {
+ public:
+  explicit FixedLayout(bool on) {
+    if (!on) return;
+    const int current = personality(0xffffffff);
+    if (current == -1) {
+      err_ = errno;
+      return;
+    }
+    saved_ = current;
+    if ((current & ADDR_NO_RANDOMIZE) == 0 &&
+        personality(static_cast<unsigned long>(current) | ADDR_NO_RANDOMIZE) == -1)
+      err_ = errno;
+  }
+  ~FixedLayout() {
+    if (saved_ >= 0 && (saved_ & ADDR_NO_RANDOMIZE) == 0)
+      personality(static_cast<unsigned long>(saved_));
+  }
+  FixedLayout(const FixedLayout&) = delete;
+  FixedLayout& operator=(const FixedLayout&) = delete;
+  // An Error when the personality could not be set (a seccomp filter, say).
+  Status status(const SpawnRequest& req) const {
+    if (err_ == 0) return ok_status();
+    return Error{
+        "cannot run '" + *req.program +
+        "' with a fixed layout (address randomization off): personality: " + std::strerror(err_)};
+  }
+
+ private:
+  int saved_ = -1;
+  int err_ = 0;
+};
+
 }  // namespace
 
 Result<Spawned> spawn_posix(const SpawnRequest& req) {
   thread_local SpawnSetup setup;
   setup.prepare(req);
+  const FixedLayout layout(req.fixed_layout);
+  BG_TRY(layout.status(req));
 
   // posix_spawn has no affinity attribute, but the child inherits the spawning thread's mask.
   cpu_set_t saved;
@@ -186,6 +225,8 @@ Result<Spawned> spawn_posix(const SpawnRequest& req) {
 }
 
 Result<Spawned> spawn_forked(const SpawnRequest& req, const std::vector<CounterEvent>& events) {
+  const FixedLayout layout(req.fixed_layout);
+  BG_TRY(layout.status(req));
   int sv[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
     return Error{std::string("cannot start a child: socketpair: ") + std::strerror(errno)};

@@ -26,6 +26,7 @@ struct SpawnRequest {
   int stdout_fd = -1;
   int stderr_fd = -1;
   const cpu_set_t* cpus = nullptr;  // nullptr: inherit the launching thread's affinity
+  bool fixed_layout = false;        // the child without address space layout randomization
 };
 
 struct Spawned {

@@ -50,6 +50,27 @@ void print_calibration(std::ostream& out, const std::string& format, const Calib
   }
   render(t, format, out);
   if (format == "csv") return;
+  if (c.layout == "randomized") {
+    // calibrate --randomize-layout: the same A/A with the layout fixed, beside it.
+    out << (md ? "\n**Layout**: " : "\nLayout: ")
+        << "the same A/A with the layout fixed (address randomization off) against randomized "
+           "(a random stack and heap offset per instance)\n\n";
+    Table l;
+    l.header = {"benchmark",
+                "metric",
+                "false alarms fixed",
+                "false alarms randomized",
+                "spread fixed",
+                "spread randomized",
+                "share of the spread from layout"};
+    l.right = {false, false, true, true, true, true, true};
+    for (const auto& e : c.entries)
+      l.add_row({e.benchmark, e.metric,
+                 fmt::format("{} of {}", e.fixed_alarms, e.fixed_comparisons),
+                 fmt::format("{} of {}", e.slower + e.faster, e.comparisons),
+                 percent(e.spread_fixed), percent(e.spread), percent(e.layout_share)});
+    render(l, format, out);
+  }
   const char* bullet = md ? "- " : "  ";
   out << fmt::format("\n{}repetitions with any false alarm: {} of {} ({}, {:.0f}% CI {} .. {})\n",
                      bullet, c.repetitions_with_alarm, c.repetitions,

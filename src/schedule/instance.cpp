@@ -4,6 +4,7 @@
 
 #include <csignal>
 #include <cstring>
+#include <random>
 
 namespace benchguard::schedule {
 
@@ -17,6 +18,27 @@ KeyValues instance_env(const BenchmarkSpec& b, const VariantSpec& v, int instanc
   env.emplace_back("BENCHGUARD_VARIANT", v.name);
   env.emplace_back("BENCHGUARD_INSTANCE", std::to_string(instance));
   return env;
+}
+
+void apply_layout(const std::string& layout, uint64_t seed, KeyValues& env,
+                  measure::LaunchSpec& spec) {
+  constexpr std::size_t kPage = 4096;
+  const std::string pad_name = "BENCHGUARD_LAYOUT_PAD";
+  if (layout == "randomized") {
+    std::mt19937_64 rng(seed);
+    const std::size_t pad = std::uniform_int_distribution<std::size_t>(0, kPage - 1)(rng);
+    const std::size_t heap =
+        16 * std::uniform_int_distribution<std::size_t>(0, kPage / 16 - 1)(rng);
+    env.emplace_back(pad_name, std::string(pad, 'x'));
+    env.emplace_back("BENCHGUARD_HEAP_OFFSET", std::to_string(heap));
+  } else if (layout == "fixed") {
+    spec.fixed_layout = true;
+    // Each variable takes NAME=VALUE and a terminating NUL on the new process's stack.
+    std::size_t ours = pad_name.size() + 2;
+    for (const auto& [k, v] : env)
+      if (k.starts_with("BENCHGUARD_")) ours += k.size() + v.size() + 2;
+    env.emplace_back(pad_name, std::string((kPage - ours % kPage) % kPage, 'x'));
+  }
 }
 
 std::string describe_signal(int sig) {

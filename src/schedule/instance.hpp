@@ -3,6 +3,7 @@
 // the failure, if any.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,21 @@ namespace benchguard::schedule {
 // Environment benchguard gives every instance.
 KeyValues instance_env(const BenchmarkSpec& b, const VariantSpec& v, int instance,
                        const std::string& results_path);
+
+// The memory layout of one instance (BenchmarkSpec::layout; docs/measurement.md), added to
+// its environment `env` and `spec`:
+// - "randomized": the stack starts lower by a random 0..4095 bytes (BENCHGUARD_LAYOUT_PAD, an
+//   environment variable of that length: the kernel copies the environment above the stack),
+//   and BENCHGUARD_HEAP_OFFSET, a random multiple of 16 below 4096, is what the C++ client
+//   allocates before the first iteration, so that later allocations start that much further.
+//   Drawn from `seed`: the same seed gives every instance the same layout again.
+// - "fixed": address randomization off for the child, and BENCHGUARD_LAYOUT_PAD sized so that
+//   benchguard's own variables (whose values differ by variant and instance) always take the
+//   same room modulo a page: A and B then differ in layout only by what their commands and
+//   environments differ in.
+// - "": nothing.
+void apply_layout(const std::string& layout, uint64_t seed, KeyValues& env,
+                  measure::LaunchSpec& spec);
 
 // Builds the record from what was measured. `reported` are the protocol iterations (may be
 // empty); `protocol_error` is non-empty when the results file could not be parsed.

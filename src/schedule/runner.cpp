@@ -69,6 +69,7 @@ std::string config_json(const BenchmarkSpec& b, const VariantSpec& v, const std:
   j["max_failures"] = b.max_failures;
   j["metrics"] = b.metrics;
   if (!b.measure.empty()) j["measure"] = b.measure;
+  if (!b.layout.empty()) j["layout"] = b.layout;
   j["schedule"] = sched;
   if (b.mixed_plan()) {
     j["duet_repetitions"] = b.duet_repetitions;
@@ -77,6 +78,42 @@ std::string config_json(const BenchmarkSpec& b, const VariantSpec& v, const std:
   }
   j["cwd"] = v.cwd;
   return json_text(j);
+}
+
+// The seed of one instance's layout: distinct per benchmark, variant and instance.
+uint64_t layout_seed(uint64_t seed, int benchmark, int variant, int instance) {
+  uint64_t x = seed;
+  for (const int part : {benchmark, variant, instance}) {
+    x ^= static_cast<uint64_t>(static_cast<int64_t>(part)) + 0x9e3779b97f4a7c15ULL + (x << 6) +
+         (x >> 2);
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 31;
+  }
+  return x;
+}
+
+std::vector<std::string> run_notes(const Suite& suite, const RunOptions& options,
+                                   const KeyValues& host) {
+  std::vector<std::string> notes;
+  const bool reads_counters =
+      std::any_of(suite.benchmarks.begin(), suite.benchmarks.end(),
+                  [](const BenchmarkSpec& b) { return !b.counts_instructions(); });
+  if (options.counters && reads_counters) {
+    if (const std::string why = measure::counters_refusal(); !why.empty())
+      notes.push_back("hardware counters refused: " + why +
+                      "; instructions and cycles are not measured (`--measure instructions` "
+                      "counts instructions under Valgrind; --no-counters leaves them out "
+                      "without this note)");
+  }
+  const bool native = std::any_of(suite.benchmarks.begin(), suite.benchmarks.end(),
+                                  [](const BenchmarkSpec& b) { return b.layout.empty(); });
+  for (const auto& [k, v] : host)
+    if (k == "aslr" && v != "full" && native)
+      notes.push_back("address randomization is " + v +
+                      " here (kernel.randomize_va_space): every instance of a binary gets the "
+                      "same stack and heap layout, so a layout difference between A and B can "
+                      "pass for a change (--randomize-layout varies it per instance)");
+  return notes;
 }
 
 std::string resolve_in(const std::string& program, const std::string& cwd) {
@@ -331,6 +368,7 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
   }
 
   RunOutcome outcome;
+  outcome.notes = run_notes(suite, options, run.artifacts);
   outcome.run_id = run_id;
   outcome.uuid = run.uuid;
   outcome.status = "complete";
@@ -354,6 +392,8 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
     }
     spec.cwd = v.cwd;
     spec.env = instance_env(b, v, slot.instance, results_path);
+    apply_layout(b.layout, layout_seed(options.seed, slot.benchmark, slot.variant, slot.instance),
+                 spec.env, spec);
     spec.timeout_s = b.timeout_s;
     spec.kill_grace_s = options.kill_grace_s;
     spec.cpus = pin;

@@ -68,6 +68,9 @@ struct RunOutcome {
   std::string uuid;
   std::string status;  // complete | interrupted
   std::vector<BenchmarkOutcome> benchmarks;
+  // What the run could not measure, or measured under a condition that can mislead, each in
+  // one line with what to do (hardware counters refused, address randomization off).
+  std::vector<std::string> notes;
   bool any_failure() const;
 };
 

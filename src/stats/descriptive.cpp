@@ -116,4 +116,10 @@ double pooled_cv(const Hierarchical& data) {
   return std::sqrt(ss / static_cast<double>(dof)) / mean(data.values());
 }
 
+double variance_share(double without, double with) {
+  if (!std::isfinite(without) || !std::isfinite(with) || with == 0) return kNaN;
+  const double r = without / with;
+  return std::clamp(1.0 - r * r, 0.0, 1.0);
+}
+
 }  // namespace benchguard::stats

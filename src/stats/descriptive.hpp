@@ -50,4 +50,9 @@ Variability instance_variability(const Hierarchical& data);
 // it leaves out the differences between instances.
 double pooled_cv(const Hierarchical& data);
 
+// The share of a spread's variance that one cause adds: with `without` the spread (a CV or
+// standard deviation) measured without the cause and `with` the spread with it,
+// 1 - (without / with)^2, clamped to [0, 1]. NaN when either is not finite or `with` is 0.
+double variance_share(double without, double with);
+
 }  // namespace benchguard::stats

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "measure/process.hpp"
 #include "store/store.hpp"
 #include "support/test_support.hpp"
 
@@ -82,6 +83,30 @@ TEST(CliRun, CommandAfterDashDash) {
   ASSERT_EQ(run->variants.size(), 1u);
   EXPECT_EQ(run->variants[0].variant.benchmark, "true");
   EXPECT_EQ(run->variants[0].instances.size(), 4u);
+}
+
+// Where the kernel refuses hardware counters, run says so once, in one line with the reason and
+// what to do; --no-counters asks for none and gets no note. On a machine with counters there
+// is no note at all.
+TEST(CliRun, RefusedCountersAreSaidOnce) {
+  TempDir dir;
+  const auto r = run_cli({"run", "--instances", "3", "--db", dir.file("bg.db"), "--", "/bin/true"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string note = "benchguard: note: hardware counters refused: ";
+  const auto at = r.err.find(note);
+  if (measure::counters_available()) {
+    EXPECT_EQ(at, std::string::npos) << r.err;
+  } else {
+    ASSERT_NE(at, std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find(note, at + 1), std::string::npos) << "once, not per instance: " << r.err;
+    const std::string line = r.err.substr(at, r.err.find('\n', at) - at);
+    EXPECT_NE(line.find(measure::counters_refusal()), std::string::npos) << line;
+    EXPECT_NE(line.find("--measure instructions"), std::string::npos) << line;
+  }
+  const auto quiet = run_cli(
+      {"run", "--no-counters", "--instances", "1", "--db", dir.file("bg.db"), "--", "/bin/true"});
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err.find("hardware counters"), std::string::npos) << quiet.err;
 }
 
 TEST(CliRun, LabelsAreStored) {

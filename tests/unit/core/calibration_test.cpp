@@ -107,6 +107,34 @@ TEST(CalibrationFile, RoundTrips) {
   EXPECT_EQ(back->find("sort", "cpu_time"), nullptr);
 }
 
+// calibrate --randomize-layout: the fixed layout's figures beside the randomized ones.
+TEST(CalibrationFile, LayoutFiguresRoundTrip) {
+  Calibration c = sample();
+  c.layout = "randomized";
+  c.entries[0].spread = 0.0368;
+  c.entries[0].fixed_comparisons = 20;
+  c.entries[0].fixed_alarms = 7;
+  c.entries[0].spread_fixed = 0.0127;
+  c.entries[0].layout_share = 0.881;
+  auto back = parse_calibration(format_calibration(c), "cal.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->layout, "randomized");
+  const CalibrationEntry* e = back->find("sort", "wall_time");
+  ASSERT_NE(e, nullptr);
+  EXPECT_DOUBLE_EQ(e->spread, 0.0368);
+  EXPECT_EQ(e->fixed_comparisons, 20U);
+  EXPECT_EQ(e->fixed_alarms, 7U);
+  EXPECT_DOUBLE_EQ(e->spread_fixed, 0.0127);
+  EXPECT_DOUBLE_EQ(e->layout_share, 0.881);
+  // Without a randomized layout the file has no layout figures, and reads as before.
+  const Calibration plain = sample();
+  EXPECT_EQ(format_calibration(plain).find("\"layout\""), std::string::npos);
+  auto old = parse_calibration(format_calibration(plain), "cal.json");
+  ASSERT_TRUE(old.ok());
+  EXPECT_TRUE(std::isnan(old->entries[0].layout_share));
+  EXPECT_EQ(old->entries[0].fixed_comparisons, 0U);
+}
+
 TEST(CalibrationFile, BadFilesSayWhatIsWrong) {
   auto not_json = parse_calibration("{\"calibration\": 1,", "c.json");
   ASSERT_FALSE(not_json.ok());

@@ -51,6 +51,20 @@ TEST(SuiteErrors, MeasureTakesInstructionsOnly) {
   EXPECT_FALSE(none->benchmarks[0].counts_instructions());
 }
 
+TEST(SuiteErrors, LayoutIsNativeRandomizedOrFixed) {
+  expect_error("layout: shuffled\n" + kBenchmarks, 1,
+               "layout is native (the default), randomized or fixed, not 'shuffled'");
+  const auto ok = parse_suite("layout: randomized\n" + kBenchmarks +
+                                  "  - {name: b, command: [y], layout: fixed}\n"
+                                  "  - {name: c, command: [z], layout: native}\n",
+                              kFile);
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
+  ASSERT_EQ(ok->benchmarks.size(), 3U);
+  EXPECT_EQ(ok->benchmarks[0].layout, "randomized");  // inherited from the suite
+  EXPECT_EQ(ok->benchmarks[1].layout, "fixed");
+  EXPECT_EQ(ok->benchmarks[2].layout, "");  // native: as the kernel gives it
+}
+
 TEST(SuiteErrors, MissingFile) {
   testing::TempDir dir;
   auto r = load_suite(dir.file("nope.yml"));

@@ -6,6 +6,8 @@
 #include <linux/perf_event.h>
 #include <unistd.h>
 
+#include <cerrno>
+
 #include "launch_test_util.hpp"
 #include "measure/process.hpp"
 
@@ -28,6 +30,22 @@ TEST(MeasureCounters, SetOrUnsetByAvailability) {
     EXPECT_FALSE(r->instructions.has_value());
     EXPECT_FALSE(r->cycles.has_value());
   }
+}
+
+// Why counters are refused, in words that say what to do, for each errno the kernel gives.
+TEST(MeasureCounters, RefusalsAreExplained) {
+  EXPECT_EQ(describe_counter_refusal(0, 2), "");
+  for (const int err : {ENOENT, EOPNOTSUPP, ENODEV})
+    EXPECT_NE(describe_counter_refusal(err, 2).find("no hardware performance counters"),
+              std::string::npos);
+  EXPECT_EQ(describe_counter_refusal(EACCES, 3),
+            "kernel.perf_event_paranoid is 3 (2 or lower allows it: sysctl "
+            "kernel.perf_event_paranoid=2)");
+  EXPECT_NE(describe_counter_refusal(EPERM, 1).find("CAP_PERFMON"), std::string::npos);
+  EXPECT_NE(describe_counter_refusal(EPERM, std::nullopt).find("CAP_PERFMON"), std::string::npos);
+  EXPECT_NE(describe_counter_refusal(EINVAL, 2).find("perf_event_open: "), std::string::npos);
+  // The probe agrees with availability.
+  EXPECT_EQ(counters_refusal().empty(), counters_available());
 }
 
 TEST(MeasureCounters, NotCountedWhenNotAsked) {

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <set>
+#include <string>
 
 namespace benchguard::schedule {
 namespace {
@@ -77,6 +79,71 @@ TEST(ScheduleInstance, EnvironmentTellsTheBenchmarkWhatToDo) {
   EXPECT_EQ(get("BENCHGUARD_BURN_IN"), "3");
   EXPECT_EQ(get("BENCHGUARD_VARIANT"), "B");
   EXPECT_EQ(get("BENCHGUARD_INSTANCE"), "4");
+}
+
+std::string value_of(const KeyValues& env, const std::string& k) {
+  for (const auto& [key, value] : env)
+    if (key == k) return value;
+  return "<unset>";
+}
+
+// Randomized: a pad of 0..4095 bytes and a heap offset, a multiple of 16 below 4096, drawn
+// from the seed alone.
+TEST(ScheduleInstance, RandomizedLayoutDrawsFromTheSeed) {
+  std::set<std::size_t> pads;
+  std::set<std::string> heaps;
+  for (uint64_t seed = 0; seed < 200; ++seed) {
+    KeyValues env;
+    measure::LaunchSpec spec;
+    apply_layout("randomized", seed, env, spec);
+    EXPECT_FALSE(spec.fixed_layout);
+    const std::string pad = value_of(env, "BENCHGUARD_LAYOUT_PAD");
+    ASSERT_NE(pad, "<unset>");
+    EXPECT_LT(pad.size(), 4096U);
+    pads.insert(pad.size());
+    const int heap = std::stoi(value_of(env, "BENCHGUARD_HEAP_OFFSET"));
+    EXPECT_EQ(heap % 16, 0);
+    EXPECT_GE(heap, 0);
+    EXPECT_LT(heap, 4096);
+    heaps.insert(value_of(env, "BENCHGUARD_HEAP_OFFSET"));
+
+    KeyValues again;
+    apply_layout("randomized", seed, again, spec);
+    EXPECT_EQ(again, env);  // the same seed, the same layout
+  }
+  EXPECT_GT(pads.size(), 150U);   // 200 draws of 4096 values: nearly all distinct
+  EXPECT_GT(heaps.size(), 100U);  // of 256
+}
+
+// Fixed: address randomization off, and benchguard's own variables padded to the same room
+// modulo a page whatever the variant's name and the instance's number.
+TEST(ScheduleInstance, FixedLayoutEvensOutBenchguardsOwnVariables) {
+  BenchmarkSpec b;
+  b.name = "sort";
+  auto room = [&](const std::string& variant, int instance) {
+    VariantSpec v;
+    v.name = variant;
+    v.env = {{"USER_VAR", variant == "A" ? "short" : "a longer value"}};
+    KeyValues env = instance_env(b, v, instance, "/tmp/r.jsonl");
+    measure::LaunchSpec spec;
+    apply_layout("fixed", 1, env, spec);
+    EXPECT_TRUE(spec.fixed_layout);
+    std::size_t ours = 0;
+    for (const auto& [k, value] : env)
+      if (k.starts_with("BENCHGUARD_")) ours += k.size() + value.size() + 2;
+    return ours;
+  };
+  const std::size_t first = room("A", 0);
+  EXPECT_EQ(first % 4096, 0U);
+  EXPECT_EQ(room("A", 0), first);
+  EXPECT_EQ(room("a much longer variant name", 12345) % 4096, 0U);
+  // The user's own variables are theirs: not evened out.
+
+  KeyValues env;
+  measure::LaunchSpec spec;
+  apply_layout("", 1, env, spec);  // native: nothing
+  EXPECT_TRUE(env.empty());
+  EXPECT_FALSE(spec.fixed_layout);
 }
 
 }  // namespace

@@ -80,6 +80,17 @@ TEST(StatsDescriptive, InstanceVariabilityAndPooledCv) {
   EXPECT_DOUBLE_EQ(pooled_cv(data), std::sqrt(10.0 / 6.0) / (48.0 / 9.0));
 }
 
+// 1 - (without / with)^2: a spread of 3% that is 1% without the cause owes 8/9 of its
+// variance to it; clamped where noise makes the spread without the cause the larger.
+TEST(StatsDescriptive, VarianceShare) {
+  EXPECT_DOUBLE_EQ(variance_share(0.01, 0.03), 8.0 / 9.0);
+  EXPECT_DOUBLE_EQ(variance_share(0.03, 0.03), 0.0);
+  EXPECT_DOUBLE_EQ(variance_share(0.04, 0.03), 0.0);
+  EXPECT_DOUBLE_EQ(variance_share(0.0, 0.02), 1.0);
+  EXPECT_TRUE(std::isnan(variance_share(0.01, 0.0)));
+  EXPECT_TRUE(std::isnan(variance_share(std::nan(""), 0.02)));
+}
+
 TEST(StatsDescriptive, VariabilitySkipsSingleIterationInstances) {
   const Hierarchical data({{5}, {1, 3}});
   const auto v = instance_variability(data);
