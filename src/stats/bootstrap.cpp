@@ -207,8 +207,8 @@ RatioSample ratio_sample(const Hierarchical& a, const Hierarchical& b, Statistic
   // on the order).
   double stat_a = 0, stat_b = 0;
   Replicates drawn_a, drawn_b;
-  const auto side = [&](const Hierarchical& data, uint64_t side_seed, double& stat,
-                        VarianceTerm& term, Replicates& drawn) {
+  const auto side = [&](const Hierarchical& data, const Hierarchical& other, uint64_t side_seed,
+                        double& stat, VarianceTerm& term, Replicates& drawn) {
     if (statistic != Statistic::kRobustMean) {
       stat = statistic_of(data, statistic);
       term = relative_variance_term(data, statistic);
@@ -218,14 +218,14 @@ RatioSample ratio_sample(const Hierarchical& a, const Hierarchical& b, Statistic
     // The robust mean is the mean of the data without spikes: find them once, not once for
     // the statistic, once for its terms and once for its replicates. The resampling method
     // is still chosen on the data as measured (bootstrap_replicates).
-    const Hierarchical clean = without_spikes(data);
+    const Hierarchical clean = without_spikes(data, other.values());
     stat = mean(clean.values());
     term = relative_variance_term(clean);
     drawn.method = choose_resample_method(data);
     drawn.values = replicates_by(clean, Statistic::kMean, resamples, side_seed, drawn.method);
   };
-  tbb::parallel_invoke([&] { side(a, derive_seed(seed, 0), stat_a, s.a, drawn_a); },
-                       [&] { side(b, derive_seed(seed, 1), stat_b, s.b, drawn_b); });
+  tbb::parallel_invoke([&] { side(a, b, derive_seed(seed, 0), stat_a, s.a, drawn_a); },
+                       [&] { side(b, a, derive_seed(seed, 1), stat_b, s.b, drawn_b); });
   s.ratio = stat_a == 0.0 ? std::numeric_limits<double>::infinity() : stat_b / stat_a;
   s.method = std::max(drawn_a.method, drawn_b.method);
   auto& rep_a = drawn_a.values;

@@ -116,7 +116,7 @@ const char* to_string(Statistic statistic) {
   return "mean";
 }
 
-Hierarchical without_spikes(const Hierarchical& data) {
+Hierarchical without_spikes(const Hierarchical& data, std::span<const double> neighbours) {
   constexpr std::size_t kOwnMedian = 3;  // iterations an instance needs for a median of its own
   const std::size_t n = data.instances();
   std::vector<double> centre(n), deviations;
@@ -133,6 +133,36 @@ Hierarchical without_spikes(const Hierarchical& data) {
   const double scale = 1.482602218505602 * median(deviations);
   if (!(scale > 0.0) || !std::isfinite(scale)) return data;
   const double limit = kSpikeMads * scale;
+  if (!any_own) {
+    // One value an instance: a spike is a launch gone wrong, alone where it lies. A far value
+    // with a neighbour within the limit, here or among `neighbours` (the other side of a
+    // comparison), belongs to a mode of the instances (a layout, a frequency state), which
+    // the verdict must see: it stays.
+    std::vector<double> all(data.values().begin(), data.values().end());
+    all.insert(all.end(), neighbours.begin(), neighbours.end());
+    std::sort(all.begin(), all.end());
+    std::vector<double> spikes;
+    for (double v : data.values()) {
+      if (std::fabs(v - pooled) <= limit) continue;
+      // v itself is in `all`: a neighbour is the value next to one of its copies.
+      const auto lo = std::lower_bound(all.begin(), all.end(), v);
+      const auto hi = std::upper_bound(lo, all.end(), v);
+      const bool twin = hi - lo > 1;
+      const bool near_below = lo != all.begin() && v - *(lo - 1) <= limit;
+      const bool near_above = hi != all.end() && *hi - v <= limit;
+      if (!twin && !near_below && !near_above) spikes.push_back(v);
+    }
+    std::sort(spikes.begin(), spikes.end());
+    Hierarchical out;
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto x = data.instance(i);
+      std::vector<double> kept;
+      for (double v : x)
+        if (!std::binary_search(spikes.begin(), spikes.end(), v)) kept.push_back(v);
+      out.add_instance(kept);
+    }
+    return out;
+  }
   Hierarchical out;
   std::vector<double> kept;
   for (std::size_t i = 0; i < n; ++i) {

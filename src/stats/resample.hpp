@@ -36,9 +36,14 @@ const char* to_string(Statistic statistic);
 // MAD of all values instead when no instance has 3 (one iteration per process launch), and
 // not at all otherwise. When the robust standard deviation is 0 (a coarse timer) nothing is a
 // spike. Normal noise gives a spike once in 1.7 million iterations.
+// With one value an instance, those values are the instances themselves, and instances
+// differ for reasons the verdict must see (address layout, frequency states: several
+// instances alike, far from the rest): there a far value is a spike only when no other value
+// lies within the limit of it, among them or among `neighbours` (the values of the other side
+// of a comparison, whose instances may hold the same mode; docs/compare.md).
 inline constexpr double kSpikeMads = 5.0;
 // The data without its spikes; instances left empty disappear.
-Hierarchical without_spikes(const Hierarchical& data);
+Hierarchical without_spikes(const Hierarchical& data, std::span<const double> neighbours = {});
 
 // The statistic over all iterations pooled: their mean, their median (type 7), their trimmed
 // mean, or the mean of those that are not spikes.

@@ -189,6 +189,26 @@ TEST(StatsResample, WithoutSpikesOfOneIterationInstancesUsesAllValues) {
   EXPECT_EQ(without_spikes(ticks).size(), ticks.size());
 }
 
+// One value an instance: a far launch is a spike only when alone where it lies. Launches 8%
+// slower together (a layout mode) stay; so does a lone one when the other side of the
+// comparison has launches near it; a 12x launch goes whatever its neighbours.
+TEST(StatsResample, WithoutSpikesKeepsAModeOfLaunches) {
+  const std::vector<std::vector<double>> fast = {{1.000}, {1.001}, {0.999}, {1.002},
+                                                 {0.998}, {1.000}, {1.001}, {0.999}};
+  auto with = [&](std::vector<std::vector<double>> extra) {
+    auto all = fast;
+    all.insert(all.end(), extra.begin(), extra.end());
+    return Hierarchical(all);
+  };
+  EXPECT_EQ(without_spikes(with({{1.080}})).size(), 8u);            // alone: a spike
+  EXPECT_EQ(without_spikes(with({{1.080}, {1.081}})).size(), 10u);  // a mode: kept
+  EXPECT_EQ(without_spikes(with({{1.080}, {1.080}})).size(), 10u);  // twins too
+  const std::vector<double> other = {1.000, 1.079, 0.999};
+  EXPECT_EQ(without_spikes(with({{1.080}}), other).size(), 9u);  // the other side's mode
+  EXPECT_EQ(without_spikes(with({{12.0}}), other).size(), 8u);   // still a spike
+  EXPECT_EQ(without_spikes(with({{12.0}, {1.080}}), other).size(), 9u);
+}
+
 TEST(StatsResample, RobustMeanReplicatesAreTheMeansOfTheDataWithoutSpikes) {
   const Hierarchical data({{1.00, 1.01, 0.99, 1.00, 12.0, 1.01},
                            {1.20, 1.21, 1.19, 1.20, 1.20, 1.21},
