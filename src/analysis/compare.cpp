@@ -204,7 +204,17 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
       if (const auto* vb = find(bs, va->variant.benchmark)) out.emplace_back(va, vb);
     return out;
   };
-  const std::vector<std::string> metrics = metric_selection(pair_up(b), options.metrics);
+  std::vector<std::string> metrics = metric_selection(pair_up(b), options.metrics);
+  for (const auto& m : options.also)
+    if (std::find(metrics.begin(), metrics.end(), m) == metrics.end()) {
+      const auto pairs = pair_up(b);
+      const bool shared = std::any_of(pairs.begin(), pairs.end(), [&](const auto& p) {
+        const auto in_a = metrics_of(*p.first), in_b = metrics_of(*p.second);
+        return std::find(in_a.begin(), in_a.end(), m) != in_a.end() &&
+               std::find(in_b.begin(), in_b.end(), m) != in_b.end();
+      });
+      if (shared) metrics.push_back(m);
+    }
 
   // B as if slower: copies with stretched iterations, kept alive for the whole comparison.
   std::vector<VariantData> slowed;

@@ -35,6 +35,8 @@ struct CompareOptions {
   // Empty: the default selection above. {"all"}: every metric both sides of a benchmark have.
   // Otherwise these metrics, in this order.
   std::vector<std::string> metrics;
+  // Compared too, where both sides have them, whatever `metrics` selects (gate --require).
+  std::vector<std::string> also;
   BurnInPolicy burn_in;
   stats::VerdictOptions verdict;
   // What if B were this much slower: with_slowdown() on B's variants (timestamps included).

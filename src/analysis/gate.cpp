@@ -1,12 +1,15 @@
 #include "analysis/gate.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -53,6 +56,54 @@ const RunData* newest(const std::vector<RunData>& runs) {
 
 std::string point_of(const RunRecord& run) {
   return run.git_commit.empty() ? run.uuid : run.git_commit;
+}
+
+using Measured = std::set<std::pair<std::string, std::string>>;  // (benchmark, metric)
+
+// The channels at the newest run (`measured` there, of `benchmarks`), which moved (the rows
+// `at_head`), and, under --require, what fails: a required channel missing for a benchmark,
+// and only required channels' regressions.
+void judge_channels(GateReport& g, const std::vector<std::string>& require,
+                    const std::set<std::string>& benchmarks, const Measured& measured,
+                    const std::function<bool(const store::ChangeRecord&)>& at_head) {
+  std::vector<std::string> names = require;
+  std::set<std::string> others;
+  for (const auto& [b, m] : measured)
+    if (std::find(names.begin(), names.end(), m) == names.end()) others.insert(m);
+  names.insert(names.end(), others.begin(), others.end());
+  const auto required = [&](const std::string& m) {
+    return require.empty() || std::find(require.begin(), require.end(), m) != require.end();
+  };
+  for (const auto& m : names) {
+    ChannelResult c;
+    c.metric = m;
+    c.required = !require.empty() && required(m);
+    for (const auto& b : benchmarks) {
+      if (measured.contains({b, m}))
+        ++c.benchmarks;
+      else if (c.required)
+        c.missing.push_back(b);
+    }
+    for (const auto& row : g.results)
+      if (row.change.metric == m && at_head(row.change)) {
+        c.regressions += row.change.kind == "regression" ? 1 : 0;
+        c.improvements += row.change.kind == "improvement" ? 1 : 0;
+      }
+    g.channels.push_back(std::move(c));
+  }
+  if (require.empty()) return;
+  std::vector<ChangeRow> kept;
+  for (auto& row : g.alerts) {
+    if (required(row.change.metric)) {
+      kept.push_back(row);
+      continue;
+    }
+    g.notes.push_back(fmt::format(
+        "{} ({}): {} {:+.2f}% in {}, not a required channel (--require {}): does not fail",
+        row.change.id, row.change.benchmark, row.change.kind, 100 * row.change.change,
+        row.change.metric, fmt::join(require, ",")));
+  }
+  g.alerts = std::move(kept);
 }
 
 // The gate against history: change points open at the newest run.
@@ -142,6 +193,16 @@ Result<GateReport> gate_history(store::Store& store, const GateOptions& options,
     g.alerts.push_back(row);
   }
   if (found.series == 0) g.notes.push_back("no series to examine");
+  std::set<std::string> benchmarks;
+  Measured measured;
+  for (const auto& s : history.series)
+    if (current.contains(s.key())) {
+      benchmarks.insert(s.benchmark);
+      measured.emplace(s.benchmark, s.metric.name);
+    }
+  judge_channels(g, options.require, benchmarks, measured, [&](const store::ChangeRecord& c) {
+    return current.contains(c.series_key) && c.first_bad == g.head;
+  });
   return g;
 }
 
@@ -199,6 +260,7 @@ Result<GateReport> gate_against(store::Store& store, const GateOptions& options,
   for (const auto& v : head->variants) b.variants.push_back(&v);
   CompareOptions co;
   co.metrics = options.history.metrics;
+  co.also = options.history.also;
   co.burn_in = options.history.burn_in;
   co.verdict = options.detect.verdict;
   const CompareReport cmp = compare_sides(a, b, co);
@@ -255,6 +317,14 @@ Result<GateReport> gate_against(store::Store& store, const GateOptions& options,
   for (const auto& row : g.results)
     if (row.change.kind == "regression" && row.ack == nullptr) g.alerts.push_back(row);
   for (const auto& w : cmp.warnings) g.notes.push_back(w);
+  std::set<std::string> benchmarks;
+  for (const auto& v : head->variants) benchmarks.insert(v.variant.benchmark);
+  Measured measured;
+  for (const auto& m : cmp.metrics)
+    for (const auto& row : m.rows)
+      if (std::isfinite(row.result.ratio.value)) measured.emplace(row.benchmark, m.metric.name);
+  judge_channels(g, options.require, benchmarks, measured,
+                 [](const store::ChangeRecord&) { return true; });
   return g;
 }
 

@@ -2,6 +2,7 @@
 // stored, acknowledgements applied, and the CI gate (docs/history.md).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -69,6 +70,22 @@ struct GateOptions {
   // this, and fails the gate when confirmed (not when refuted). Unset: a suspected regression
   // fails when its head check stays significant after Holm's adjustment over the series.
   Confirmer confirm;
+  // The channels (metrics) that must pass (gate --require): each must be measured for every
+  // benchmark at the newest run (a result, not only values), and a regression in one fails
+  // the gate; a regression in any
+  // other metric is reported and does not fail. Empty: every metric examined must pass.
+  std::vector<std::string> require;
+};
+
+// One channel (metric) at the newest run: where it was examined, and whether it moved.
+struct ChannelResult {
+  std::string metric;
+  bool required = false;
+  std::size_t benchmarks = 0;                     // benchmarks at the newest run that have it
+  std::size_t regressions = 0, improvements = 0;  // at the newest run
+  // Required, but with no result for these benchmarks: not measured, or values that give no
+  // ratio (memory at the launch floor, counts refused).
+  std::vector<std::string> missing;
 };
 
 struct GateReport {
@@ -77,9 +94,14 @@ struct GateReport {
   std::vector<ChangeRow> alerts;   // what fails the gate
   std::vector<ChangeRow> results;  // everything examined, alerts included
   std::vector<std::string> notes;
-  std::vector<store::AckRecord> acks;  // what the rows point into
-  std::size_t head_checks = 0;         // series whose newest point was checked
-  bool failed() const { return !alerts.empty(); }
+  std::vector<store::AckRecord> acks;   // what the rows point into
+  std::size_t head_checks = 0;          // series whose newest point was checked
+  std::vector<ChannelResult> channels;  // every metric examined at the newest run, and required
+  bool failed() const {
+    return !alerts.empty() ||
+           std::any_of(channels.begin(), channels.end(),
+                       [](const ChannelResult& c) { return !c.missing.empty(); });
+  }
 };
 
 // The gate. Against history: detects (and stores) change points, then fails on every

@@ -43,16 +43,25 @@ stats::Interval mean_interval(std::span<const double> x) {
 
 // The metrics of a variant that history follows: as asked; every one ("all"); or compare's
 // default selection: kDefaultMetrics the variant has, then the metrics it reported itself,
-// then those of its summary records.
+// then those of its summary records; and `also`, where the variant has them.
 std::vector<std::string> followed_metrics(const VariantData& v,
-                                          const std::vector<std::string>& asked) {
+                                          const std::vector<std::string>& asked,
+                                          const std::vector<std::string>& also) {
   const bool all = asked.size() == 1 && asked.front() == "all";
-  if (!asked.empty() && !all) return asked;
   const std::vector<std::string> measured = metrics_of(v);
   std::vector<std::string> out;
   const auto add = [&](const std::string& m) {
     if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
   };
+  const auto add_also = [&] {
+    for (const auto& m : also)
+      if (std::find(measured.begin(), measured.end(), m) != measured.end()) add(m);
+  };
+  if (!asked.empty() && !all) {
+    out = asked;
+    add_also();
+    return out;
+  }
   for (const auto& m : measured)
     if (find_builtin_metric(m) != nullptr &&
         (all || std::find(std::begin(kDefaultMetrics), std::end(kDefaultMetrics), m) !=
@@ -61,6 +70,7 @@ std::vector<std::string> followed_metrics(const VariantData& v,
   for (const auto& m : measured)
     if (find_builtin_metric(m) == nullptr) add(m);
   for (const auto& s : v.summaries) add(s.metric);
+  add_also();
   return out;
 }
 
@@ -154,7 +164,7 @@ void HistoryBuilder::add(const RunData& run) {
         std::find(options.benchmarks.begin(), options.benchmarks.end(), v.variant.benchmark) ==
             options.benchmarks.end())
       continue;
-    for (const auto& m : followed_metrics(v, state_->metrics)) {
+    for (const auto& m : followed_metrics(v, state_->metrics, state_->options.also)) {
       MetricSample sample = extract(v, m, options.burn_in);
       const auto summary = std::find_if(v.summaries.begin(), v.summaries.end(),
                                         [&](const SummaryRecord& x) { return x.metric == m; });

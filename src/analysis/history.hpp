@@ -38,6 +38,8 @@ struct HistoryOptions {
   // Empty: every metric a series has, as `compare` chooses them (wall time and peak memory,
   // the benchmark's own metrics, an imported file's columns); {"all"}: every metric.
   std::vector<std::string> metrics;
+  // Followed too, where a series has them, whatever `metrics` selects (gate --require).
+  std::vector<std::string> also;
   std::string machine;  // one machine class; empty: every class
   std::string branch;   // without `commits`: only runs recorded on this branch
   // The commits to follow, oldest first (a branch's first-parent history). When given, points

@@ -27,6 +27,12 @@ Action add_gate(CLI::App& app, Context& ctx) {
   c->add_option("--against", *against,
                 "history (change points of each series), a branch or a commit (the newest "
                 "run against its newest run)");
+  auto require = std::make_shared<std::vector<std::string>>();
+  c->add_option("--require", *require,
+                "Channels (metrics) that must pass, e.g. instructions,wall_time: each must be "
+                "measured for every benchmark at the newest run, and only their regressions "
+                "fail the gate (the others are reported)")
+      ->delimiter(',');
   auto confirm = std::make_shared<bool>(false);
   auto cf = std::make_shared<ConfirmFlags>();
   c->add_flag("--confirm", *confirm,
@@ -38,9 +44,10 @@ Action add_gate(CLI::App& app, Context& ctx) {
                 "With --confirm: shell command that builds a checked-out commit");
   c->add_option("--confirm-instances", cf->run.instances,
                 "With --confirm: instances per side (default: what the change's size needs)");
-  return [&ctx, f, d, against, confirm, cf]() -> Result<int> {
+  return [&ctx, f, d, against, require, confirm, cf]() -> Result<int> {
     analysis::GateOptions o;
     o.against = *against;
+    o.require = *require;
     if (o.against != "history") {
       o.against_commit = vcs::rev_parse(f->repo, o.against);
       if (!o.against_commit.empty()) {
@@ -52,6 +59,7 @@ Action add_gate(CLI::App& app, Context& ctx) {
       }
     }
     BG_ASSIGN(o.history, f->options());
+    o.history.also = o.require;
     o.detect = d->options();
     o.where = ctx.db_name();
     BG_ASSIGN(auto store, ctx.open_store());

@@ -1,6 +1,7 @@
 #include "report/history.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -172,6 +173,26 @@ void render_changes(const std::vector<ChangeRow>& rows, const std::string& forma
   render(changes_table(rows), format, out);
 }
 
+namespace {
+
+// "instructions (required): 3 benchmarks, moved: 1 regression", and what is missing.
+std::string channel_text(const analysis::ChannelResult& c) {
+  std::string moved;
+  if (c.regressions > 0) moved += fmt::format("{} regression(s)", c.regressions);
+  if (c.improvements > 0)
+    moved += fmt::format("{}{} improvement(s)", moved.empty() ? "" : ", ", c.improvements);
+  std::string text =
+      fmt::format("{}{}: {} benchmark(s), {}", c.metric, c.required ? " (required)" : "",
+                  c.benchmarks, moved.empty() ? "unchanged" : "moved: " + moved);
+  if (!c.missing.empty())
+    text += fmt::format(
+        "; NO RESULT at the newest run for {} (not measured, or no verdict: see the notes)",
+        fmt::join(c.missing, ", "));
+  return text;
+}
+
+}  // namespace
+
 void render_gate_markdown(const GateReport& gate, std::ostream& out) {
   out << "### benchguard gate: " << (gate.failed() ? "**failed**" : "passed") << "\n\n";
   out << fmt::format(
@@ -192,6 +213,11 @@ void render_gate_markdown(const GateReport& gate, std::ostream& out) {
     render_markdown(t, out);
     out << "\nA known regression stops failing the gate with `benchguard ack ID --reason "
            "TEXT`.\n\n";
+  }
+  if (!gate.channels.empty()) {
+    out << "Channels at the newest commit:\n\n";
+    for (const auto& c : gate.channels) out << "- " << markdown_text(channel_text(c)) << "\n";
+    out << "\n";
   }
   for (const auto& n : gate.notes) out << "- " << markdown_text(n) << "\n";
   if (!gate.notes.empty()) out << "\n";
@@ -264,7 +290,14 @@ void render_gate(const GateReport& gate, const std::string& format, std::ostream
     return;
   }
   if (format == "json") {
-    json alerts = json::array(), results = json::array();
+    json alerts = json::array(), results = json::array(), channels = json::array();
+    for (const auto& c : gate.channels)
+      channels.push_back({{"metric", c.metric},
+                          {"required", c.required},
+                          {"benchmarks", c.benchmarks},
+                          {"regressions", c.regressions},
+                          {"improvements", c.improvements},
+                          {"missing", c.missing}});
     for (const auto& r : gate.alerts) alerts.push_back(change_json(r));
     for (const auto& r : gate.results) results.push_back(change_json(r));
     out << json_text(json{{"failed", gate.failed()},
@@ -272,6 +305,7 @@ void render_gate(const GateReport& gate, const std::string& format, std::ostream
                           {"head", gate.head},
                           {"head_checks", gate.head_checks},
                           {"alerts", std::move(alerts)},
+                          {"channels", std::move(channels)},
                           {"results", std::move(results)},
                           {"notes", gate.notes}},
                      2)
@@ -284,6 +318,7 @@ void render_gate(const GateReport& gate, const std::string& format, std::ostream
         "checked)\n",
         gate.failed() ? "FAILED" : "passed", gate.alerts.size(),
         terminal_text(short_name(gate.head)), terminal_text(gate.against), gate.head_checks);
+    for (const auto& c : gate.channels) out << "channel " << terminal_text(channel_text(c)) << "\n";
     for (const auto& n : gate.notes) out << "note: " << terminal_text(n) << "\n";
     if (!gate.alerts.empty()) render(changes_table(gate.alerts), format, out);
     return;

@@ -177,6 +177,90 @@ TEST(CliGateLoop, WhatMatchesNothingIsAnErrorThatSaysWhatExists) {
   }
 }
 
+// gate --require: the channels that must pass. A 10% slower commit fails a gate that
+// requires wall time; one that requires only another channel reports the wall-time
+// regression and passes; a required channel nobody measured fails the gate, never passes it by
+// default.
+TEST(CliGateLoop, RequiredChannelsDecideAndTheReportSaysWhichMoved) {
+  TempDir dir;
+  const std::string repo = dir.file("repo"), db = dir.file("bg.db");
+  git_init(repo);
+  // The cost suite's benchmark, reporting a second metric, `bytes`, that does not move.
+  write_file(repo + "/suite.yml", R"SUITE(name: channels
+instances: 4
+benchmarks:
+  - name: work
+    shell: true
+    iterations: 5
+    command: >-
+      awk -v c="$(cat built-cost.txt)" -v s="$(cat seed.txt)$BENCHGUARD_INSTANCE"
+      -v n="$BENCHGUARD_ITERATIONS" 'BEGIN { srand(s); for (i = 0; i < n; i++)
+      printf "{\"metrics\": {\"wall_time\": %.9f, \"bytes\": %.3f}}\n",
+      c * (1 + 0.02 * (rand() - 0.5)), 1000 * (1 + 0.002 * (rand() - 0.5)) }'
+      >> "$BENCHGUARD_RESULTS"
+)SUITE");
+  write_file(repo + "/.gitignore", "built-cost.txt\nhead.txt\n");
+  const auto hashes = commit_and_measure(repo, db, 1, 2, 2);
+  ASSERT_EQ(hashes.size(), 2u);
+  const auto gate = [&](const std::string& require) {
+    return run_cli({"--format", "json", "gate", "--db", db, "--repo", repo, "--against", hashes[0],
+                    "--require", require},
+                   repo);
+  };
+  const auto channel = [](const json& j, const std::string& metric) {
+    for (const auto& c : j["channels"])
+      if (c["metric"] == metric) return c;
+    return json();
+  };
+
+  const CliResult wall = gate("wall_time");
+  ASSERT_EQ(wall.exit_code, 1) << wall.out << wall.err;
+  json j = json::parse(wall.out);
+  ASSERT_EQ(j["alerts"].size(), 1u) << wall.out;
+  EXPECT_EQ(j["alerts"][0]["metric"], "wall_time");
+  json c = channel(j, "wall_time");
+  EXPECT_EQ(c["required"], true) << wall.out;
+  EXPECT_EQ(c["regressions"], 1) << wall.out;
+  EXPECT_EQ(c["benchmarks"], 1) << wall.out;
+
+  const CliResult bytes = gate("bytes");
+  EXPECT_EQ(bytes.exit_code, 0) << bytes.out << bytes.err;
+  j = json::parse(bytes.out);
+  EXPECT_TRUE(j["alerts"].empty()) << bytes.out;
+  c = channel(j, "wall_time");
+  EXPECT_EQ(c["required"], false) << bytes.out;
+  EXPECT_EQ(c["regressions"], 1) << "the report says what moved: " << bytes.out;
+  c = channel(j, "bytes");
+  EXPECT_EQ(c["required"], true) << bytes.out;
+  EXPECT_EQ(c["regressions"], 0) << bytes.out;
+  EXPECT_EQ(c["benchmarks"], 1) << bytes.out;
+  bool said = false;
+  for (const auto& n : j["notes"])
+    said = said || n.get<std::string>().find("not a required channel") != std::string::npos;
+  EXPECT_TRUE(said) << bytes.out;
+
+  // Nothing measured instructions: the gate fails and says so, in the table too.
+  const CliResult missing = gate("instructions,wall_time");
+  EXPECT_EQ(missing.exit_code, 1) << missing.out;
+  j = json::parse(missing.out);
+  c = channel(j, "instructions");
+  ASSERT_FALSE(c.is_null()) << missing.out;
+  EXPECT_EQ(c["missing"], json::array({"work"})) << missing.out;
+  const CliResult table = run_cli(
+      {"gate", "--db", db, "--repo", repo, "--against", hashes[0], "--require", "instructions"},
+      repo);
+  EXPECT_EQ(table.exit_code, 1) << table.out;
+  EXPECT_NE(table.out.find("channel instructions (required): 0 benchmark(s), unchanged; NO "
+                           "RESULT at the newest run for work"),
+            std::string::npos)
+      << table.out;
+  // Against history too: two points are too few for a verdict, not for a missing channel.
+  const CliResult history =
+      run_cli({"gate", "--db", db, "--repo", repo, "--require", "instructions"}, repo);
+  EXPECT_EQ(history.exit_code, 1) << history.out << history.err;
+  EXPECT_NE(history.out.find("NO RESULT"), std::string::npos) << history.out;
+}
+
 TEST(CliGateLoop, AnImportedOtavaFileIsAnalysedInEveryColumn) {
   // Otava's CSV: one column per metric, summary points only. detect and history follow every
   // metric of the file by default; --metric narrows.
