@@ -9,6 +9,7 @@
 #include "core/suite.hpp"
 #include "stats/descriptive.hpp"
 #include "stats/null_calibration.hpp"
+#include "stats/resample.hpp"
 
 namespace benchguard::analysis {
 
@@ -69,8 +70,11 @@ Calibration calibrate_runs(std::span<const RunData> runs, const CompareOptions& 
         if (row.result.verdict == stats::Verdict::kSlower) ++t.slower;
         if (row.result.verdict == stats::Verdict::kFaster) ++t.faster;
         t.instances = std::min({t.instances, row.a.data.instances(), row.b.data.instances()});
-        for (const auto* side : {&row.a.data, &row.b.data})
-          if (side->instances() >= 2) t.sides.add_instance(stats::instance_means(*side));
+        // Each side without its spikes: a launch gone wrong would stand for the whole spread.
+        for (const auto* side : {&row.a.data, &row.b.data}) {
+          const stats::Hierarchical clean = stats::without_spikes(*side);
+          if (clean.instances() >= 2) t.sides.add_instance(stats::instance_means(clean));
+        }
       }
   }
   const stats::Interval family =

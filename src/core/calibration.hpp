@@ -29,8 +29,9 @@ struct CalibrationEntry {
   double bound = 1;
   bool reached = false;       // bound <= alpha
   std::size_t instances = 0;  // per side and repetition (the fewest seen)
-  // The spread of instance means within a side: their standard deviation pooled over the
-  // sides of every repetition, over the mean (NaN with too few instances).
+  // The spread of instance means within a side, spikes left out (stats/resample.hpp): their
+  // standard deviation pooled over the sides of every repetition, over the mean (NaN with too
+  // few instances).
   double spread = std::nan("");
   // calibrate --randomize-layout (Calibration::layout "randomized"): the same A/A with the
   // layout fixed, run beside it: its comparisons, false alarms and spread. `layout_share` is
