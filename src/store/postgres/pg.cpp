@@ -1,10 +1,13 @@
 #include "store/postgres/pg.hpp"
 
+#include <dlfcn.h>
 #include <libpq-fe.h>
 
 #include <bit>
 #include <cstring>
 #include <limits>
+#include <string>
+#include <type_traits>
 
 #include "store/location.hpp"
 
@@ -48,6 +51,71 @@ std::string one_line(const std::string& s) {
   return out;
 }
 
+// libpq, loaded when the first PostgreSQL connection is made rather than when benchguard starts:
+// linked, it and what it needs (TLS, Kerberos, LDAP, SASL: two dozen libraries) cost every
+// invocation of benchguard about 4 ms of start-up, PostgreSQL or not.
+struct LibPq {
+  decltype(&::PQclear) PQclear = nullptr;
+  decltype(&::PQcmdTuples) PQcmdTuples = nullptr;
+  decltype(&::PQconnectdbParams) PQconnectdbParams = nullptr;
+  decltype(&::PQerrorMessage) PQerrorMessage = nullptr;
+  decltype(&::PQexec) PQexec = nullptr;
+  decltype(&::PQexecPrepared) PQexecPrepared = nullptr;
+  decltype(&::PQfinish) PQfinish = nullptr;
+  decltype(&::PQftype) PQftype = nullptr;
+  decltype(&::PQgetisnull) PQgetisnull = nullptr;
+  decltype(&::PQgetlength) PQgetlength = nullptr;
+  decltype(&::PQgetvalue) PQgetvalue = nullptr;
+  decltype(&::PQntuples) PQntuples = nullptr;
+  decltype(&::PQprepare) PQprepare = nullptr;
+  decltype(&::PQresultErrorMessage) PQresultErrorMessage = nullptr;
+  decltype(&::PQresultStatus) PQresultStatus = nullptr;
+  decltype(&::PQsetNoticeProcessor) PQsetNoticeProcessor = nullptr;
+  decltype(&::PQstatus) PQstatus = nullptr;
+};
+
+Result<const LibPq*> load_libpq() {
+  static const Result<LibPq> loaded = []() -> Result<LibPq> {
+    void* handle = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr)
+      return Error{std::string("PostgreSQL needs libpq, which is not installed here (apt-get "
+                               "install libpq5): ") +
+                   dlerror()};
+    LibPq l;
+    std::string lacking;
+    const auto get = [&](auto& fn, const char* name) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(handle, name));
+      if (fn == nullptr) lacking += std::string(lacking.empty() ? "" : ", ") + name;
+    };
+    get(l.PQclear, "PQclear");
+    get(l.PQcmdTuples, "PQcmdTuples");
+    get(l.PQconnectdbParams, "PQconnectdbParams");
+    get(l.PQerrorMessage, "PQerrorMessage");
+    get(l.PQexec, "PQexec");
+    get(l.PQexecPrepared, "PQexecPrepared");
+    get(l.PQfinish, "PQfinish");
+    get(l.PQftype, "PQftype");
+    get(l.PQgetisnull, "PQgetisnull");
+    get(l.PQgetlength, "PQgetlength");
+    get(l.PQgetvalue, "PQgetvalue");
+    get(l.PQntuples, "PQntuples");
+    get(l.PQprepare, "PQprepare");
+    get(l.PQresultErrorMessage, "PQresultErrorMessage");
+    get(l.PQresultStatus, "PQresultStatus");
+    get(l.PQsetNoticeProcessor, "PQsetNoticeProcessor");
+    get(l.PQstatus, "PQstatus");
+    if (!lacking.empty()) return Error{"this libpq.so.5 lacks " + lacking};
+    return l;
+  }();
+  if (!loaded.ok()) return loaded.error();
+  return &loaded.value();
+}
+
+// The loaded library: Conn exists only once connect() loaded it.
+const LibPq& pq() {
+  return *load_libpq().value();
+}
+
 }  // namespace
 
 Param int8(int64_t v) {
@@ -82,35 +150,35 @@ Rows::Rows(Rows&& other) noexcept : res_(other.res_) {
 }
 Rows& Rows::operator=(Rows&& other) noexcept {
   if (this != &other) {
-    if (res_ != nullptr) PQclear(res_);
+    if (res_ != nullptr) pq().PQclear(res_);
     res_ = other.res_;
     other.res_ = nullptr;
   }
   return *this;
 }
 Rows::~Rows() {
-  if (res_ != nullptr) PQclear(res_);
+  if (res_ != nullptr) pq().PQclear(res_);
 }
 
 int Rows::size() const {
-  return res_ == nullptr ? 0 : PQntuples(res_);
+  return res_ == nullptr ? 0 : pq().PQntuples(res_);
 }
 
 int64_t Rows::affected() const {
   if (res_ == nullptr) return 0;
-  const char* n = PQcmdTuples(res_);
+  const char* n = pq().PQcmdTuples(res_);
   return n == nullptr || *n == '\0' ? 0 : std::strtoll(n, nullptr, 10);
 }
 
 bool Rows::is_null(int row, int col) const {
-  return PQgetisnull(res_, row, col) != 0;
+  return pq().PQgetisnull(res_, row, col) != 0;
 }
 
 int64_t Rows::int64(int row, int col) const {
   if (is_null(row, col)) return 0;
-  const char* p = PQgetvalue(res_, row, col);
-  const int n = PQgetlength(res_, row, col);
-  switch (PQftype(res_, col)) {
+  const char* p = pq().PQgetvalue(res_, row, col);
+  const int n = pq().PQgetlength(res_, row, col);
+  switch (pq().PQftype(res_, col)) {
     case kInt8:
       return static_cast<int64_t>(read_big_endian(p, 8));
     case kInt4:
@@ -128,16 +196,16 @@ int64_t Rows::int64(int row, int col) const {
 
 double Rows::real(int row, int col) const {
   if (is_null(row, col)) return std::numeric_limits<double>::quiet_NaN();
-  const char* p = PQgetvalue(res_, row, col);
-  if (PQftype(res_, col) == kFloat4)
+  const char* p = pq().PQgetvalue(res_, row, col);
+  if (pq().PQftype(res_, col) == kFloat4)
     return std::bit_cast<float>(static_cast<uint32_t>(read_big_endian(p, 4)));
-  if (PQftype(res_, col) == kFloat8) return std::bit_cast<double>(read_big_endian(p, 8));
+  if (pq().PQftype(res_, col) == kFloat8) return std::bit_cast<double>(read_big_endian(p, 8));
   return static_cast<double>(int64(row, col));
 }
 
 std::string_view Rows::bytes(int row, int col) const {
   if (is_null(row, col)) return {};
-  return {PQgetvalue(res_, row, col), static_cast<size_t>(PQgetlength(res_, row, col))};
+  return {pq().PQgetvalue(res_, row, col), static_cast<size_t>(pq().PQgetlength(res_, row, col))};
 }
 
 // ---------------------------------------------------------------- Conn
@@ -146,32 +214,33 @@ Conn::Conn(pg_conn* conn, std::string where, std::vector<std::string> secrets)
     : conn_(conn), where_(std::move(where)), secrets_(std::move(secrets)) {}
 
 Conn::~Conn() {
-  PQfinish(conn_);
+  pq().PQfinish(conn_);
 }
 
 Result<std::unique_ptr<Conn>> Conn::connect(const std::string& url) {
   const std::string where = redact_url(url);
   const std::vector<std::string> secrets = url_secrets(url);
+  if (auto lib = load_libpq(); !lib.ok()) return Error{where + ": " + lib.error().message};
   // The URL is expanded as libpq reads it; the application name is only a fallback.
   const char* keywords[] = {"dbname", "fallback_application_name", "client_encoding", nullptr};
   const char* values[] = {url.c_str(), "benchguard", "UTF8", nullptr};
-  pg_conn* conn = PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
+  pg_conn* conn = pq().PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
   if (conn == nullptr) return Error{where + ": cannot connect: out of memory"};
-  if (PQstatus(conn) != CONNECTION_OK) {
-    std::string message = one_line(scrub(PQerrorMessage(conn), secrets));
-    PQfinish(conn);
+  if (pq().PQstatus(conn) != CONNECTION_OK) {
+    std::string message = one_line(scrub(pq().PQerrorMessage(conn), secrets));
+    pq().PQfinish(conn);
     return Error{where + ": cannot connect: " + message};
   }
-  PQsetNoticeProcessor(conn, ignore_notice, nullptr);
+  pq().PQsetNoticeProcessor(conn, ignore_notice, nullptr);
   return std::unique_ptr<Conn>(new Conn(conn, where, secrets));
 }
 
 std::string Conn::last_error() const {
-  return one_line(scrub(PQerrorMessage(conn_), secrets_));
+  return one_line(scrub(pq().PQerrorMessage(conn_), secrets_));
 }
 
 std::string Conn::result_error(pg_result* res) const {
-  const char* message = res != nullptr ? PQresultErrorMessage(res) : nullptr;
+  const char* message = res != nullptr ? pq().PQresultErrorMessage(res) : nullptr;
   if (message == nullptr || *message == '\0') return last_error();
   return one_line(scrub(message, secrets_));
 }
@@ -181,14 +250,14 @@ Error Conn::error(const std::string& message) const {
 }
 
 Status Conn::exec(const std::string& sql) {
-  pg_result* res = PQexec(conn_, sql.c_str());
-  const ExecStatusType st = res != nullptr ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+  pg_result* res = pq().PQexec(conn_, sql.c_str());
+  const ExecStatusType st = res != nullptr ? pq().PQresultStatus(res) : PGRES_FATAL_ERROR;
   if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK || st == PGRES_EMPTY_QUERY) {
-    PQclear(res);
+    pq().PQclear(res);
     return ok_status();
   }
   Error e = error(result_error(res));
-  if (res != nullptr) PQclear(res);
+  if (res != nullptr) pq().PQclear(res);
   return e;
 }
 
@@ -199,11 +268,11 @@ Result<Rows> Conn::query(const std::string& sql, const std::vector<Param>& param
     std::vector<Oid> types;
     types.reserve(params.size());
     for (const auto& p : params) types.push_back(p.type);
-    pg_result* res =
-        PQprepare(conn_, name.c_str(), sql.c_str(), static_cast<int>(types.size()), types.data());
-    const bool ok = res != nullptr && PQresultStatus(res) == PGRES_COMMAND_OK;
+    pg_result* res = pq().PQprepare(conn_, name.c_str(), sql.c_str(),
+                                    static_cast<int>(types.size()), types.data());
+    const bool ok = res != nullptr && pq().PQresultStatus(res) == PGRES_COMMAND_OK;
     std::string message = ok ? "" : result_error(res);
-    if (res != nullptr) PQclear(res);
+    if (res != nullptr) pq().PQclear(res);
     if (!ok) return error(message);
     found = prepared_.emplace(sql, name).first;
   }
@@ -216,12 +285,12 @@ Result<Rows> Conn::query(const std::string& sql, const std::vector<Param>& param
     formats.push_back(p.binary ? 1 : 0);
   }
   pg_result* res =
-      PQexecPrepared(conn_, found->second.c_str(), static_cast<int>(params.size()), values.data(),
-                     lengths.data(), formats.data(), /*resultFormat=*/1);
-  const ExecStatusType st = res != nullptr ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+      pq().PQexecPrepared(conn_, found->second.c_str(), static_cast<int>(params.size()),
+                          values.data(), lengths.data(), formats.data(), /*resultFormat=*/1);
+  const ExecStatusType st = res != nullptr ? pq().PQresultStatus(res) : PGRES_FATAL_ERROR;
   if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) return Rows(res);
   Error e = error(result_error(res));
-  if (res != nullptr) PQclear(res);
+  if (res != nullptr) pq().PQclear(res);
   return e;
 }
 
