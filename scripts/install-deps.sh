@@ -8,7 +8,7 @@ if [ "${1:-}" = "--cli" ]; then
   packages=(
     cmake ninja-build g++ pkg-config git
     libcli11-dev libyaml-cpp-dev nlohmann-json3-dev libsimdjson-dev libfmt-dev libsqlite3-dev
-    libboost-dev libtbb-dev libpq-dev libcpp-httplib-dev
+    libboost-dev libtbb-dev libpq-dev
   )
 else
 packages=(
@@ -23,7 +23,6 @@ packages=(
   libbenchmark-dev
   python3 python3-pytest python3-pip python3-setuptools
   dpkg-dev zsh groff-base
-  libcpp-httplib-dev  # `serve`
   chromium            # the dashboard's browser tests (ctest -L browser)
 )
 fi

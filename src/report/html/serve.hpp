@@ -21,7 +21,7 @@ struct ServeOptions {
 
 using store::StoreOpener;
 
-// False when the binary was built without cpp-httplib (Debian: libcpp-httplib-dev).
+// True: `serve` is built in (Boost.Beast, header-only). Kept for callers that ask.
 bool server_available();
 
 // Serves until the process is stopped. Writes "serving http://ADDR:PORT/" to `log` once
