@@ -43,10 +43,24 @@ stats::Interval mean_interval(std::span<const double> x) {
 
 // The metrics of a variant that history follows: as asked; every one ("all"); or compare's
 // default selection: kDefaultMetrics the variant has, then the metrics it reported itself,
-// then those of its summary records; and `also`, where the variant has them.
+// then those of its summary records; and `also`, where the variant has them. A variant
+// counted under Valgrind gives only its instruction count.
 std::vector<std::string> followed_metrics(const VariantData& v,
                                           const std::vector<std::string>& asked,
                                           const std::vector<std::string>& also) {
+  // Under Valgrind only the instruction count is the benchmark's: its time and memory are the
+  // simulator's, and would mix with native runs' points of the same commit.
+  if (counted_by_simulation(v)) {
+    const auto wants = [&](const std::vector<std::string>& names) {
+      return names.empty() || (names.size() == 1 && names.front() == "all") ||
+             std::find(names.begin(), names.end(), "instructions") != names.end();
+    };
+    const auto measured = metrics_of(v);
+    const bool has = std::find(measured.begin(), measured.end(), "instructions") != measured.end();
+    if (has && (wants(asked) || std::find(also.begin(), also.end(), "instructions") != also.end()))
+      return {"instructions"};
+    return {};
+  }
   const bool all = asked.size() == 1 && asked.front() == "all";
   const std::vector<std::string> measured = metrics_of(v);
   std::vector<std::string> out;

@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "analysis/detection.hpp"
@@ -105,6 +107,34 @@ TEST(AnalysisHistory, PointsAreCommitsInCommitTimeOrderWithEveryRunOfACommit) {
   // Identical instances: an interval of zero width; one instance would give none.
   EXPECT_DOUBLE_EQ(s.points[0].interval.lower, 1.0);
   EXPECT_DOUBLE_EQ(s.points[0].interval.upper, 1.0);
+}
+
+// A run under --measure instructions at the same commits as native runs: its wall time is the
+// simulator's and stays out of the wall-time series; its instruction count is a series.
+TEST(AnalysisHistory, RunsUnderValgrindGiveOnlyTheirInstructionCount) {
+  std::vector<RunData> runs = {run_of(1, "a", 100, 1.0), run_of(2, "b", 200, 1.0)};
+  for (const auto& [id, commit, secs] : {std::tuple{3, "a", 100}, std::tuple{4, "b", 200}}) {
+    RunData sim = run_of(id, commit, secs, 50.0);  // 50x slower under Valgrind
+    auto& v = sim.variants[0];
+    v.variant.config_json = R"({"measure":["instructions"]})";
+    for (auto& in : v.instances) {
+      in.instructions = 1000000;
+      for (auto& it : in.iterations) it.metrics.emplace_back("instructions", 1e6);
+    }
+    runs.push_back(sim);
+  }
+  for (const auto& asked : std::vector<std::vector<std::string>>{{}, {"all"}}) {
+    auto o = options();
+    o.metrics = asked;
+    const History h = build_history(runs, o);
+    std::map<std::string, const HistorySeries*> by_metric;
+    for (const auto& s : h.series) by_metric[s.metric.name] = &s;
+    ASSERT_TRUE(by_metric.contains("wall_time"));
+    for (const auto& p : by_metric["wall_time"]->points)
+      EXPECT_DOUBLE_EQ(p.centre, 1.0) << "simulated time mixed in at " << p.commit;
+    ASSERT_TRUE(by_metric.contains("instructions")) << asked.size();
+    EXPECT_EQ(by_metric["instructions"]->points.size(), 2u);
+  }
 }
 
 TEST(AnalysisHistory, IntervalIsStudentTOverInstanceMeans) {
