@@ -31,7 +31,7 @@ const std::vector<std::string>& condition_keys() {
       "nohz_full",       "rcu_nocbs", "aslr",      "cpu_quota",
       "virtualization",  "container", "cpu_model", "cpu_count",
       "mem_total_bytes", "kernel",    "os",        "arch",
-      "hostname"};
+      "hostname",        "layout"};
   return keys;
 }
 

@@ -97,6 +97,15 @@ bool counted_by_simulation(const VariantData& v) {
   return std::find(measure->begin(), measure->end(), "instructions") != measure->end();
 }
 
+std::string layout_of(const VariantData& v) {
+  if (v.variant.config_json.empty()) return "native";
+  const auto config = nlohmann::json::parse(v.variant.config_json, nullptr, false);
+  if (!config.is_object()) return "native";
+  const auto layout = config.find("layout");
+  if (layout == config.end() || !layout->is_string()) return "native";
+  return layout->get<std::string>();
+}
+
 bool from_instances(const VariantData& v, const std::string& metric) {
   if (!is_instance_level(metric)) return false;
   for (const auto& in : v.instances)

@@ -71,6 +71,10 @@ std::string unmeasured_hint(const std::string& metric);
 // configuration records `measure: [instructions]`): a count that does not vary between runs.
 bool counted_by_simulation(const VariantData& v);
 
+// The memory layout its instances ran with (BenchmarkSpec::layout, from its configuration):
+// "native" when it records none, else "randomized" or "fixed".
+std::string layout_of(const VariantData& v);
+
 // True when extract() takes `metric` from the instances, one value each, rather than from
 // their iterations: the memory or counts of a benchmark that reports iterations without them.
 bool from_instances(const VariantData& v, const std::string& metric);

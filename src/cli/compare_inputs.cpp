@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "analysis/samples.hpp"
 #include "ingest/ingest.hpp"
 #include "store/run_ref.hpp"
 
@@ -96,6 +97,18 @@ std::string join_names(const std::vector<std::string>& files) {
   std::string s;
   for (const auto& f : files) s += (s.empty() ? "" : " + ") + f;
   return s;
+}
+
+// A run's conditions with the memory layout of the side's variants (a layout fixed on one
+// side and randomized on the other is a difference in conditions, as a governor would be).
+KeyValues with_layouts(KeyValues artifacts, const analysis::Side& side) {
+  std::vector<std::string> layouts;
+  for (const auto* v : side.variants) {
+    const std::string l = analysis::layout_of(*v);
+    if (std::find(layouts.begin(), layouts.end(), l) == layouts.end()) layouts.push_back(l);
+  }
+  for (const auto& l : layouts) artifacts.emplace_back("layout", l);
+  return artifacts;
 }
 
 }  // namespace
@@ -222,8 +235,8 @@ Result<CompareInputs> resolve_compare_inputs(const Context& ctx, LazyStore& lazy
   in.runs.push_back(std::make_unique<RunData>(std::move(rb)));
   in.a = side_of(*in.runs[0], variant_a, refs[0]);
   in.b = side_of(*in.runs[1], variant_b, refs[1]);
-  in.conditions_a = {in.runs[0]->run.artifacts};
-  in.conditions_b = {in.runs[1]->run.artifacts};
+  in.conditions_a = {with_layouts(in.runs[0]->run.artifacts, in.a)};
+  in.conditions_b = {with_layouts(in.runs[1]->run.artifacts, in.b)};
   auto named = [](const std::string& ref, const std::string& where) {
     return ref == where ? ref : fmt::format("{} ({})", ref, where);
   };

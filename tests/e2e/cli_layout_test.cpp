@@ -94,6 +94,27 @@ TEST(CliLayout, RandomizedMovesStackAndHeapWithinAPage) {
   for (std::size_t k = 21; k < all.size(); ++k) EXPECT_EQ(all[k].heap % 4096, all[20].heap % 4096);
 }
 
+// Two runs with different layouts: compare says so, as it does for a different governor.
+TEST(CliLayout, CompareSaysWhenTheLayoutsDiffer) {
+  TempDir dir;
+  const std::string db = dir.file("l.db"), seen = dir.file("seen.txt");
+  ASSERT_EQ(run_cli({"run", "--layout", "fixed", "--instances", "3", "--label", "side=a", "--db",
+                     db, "-q", "--", kProbe, seen})
+                .exit_code,
+            0);
+  ASSERT_EQ(run_cli({"run", "--randomize-layout", "--instances", "3", "--label", "side=b", "--db",
+                     db, "-q", "--", kProbe, seen})
+                .exit_code,
+            0);
+  const auto r = run_cli({"compare", "side=a", "side=b", "--db", db});
+  EXPECT_NE((r.out + r.err).find("different conditions: layout fixed (A) vs randomized (B)"),
+            std::string::npos)
+      << r.out << r.err;
+  const auto same = run_cli({"compare", "side=a", "side=a", "--db", db});
+  EXPECT_EQ((same.out + same.err).find("different conditions"), std::string::npos)
+      << same.out << same.err;
+}
+
 TEST(CliLayout, UnknownLayoutIsRefused) {
   TempDir dir;
   const auto r = run_cli({"run", "--layout", "shuffled", "--db", dir.file("l.db"), "--", kProbe,
