@@ -32,12 +32,13 @@ const VariantData* find(const Side& s, const std::string& benchmark) {
 
 // The metrics to compare, in order: as named, every metric both sides of some benchmark have
 // ("all"), or the default selection (kDefaultMetrics where both sides have them, then the
-// metrics benchmarks reported themselves).
+// metrics benchmarks reported themselves); then `also`, where both sides of some benchmark
+// have them.
 std::vector<std::string> metric_selection(
     const std::vector<std::pair<const VariantData*, const VariantData*>>& pairs,
-    const std::vector<std::string>& asked) {
+    const std::vector<std::string>& asked, const std::vector<std::string>& also) {
   const bool all = asked.size() == 1 && asked.front() == "all";
-  if (!asked.empty() && !all) return asked;
+  if (!asked.empty() && !all && also.empty()) return asked;
   std::vector<std::string> shared;  // first seen first
   for (const auto& [va, vb] : pairs) {
     const auto in_b = metrics_of(*vb);
@@ -46,15 +47,21 @@ std::vector<std::string> metric_selection(
           std::find(shared.begin(), shared.end(), m) == shared.end())
         shared.push_back(m);
   }
+  const auto shared_has = [&](const std::string& m) {
+    return std::find(shared.begin(), shared.end(), m) != shared.end();
+  };
+  const auto with_also = [&](std::vector<std::string> out) {
+    for (const auto& m : also)
+      if (shared_has(m) && std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
+    return out;
+  };
+  if (!asked.empty() && !all) return with_also(asked);
   std::vector<std::string> out;
   // Instructions counted under Valgrind are what such a run is for; its time and memory are
   // the simulator's, so they are default only where some benchmark ran natively.
   bool simulated = false, native = pairs.empty();
   for (const auto& [va, vb] : pairs)
     (counted_by_simulation(*va) && counted_by_simulation(*vb) ? simulated : native) = true;
-  const auto shared_has = [&](const std::string& m) {
-    return std::find(shared.begin(), shared.end(), m) != shared.end();
-  };
   if (simulated && !all && shared_has("instructions")) out.emplace_back("instructions");
   // Built-in metrics in their display order, then the others as first seen.
   for (const auto& b : builtin_metrics()) {
@@ -68,7 +75,7 @@ std::vector<std::string> metric_selection(
   for (const auto& m : shared)
     if (find_builtin_metric(m) == nullptr) out.push_back(m);
   if (out.empty()) out.emplace_back("wall_time");  // nothing shared: say so for wall time
-  return out;
+  return with_also(std::move(out));
 }
 
 // A row whose values say nothing about the benchmark gets no verdict, and says why: memory at
@@ -204,17 +211,8 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
       if (const auto* vb = find(bs, va->variant.benchmark)) out.emplace_back(va, vb);
     return out;
   };
-  std::vector<std::string> metrics = metric_selection(pair_up(b), options.metrics);
-  for (const auto& m : options.also)
-    if (std::find(metrics.begin(), metrics.end(), m) == metrics.end()) {
-      const auto pairs = pair_up(b);
-      const bool shared = std::any_of(pairs.begin(), pairs.end(), [&](const auto& p) {
-        const auto in_a = metrics_of(*p.first), in_b = metrics_of(*p.second);
-        return std::find(in_a.begin(), in_a.end(), m) != in_a.end() &&
-               std::find(in_b.begin(), in_b.end(), m) != in_b.end();
-      });
-      if (shared) metrics.push_back(m);
-    }
+  const std::vector<std::string> metrics =
+      metric_selection(pair_up(b), options.metrics, options.also);
 
   // B as if slower: copies with stretched iterations, kept alive for the whole comparison.
   std::vector<VariantData> slowed;

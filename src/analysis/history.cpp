@@ -48,28 +48,26 @@ stats::Interval mean_interval(std::span<const double> x) {
 std::vector<std::string> followed_metrics(const VariantData& v,
                                           const std::vector<std::string>& asked,
                                           const std::vector<std::string>& also) {
+  const bool all = asked.size() == 1 && asked.front() == "all";
+  const std::vector<std::string> measured = metrics_of(v);
+  const auto has = [](const std::vector<std::string>& names, const std::string& m) {
+    return std::find(names.begin(), names.end(), m) != names.end();
+  };
   // Under Valgrind only the instruction count is the benchmark's: its time and memory are the
   // simulator's, and would mix with native runs' points of the same commit.
   if (counted_by_simulation(v)) {
-    const auto wants = [&](const std::vector<std::string>& names) {
-      return names.empty() || (names.size() == 1 && names.front() == "all") ||
-             std::find(names.begin(), names.end(), "instructions") != names.end();
-    };
-    const auto measured = metrics_of(v);
-    const bool has = std::find(measured.begin(), measured.end(), "instructions") != measured.end();
-    if (has && (wants(asked) || std::find(also.begin(), also.end(), "instructions") != also.end()))
-      return {"instructions"};
+    const bool wanted =
+        asked.empty() || all || has(asked, "instructions") || has(also, "instructions");
+    if (wanted && has(measured, "instructions")) return {"instructions"};
     return {};
   }
-  const bool all = asked.size() == 1 && asked.front() == "all";
-  const std::vector<std::string> measured = metrics_of(v);
   std::vector<std::string> out;
   const auto add = [&](const std::string& m) {
     if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
   };
   const auto add_also = [&] {
     for (const auto& m : also)
-      if (std::find(measured.begin(), measured.end(), m) != measured.end()) add(m);
+      if (has(measured, m)) add(m);
   };
   if (!asked.empty() && !all) {
     out = asked;

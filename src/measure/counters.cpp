@@ -5,12 +5,13 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
+#include <charconv>
 #include <cstring>
 #include <optional>
 #include <string>
 
 #include "measure/process.hpp"
+#include "measure/system.hpp"
 
 namespace benchguard::measure {
 namespace {
@@ -70,10 +71,10 @@ std::string counters_refusal() {
     }
     const int err = errno;
     std::optional<int> paranoid;
-    if (std::FILE* f = std::fopen("/proc/sys/kernel/perf_event_paranoid", "re")) {
+    if (const auto line = SystemRoot().first_line("/proc/sys/kernel/perf_event_paranoid")) {
       int level = 0;
-      if (std::fscanf(f, "%d", &level) == 1) paranoid = level;
-      std::fclose(f);
+      const auto [end, ec] = std::from_chars(line->data(), line->data() + line->size(), level);
+      if (ec == std::errc() && end == line->data() + line->size()) paranoid = level;
     }
     std::string text = describe_counter_refusal(err, paranoid);
     return text.empty() ? std::string("perf_event_open failed") : text;

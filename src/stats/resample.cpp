@@ -133,15 +133,15 @@ Hierarchical without_spikes(const Hierarchical& data, std::span<const double> ne
   const double scale = 1.482602218505602 * median(deviations);
   if (!(scale > 0.0) || !std::isfinite(scale)) return data;
   const double limit = kSpikeMads * scale;
+  // One value an instance: a spike is a launch gone wrong, alone where it lies. A far value
+  // with a neighbour within the limit, here or among `neighbours` (the other side of a
+  // comparison), belongs to a mode of the instances (a layout, a frequency state), which the
+  // verdict must see: it stays.
+  std::vector<double> spikes;  // sorted
   if (!any_own) {
-    // One value an instance: a spike is a launch gone wrong, alone where it lies. A far value
-    // with a neighbour within the limit, here or among `neighbours` (the other side of a
-    // comparison), belongs to a mode of the instances (a layout, a frequency state), which
-    // the verdict must see: it stays.
     std::vector<double> all(data.values().begin(), data.values().end());
     all.insert(all.end(), neighbours.begin(), neighbours.end());
     std::sort(all.begin(), all.end());
-    std::vector<double> spikes;
     for (double v : data.values()) {
       if (std::fabs(v - pooled) <= limit) continue;
       // v itself is in `all`: a neighbour is the value next to one of its copies.
@@ -153,24 +153,17 @@ Hierarchical without_spikes(const Hierarchical& data, std::span<const double> ne
       if (!twin && !near_below && !near_above) spikes.push_back(v);
     }
     std::sort(spikes.begin(), spikes.end());
-    Hierarchical out;
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto x = data.instance(i);
-      std::vector<double> kept;
-      for (double v : x)
-        if (!std::binary_search(spikes.begin(), spikes.end(), v)) kept.push_back(v);
-      out.add_instance(kept);
-    }
-    return out;
   }
+  const auto spike = [&](std::size_t i, double v) {
+    if (!any_own) return std::binary_search(spikes.begin(), spikes.end(), v);
+    return data.instance(i).size() >= kOwnMedian && std::fabs(v - centre[i]) > limit;
+  };
   Hierarchical out;
   std::vector<double> kept;
   for (std::size_t i = 0; i < n; ++i) {
-    const auto x = data.instance(i);
     kept.clear();
-    const bool checked = !any_own || x.size() >= kOwnMedian;
-    for (double v : x)
-      if (!checked || std::fabs(v - centre[i]) <= limit) kept.push_back(v);
+    for (double v : data.instance(i))
+      if (!spike(i, v)) kept.push_back(v);
     out.add_instance(kept);
   }
   return out;

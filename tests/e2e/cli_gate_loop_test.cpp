@@ -186,19 +186,7 @@ TEST(CliGateLoop, RequiredChannelsDecideAndTheReportSaysWhichMoved) {
   const std::string repo = dir.file("repo"), db = dir.file("bg.db");
   git_init(repo);
   // The cost suite's benchmark, reporting a second metric, `bytes`, that does not move.
-  write_file(repo + "/suite.yml", R"SUITE(name: channels
-instances: 4
-benchmarks:
-  - name: work
-    shell: true
-    iterations: 5
-    command: >-
-      awk -v c="$(cat built-cost.txt)" -v s="$(cat seed.txt)$BENCHGUARD_INSTANCE"
-      -v n="$BENCHGUARD_ITERATIONS" 'BEGIN { srand(s); for (i = 0; i < n; i++)
-      printf "{\"metrics\": {\"wall_time\": %.9f, \"bytes\": %.3f}}\n",
-      c * (1 + 0.02 * (rand() - 0.5)), 1000 * (1 + 0.002 * (rand() - 0.5)) }'
-      >> "$BENCHGUARD_RESULTS"
-)SUITE");
+  write_file(repo + "/suite.yml", cost_suite("channels", 4, "", "bytes"));
   write_file(repo + "/.gitignore", "built-cost.txt\nhead.txt\n");
   const auto hashes = commit_and_measure(repo, db, 1, 2, 2);
   ASSERT_EQ(hashes.size(), 2u);

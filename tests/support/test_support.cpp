@@ -143,7 +143,11 @@ std::string git_commit_all(const std::string& repo, int k) {
   return head.out.substr(0, head.out.find('\n'));
 }
 
-std::string cost_suite(const std::string& name, int instances, const std::string& cwd) {
+std::string cost_suite(const std::string& name, int instances, const std::string& cwd,
+                       const std::string& steady_metric) {
+  const std::string steady = steady_metric.empty() ? "" : ", \\\"" + steady_metric + "\\\": %.3f";
+  const std::string steady_value =
+      steady_metric.empty() ? "" : ", 1000 * (1 + 0.002 * (rand() - 0.5))";
   return "name: " + name + "\n" + (cwd.empty() ? "" : "cwd: " + cwd + "\n") +
          "instances: " + std::to_string(instances) +
          R"SUITE(
@@ -154,7 +158,9 @@ benchmarks:
     command: >-
       awk -v c="$(cat built-cost.txt)" -v s="$(cat seed.txt)$BENCHGUARD_INSTANCE"
       -v n="$BENCHGUARD_ITERATIONS" 'BEGIN { srand(s); for (i = 0; i < n; i++)
-      printf "{\"metrics\": {\"wall_time\": %.9f}}\n", c * (1 + 0.02 * (rand() - 0.5)) }'
+      printf "{\"metrics\": {\"wall_time\": %.9f)SUITE" +
+         steady + R"SUITE(}}\n", c * (1 + 0.02 * (rand() - 0.5)))SUITE" + steady_value +
+         R"SUITE( }'
       >> "$BENCHGUARD_RESULTS"
 )SUITE";
 }

@@ -58,6 +58,8 @@ std::string git_commit_all(const std::string& repo, int k);
 // A suite of one benchmark `work` that reports, through the iteration protocol, the cost its
 // build copied into built-cost.txt, with +-1% noise seeded by seed.txt and the instance:
 // timings that no load on the machine can move. `cwd`: the suite's, when given.
-std::string cost_suite(const std::string& name, int instances, const std::string& cwd = "");
+// `steady_metric`: also a metric of that name, 1000 +-0.1%, that no commit moves.
+std::string cost_suite(const std::string& name, int instances, const std::string& cwd = "",
+                       const std::string& steady_metric = "");
 
 }  // namespace benchguard::testing

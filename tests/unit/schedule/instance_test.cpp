@@ -133,11 +133,9 @@ TEST(ScheduleInstance, FixedLayoutEvensOutBenchguardsOwnVariables) {
       if (k.starts_with("BENCHGUARD_")) ours += k.size() + value.size() + 2;
     return ours;
   };
-  const std::size_t first = room("A", 0);
-  EXPECT_EQ(first % 4096, 0U);
-  EXPECT_EQ(room("A", 0), first);
+  // Different names and numbers, the same room modulo a page.
+  EXPECT_EQ(room("A", 0) % 4096, 0U);
   EXPECT_EQ(room("a much longer variant name", 12345) % 4096, 0U);
-  // The user's own variables are theirs: not evened out.
 
   KeyValues env;
   measure::LaunchSpec spec;
