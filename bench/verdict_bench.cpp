@@ -13,7 +13,8 @@
 //   2. The same with spikes: A/A and 5%.
 //   3. 3 and 5 instances a side: A/A, 5%, 10%, and the comparisons whose interval excludes 1
 //      beyond the threshold while the verdict is not slower or faster (must be 0).
-//   4. Burn-in: the A/A comparisons with spikes in which `--burn-in auto` would drop iterations
+//   4. The median's variance estimated other ways (why its only interval is the bootstrap).
+//   5. Burn-in: the A/A comparisons with spikes in which `--burn-in auto` would drop iterations
 //      from a side (nothing warms up in this model).
 // Targets (issue 32): A/A 5% +- 1; power of the default not below Welch by more than 1 point;
 // with spikes A/A <= 6% and power at 5% >= 89%; SE ratio within 2%; at 3 and 5 instances A/A
@@ -27,6 +28,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -203,6 +206,96 @@ double se_ratio(const Cell& c, std::size_t k) {
   return implied / std::sqrt(stats::variance(x));
 }
 
+// The median's variance of log median, estimated other ways than by its expanded bootstrap
+// interval, each read as a t interval (Welch-Satterthwaite df, n - 1 a side): the delete-one
+// jackknife over instances, the influence values 1{x > median} / f with the Hall-Sheather
+// density (its terms, variance_term), and the bootstrap of whole instances (no iteration
+// redrawn) times n / (n - 1). A/A rate, SE / spread and the rate at a 5% slowdown, as in the
+// tables.
+void median_estimators(long trials, long effect_trials, uint64_t seed) {
+  const auto o = model(10, false);
+  auto slowed = o;
+  slowed.slowdown = 1.05;
+  const auto log_median = [](std::span<const double> xs) { return std::log(stats::median(xs)); };
+  const auto pooled_without = [](const stats::Hierarchical& d, std::size_t skip) {
+    std::vector<double> v;
+    for (std::size_t k = 0; k < d.instances(); ++k)
+      if (k != skip) v.insert(v.end(), d.instance(k).begin(), d.instance(k).end());
+    return v;
+  };
+  const auto jackknife = [&](const stats::Hierarchical& d) {
+    const std::size_t n = d.instances();
+    std::vector<double> th(n);
+    for (std::size_t i = 0; i < n; ++i) th[i] = log_median(pooled_without(d, i));
+    return stats::variance(th) * static_cast<double>((n - 1) * (n - 1)) / static_cast<double>(n);
+  };
+  const auto influence = [](const stats::Hierarchical& d) {
+    return stats::relative_variance_term(d, stats::Statistic::kMedian).variance;
+  };
+  stats::Rng rng(seed, 0);
+  const auto whole_instances = [&](const stats::Hierarchical& d) {
+    const std::size_t n = d.instances();
+    std::vector<double> reps, v;
+    for (int r = 0; r < 500; ++r) {
+      v.clear();
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto x = d.instance(rng.below(static_cast<uint32_t>(n)));
+        v.insert(v.end(), x.begin(), x.end());
+      }
+      reps.push_back(log_median(v));
+    }
+    return stats::variance(reps) * static_cast<double>(n) / static_cast<double>(n - 1);
+  };
+  struct Way {
+    const char* name;
+    std::function<double(const stats::Hierarchical&)> variance;
+    Rate aa, slower;
+    double sum = 0;
+  };
+  std::vector<Way> ways = {{"jackknife over instances", jackknife, {}, {}},
+                           {"influence values, Hall-Sheather density", influence, {}, {}},
+                           {"bootstrap of whole instances", whole_instances, {}, {}}};
+  std::vector<double> log_ratios;
+  for (long t = 0; t < trials; ++t) {
+    const auto a = stats::simulate(o, seed, 2 * static_cast<uint64_t>(t));
+    const auto b = stats::simulate(o, seed, 2 * static_cast<uint64_t>(t) + 1);
+    const double lr = log_median(b.values()) - log_median(a.values());
+    log_ratios.push_back(lr);
+    const bool w = welch(a, b) != 0;
+    for (auto& way : ways) {
+      const double va = way.variance(a), vb = way.variance(b), v = va + vb;
+      const double df = v * v / (va * va / 9.0 + vb * vb / 9.0);
+      const double q = boost::math::quantile(
+          boost::math::complement(boost::math::students_t(df), (1 - kConfidence) / 2));
+      const double lim = std::log1p(0.01);
+      way.aa.add(
+          (lr - q * std::sqrt(v) > 0 && lr > lim) || (lr + q * std::sqrt(v) < 0 && lr < -lim), w);
+      way.sum += v;
+    }
+  }
+  for (long t = 0; t < effect_trials; ++t) {
+    const auto a = stats::simulate(o, seed + 1, 2 * static_cast<uint64_t>(t));
+    const auto b = stats::simulate(slowed, seed + 1, 2 * static_cast<uint64_t>(t) + 1);
+    const double lr = log_median(b.values()) - log_median(a.values());
+    const bool w = welch(a, b) > 0;
+    for (auto& way : ways) {
+      const double va = way.variance(a), vb = way.variance(b), v = va + vb;
+      const double df = v * v / (va * va / 9.0 + vb * vb / 9.0);
+      const double q = boost::math::quantile(
+          boost::math::complement(boost::math::students_t(df), (1 - kConfidence) / 2));
+      way.slower.add(lr - q * std::sqrt(v) > 0 && lr > std::log1p(0.01), w);
+    }
+  }
+  std::printf(
+      "\nthe median's variance by other estimators, t interval, 10 instances a side, clean\n\n");
+  std::printf("| estimator | A/A | 5%% | SE / spread |\n|---|---|---|---|\n");
+  const double spread = std::sqrt(stats::variance(log_ratios));
+  for (const auto& way : ways)
+    std::printf("| %s | %s | %s | %.3f |\n", way.name, way.aa.cell(true).c_str(),
+                way.slower.cell(true).c_str(),
+                std::sqrt(way.sum / static_cast<double>(trials)) / spread);
+}
+
 // The share of A/A comparisons with spikes in which `--burn-in auto` drops iterations from a
 // side: the benchmark-level recommended burn-in of either side is above 0.
 Rate burn_in_drops(long trials, uint64_t seed) {
@@ -281,6 +374,8 @@ int main(int argc, char** argv) {
                 c[0].welch.cell(false).c_str(), c[1].welch.cell(false).c_str(),
                 c[2].welch.cell(false).c_str());
   }
+
+  if (resamples > 0) median_estimators(aa_trials, effect_trials, 500);
 
   const Rate drops = burn_in_drops(aa_trials, 400);
   std::printf("\nburn-in auto drops iterations in %s%% of %ld A/A comparisons with spikes\n",

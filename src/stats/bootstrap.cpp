@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "stats/descriptive.hpp"
 #include "stats/rng.hpp"
@@ -152,6 +154,27 @@ Hierarchical winsorized(const Hierarchical& data, double k) {
 
 namespace {
 
+// The median's terms: the mean's terms of its influence values 1{x > median} / f, f the
+// density at the median (bootstrap.hpp). Divided by the median squared when relative.
+std::optional<VarianceTerm> median_terms(const Hierarchical& data, bool relative) {
+  std::vector<double> sorted(data.values().begin(), data.values().end());
+  std::sort(sorted.begin(), sorted.end());
+  const double med = quantile_sorted(sorted, 0.5);
+  const double f = density_at_median(sorted);
+  if (!std::isfinite(f) || !(f > 0.0) || (relative && !(med != 0.0))) return std::nullopt;
+  const double scale = relative ? 1.0 / (f * med) : 1.0 / f;
+  Hierarchical influence;
+  std::vector<double> inst;
+  for (std::size_t i = 0; i < data.instances(); ++i) {
+    const auto x = data.instance(i);
+    inst.resize(x.size());
+    std::transform(x.begin(), x.end(), inst.begin(),
+                   [&](double v) { return v > med ? scale : 0.0; });
+    influence.add_instance(inst);
+  }
+  return variance_term(influence);
+}
+
 // The terms of `statistic`, of its value or (relative) of its logarithm (bootstrap.hpp).
 VarianceTerm statistic_terms(const Hierarchical& data, Statistic statistic, bool relative) {
   const auto mean_terms = [relative](const Hierarchical& d) {
@@ -163,6 +186,7 @@ VarianceTerm statistic_terms(const Hierarchical& data, Statistic statistic, bool
     case Statistic::kRobustMean:
       return mean_terms(without_spikes(data));
     case Statistic::kMedian:
+      if (auto t = median_terms(data, relative)) return *t;
       return mean_terms(winsorized(data, kWinsorMads));
     case Statistic::kTrimmedMean:
       break;

@@ -62,10 +62,13 @@ VarianceTerm relative_variance_term(const Hierarchical& data);
 // instances (delete-one, or delete-a-group of consecutive instances above 50 instances,
 // `instances` then counting the groups), its bootstrap_variance the mean's terms of the data
 // winsorized at the median +- 3 scaled MADs (the mean's terms, which a 12x spike inflates,
-// would narrow its bootstrap interval). The median's terms are both those winsorized ones, an
-// approximation that only expands its bootstrap interval: the jackknife is inconsistent for
-// the median (Efron, "The jackknife, the bootstrap and other resampling plans", 1982, 3.4), so
-// the median has no t interval (verdict.hpp).
+// would narrow its bootstrap interval). The median's terms are the mean's terms of its
+// influence values 1{x > median} / f, f = density_at_median of all values (the winsorized
+// mean's terms when f is not finite, ties at the median); they only expand its bootstrap
+// interval, in which f cancels between the two variances of one side. The jackknife is
+// inconsistent for the median (Efron, "The jackknife, the bootstrap and other resampling
+// plans", 1982, 3.4) and a t interval on these terms reads f too (docs/statistics.md), so the
+// median has no t interval (verdict.hpp).
 VarianceTerm variance_term(const Hierarchical& data, Statistic statistic);
 VarianceTerm relative_variance_term(const Hierarchical& data, Statistic statistic);
 // Each value clipped to [median - k s, median + k s] of all values, s the scaled MAD; the data

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <vector>
 
 namespace benchguard::stats {
@@ -52,6 +53,17 @@ double quantile_sorted(std::span<const double> sorted, double p) {
   const auto lo = static_cast<std::size_t>(std::floor(h));
   if (lo + 1 >= sorted.size()) return sorted.back();
   return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[lo + 1] - sorted[lo]);
+}
+
+double density_at_median(std::span<const double> sorted) {
+  if (sorted.empty()) return kNaN;
+  constexpr double kZ975 = 1.959963984540054;
+  const double n = static_cast<double>(sorted.size());
+  const double phi0 = 1.0 / std::sqrt(2.0 * std::numbers::pi);
+  const double h = std::min(
+      0.49, std::pow(n, -1.0 / 3.0) * std::pow(kZ975, 2.0 / 3.0) * std::cbrt(1.5 * phi0 * phi0));
+  const double spacing = quantile_sorted(sorted, 0.5 + h) - quantile_sorted(sorted, 0.5 - h);
+  return spacing > 0.0 ? 2.0 * h / spacing : std::numeric_limits<double>::infinity();
 }
 
 // The same as quantile_sorted of the sorted values, by selection: linear time.

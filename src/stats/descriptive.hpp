@@ -26,6 +26,11 @@ double quantile(std::span<const double> x, double p);
 double quantile_sorted(std::span<const double> sorted, double p);
 // Type 7 at p = 0.5: the middle value, or the mean of the two middle values.
 double median(std::span<const double> x);
+// The density of the values at their median, 2h / (Q(1/2 + h) - Q(1/2 - h)) with the
+// Hall-Sheather bandwidth h = n^(-1/3) z^(2/3) (1.5 phi(0)^2)^(1/3), z the 0.975 normal
+// quantile (Koenker, "Quantile regression", 2005, section 3.4), on input sorted ascending;
+// +infinity when the spacing is zero (ties at the median), NaN when empty.
+double density_at_median(std::span<const double> sorted);
 
 // Median absolute deviation from the median, unscaled: median(|x - median(x)|).
 double mad(std::span<const double> x);

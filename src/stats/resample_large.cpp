@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 #include <numeric>
 
 #include "stats/descriptive.hpp"
@@ -16,9 +15,6 @@ namespace benchguard::stats {
 namespace {
 
 constexpr int kGrain = 32;
-
-// The 0.975 normal quantile, for the Hall-Sheather bandwidth of a 95% interval.
-constexpr double kZ975 = 1.959963984540054;
 
 // What the normal draws need: per instance its size m_k, the mean u_k and the variance v_k
 // (denominator m_k) of its influence values, and the statistic of the whole sample.
@@ -43,18 +39,6 @@ std::pair<double, double> moments(std::span<const double> xs, F&& f) {
     ss += d * d;
   }
   return {mu, ss / static_cast<double>(xs.size())};
-}
-
-// The density of the pooled values at their median, 2h / (Q(1/2 + h) - Q(1/2 - h)) with the
-// Hall-Sheather bandwidth h = n^(-1/3) z^(2/3) (1.5 phi(0)^2)^(1/3) (Koenker, "Quantile
-// regression", 2005, section 3.4); +infinity when the spacing is zero (ties at the median).
-double density_at_median(std::span<const double> sorted) {
-  const double n = static_cast<double>(sorted.size());
-  const double phi0 = 1.0 / std::sqrt(2.0 * std::numbers::pi);
-  const double h = std::min(
-      0.49, std::pow(n, -1.0 / 3.0) * std::pow(kZ975, 2.0 / 3.0) * std::cbrt(1.5 * phi0 * phi0));
-  const double spacing = quantile_sorted(sorted, 0.5 + h) - quantile_sorted(sorted, 0.5 - h);
-  return spacing > 0.0 ? 2.0 * h / spacing : std::numeric_limits<double>::infinity();
 }
 
 Influence influence(const Hierarchical& data, Statistic statistic, std::span<const double> sorted) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numeric>
 #include <span>
 #include <vector>
 
@@ -168,6 +169,37 @@ TEST(StatsBootstrap, RobustMeanTermsAreTheMeansWithoutSpikes) {
   EXPECT_DOUBLE_EQ(variance_term(data, Statistic::kRobustMean).variance,
                    variance_term(clean, Statistic::kMean).variance);
   EXPECT_DOUBLE_EQ(statistic_of(data, Statistic::kRobustMean), mean(clean.values()));
+}
+
+// The median's terms are the mean's terms of its influence values 1{x > median} / f.
+// {1, 2, 3, 4} and {5, 6, 7, 8}: median 4.5; Hall-Sheather h at n = 8 is
+// 8^(-1/3) 1.96^(2/3) (1.5 phi(0)^2)^(1/3) = 0.4855, and f = 2h / (Q(0.5 + h) - Q(0.5 - h)).
+// Instance means of the influence values 0 and 1/f, d = -+0.5/f: variance 0.25/f^2 and
+// bootstrap variance (0.5/f^2 + 0) / 4.
+TEST(StatsBootstrap, MedianTermsAreThoseOfItsInfluenceValues) {
+  const double z = 1.959963984540054, phi0 = 0.3989422804014327;
+  const double h =
+      std::pow(8.0, -1.0 / 3.0) * std::pow(z, 2.0 / 3.0) * std::cbrt(1.5 * phi0 * phi0);
+  const double q_hi = 1.0 + 7.0 * (0.5 + h), q_lo = 1.0 + 7.0 * (0.5 - h);  // type 7 on 1..8
+  const double f = 2.0 * h / (q_hi - q_lo);
+  const std::vector<double> sorted{1, 2, 3, 4, 5, 6, 7, 8};
+  EXPECT_NEAR(density_at_median(sorted), f, 1e-12);
+  const auto t = variance_term(Hierarchical({{1, 2, 3, 4}, {5, 6, 7, 8}}), Statistic::kMedian);
+  EXPECT_NEAR(t.variance, 0.25 / (f * f), 1e-12);
+  EXPECT_NEAR(t.bootstrap_variance, 0.125 / (f * f), 1e-12);
+  const auto r =
+      relative_variance_term(Hierarchical({{1, 2, 3, 4}, {5, 6, 7, 8}}), Statistic::kMedian);
+  EXPECT_NEAR(r.variance, 0.25 / (f * f * 4.5 * 4.5), 1e-12);
+  // Beyond the bandwidth's quantiles (here 0.22 and 0.78 of 40 values) a spike changes nothing.
+  std::vector<double> low(20), high(20);
+  std::iota(low.begin(), low.end(), 1.0);
+  std::iota(high.begin(), high.end(), 21.0);
+  const auto clean = variance_term(Hierarchical({low, high}), Statistic::kMedian);
+  high.back() *= 12.0;
+  const auto spiked = variance_term(Hierarchical({low, high}), Statistic::kMedian);
+  EXPECT_GT(clean.variance, 0.0);
+  EXPECT_DOUBLE_EQ(spiked.variance, clean.variance);
+  EXPECT_DOUBLE_EQ(spiked.bootstrap_variance, clean.bootstrap_variance);
 }
 
 // ratio_sample finds a side's spikes once; what it gives is the mean's sample of the data
