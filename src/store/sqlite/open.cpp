@@ -175,7 +175,14 @@ Result<std::unique_ptr<Db>> open_read_only(const std::string& path) {
   auto probe = check_schema(*db);
   if (!probe.ok()) {
     const int code = db->last_error_code();
-    if (through_wal && (code == SQLITE_CANTOPEN || code == SQLITE_READONLY))
+    std::error_code ec;
+    if (through_wal && (code == SQLITE_CANTOPEN || (code & 0xff) == SQLITE_READONLY) &&
+        fs::exists(path + "-journal", ec))
+      return Error{path + ": cannot read the database: " + path +
+                   "-journal holds a transaction that did not finish, and only a writer can roll "
+                   "it back; open it once with write access (benchguard db migrate --db " +
+                   path + ") or copy the database with its -journal file to a writable directory"};
+    if (through_wal && (code == SQLITE_CANTOPEN || (code & 0xff) == SQLITE_READONLY))
       return Error{path + ": cannot read the database: " + path +
                    "-wal holds changes not merged into it yet, and reading them needs a " + path +
                    "-shm file that cannot be created here; open it once with write access "

@@ -347,7 +347,7 @@ Result<std::map<std::string, SchemaObject>> schema_objects(Db& db) {
 
 }  // namespace
 
-Result<CheckReport> SqliteStore::check() {
+Result<CheckReport> SqliteStore::check(CheckParts parts) {
   CheckReport report;
   report.schema_version = schema_version_;
   auto problem = [&](const std::string& source, std::string text) {
@@ -373,84 +373,127 @@ Result<CheckReport> SqliteStore::check() {
   };
   BG_ASSIGN(Transaction snapshot, Transaction::begin_read(*db_));
 
-  // SQLite's own structure: pages, b-trees, indexes against their tables, NOT NULL and CHECK.
-  each_row("integrity", "PRAGMA integrity_check(1000)", [&](Stmt& s) {
-    if (s.text(0) != "ok") problem("integrity", "integrity check: " + s.text(0));
-  });
-  each_row("foreign_key", "PRAGMA foreign_key_check", [&](Stmt& s) {
-    problem("foreign_key", fmt::format("{} row {}: refers to a {} row that does not exist",
-                                       s.text(0), s.text(1), s.text(2)));
-  });
+  if (parts != CheckParts::kRows) {
+    // SQLite's own structure: pages, b-trees, indexes against their tables, NOT NULL and CHECK.
+    each_row("integrity", "PRAGMA integrity_check(1000)", [&](Stmt& s) {
+      if (s.text(0) != "ok") problem("integrity", "integrity check: " + s.text(0));
+    });
+    each_row("foreign_key", "PRAGMA foreign_key_check", [&](Stmt& s) {
+      problem("foreign_key", fmt::format("{} row {}: refers to a {} row that does not exist",
+                                         s.text(0), s.text(1), s.text(2)));
+    });
 
-  // The schema itself, against what the migrations make of an empty database: a changed
-  // default, type or constraint changes what every later row gets.
-  {
-    auto expected = [&]() -> Result<std::map<std::string, SchemaObject>> {
-      BG_ASSIGN(std::unique_ptr<Db> fresh,
-                Db::open(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE));
-      BG_TRY(apply_migrations(*fresh, schema_version_));
-      return schema_objects(*fresh);
-    }();
-    auto actual = schema_objects(*db_);
-    if (!actual.ok()) {
-      problem("schema", "schema: cannot read: " + actual.error().message);
-    } else if (expected.ok()) {
-      for (const auto& [name, want] : *expected) {
-        const auto it = actual->find(name);
-        if (it == actual->end())
-          problem("schema", fmt::format("schema: {} {} is missing", want.type, name));
-        else if (it->second.type != want.type || it->second.table != want.table ||
-                 it->second.sql != want.sql)
-          problem("schema",
-                  fmt::format("schema: the definition of {} {} is not what migrations 1 to {} "
-                              "make",
-                              want.type, name, schema_version_));
+    // The schema itself, against what the migrations make of an empty database: a changed
+    // default, type or constraint changes what every later row gets.
+    {
+      auto expected = [&]() -> Result<std::map<std::string, SchemaObject>> {
+        BG_ASSIGN(std::unique_ptr<Db> fresh,
+                  Db::open(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE));
+        BG_TRY(apply_migrations(*fresh, schema_version_));
+        return schema_objects(*fresh);
+      }();
+      // Types first: a name read back as the same text may be stored as a blob (one flipped
+      // bit of its record header), which sorts and compares as another value.
+      each_row("schema",
+               "SELECT IFNULL(CAST(name AS TEXT), ''), typeof(type), typeof(name), "
+               "typeof(tbl_name), typeof(rootpage), typeof(sql) FROM sqlite_master",
+               [&](Stmt& s) {
+                 const char* columns[] = {"type", "name", "tbl_name", "rootpage", "sql"};
+                 for (int c = 0; c < 5; ++c) {
+                   const std::string type = s.text(c + 1);
+                   const bool ok = c == 3   ? type == "integer"
+                                   : c == 4 ? (type == "text" || type == "null")
+                                            : type == "text";
+                   if (!ok)
+                     problem("schema", fmt::format("schema: sqlite_master row {}: {} holds a value "
+                                                   "of type {}",
+                                                   s.text(0), columns[c], type));
+                 }
+               });
+      auto actual = schema_objects(*db_);
+      if (!actual.ok()) {
+        problem("schema", "schema: cannot read: " + actual.error().message);
+      } else if (expected.ok()) {
+        for (const auto& [name, want] : *expected) {
+          const auto it = actual->find(name);
+          if (it == actual->end())
+            problem("schema", fmt::format("schema: {} {} is missing", want.type, name));
+          else if (it->second.type != want.type || it->second.table != want.table ||
+                   it->second.sql != want.sql)
+            problem("schema",
+                    fmt::format("schema: the definition of {} {} is not what migrations 1 to {} "
+                                "make",
+                                want.type, name, schema_version_));
+        }
+        for (const auto& [name, have] : *actual)
+          if (!expected->contains(name))
+            problem("schema", fmt::format("schema: {} {} is not benchguard's", have.type, name));
       }
-      for (const auto& [name, have] : *actual)
-        if (!expected->contains(name))
-          problem("schema", fmt::format("schema: {} {} is not benchguard's", have.type, name));
+    }
+
+    // Schema history: versions 1..user_version, as this binary names them, applied in order.
+    if (auto migrations = embedded_migrations(); migrations.ok()) {
+      std::unordered_map<int64_t, std::string> recorded;
+      int64_t previous = 0;
+      const int64_t tomorrow =
+          std::chrono::duration_cast<std::chrono::nanoseconds>(
+              (std::chrono::system_clock::now() + std::chrono::hours(24)).time_since_epoch())
+              .count();
+      each_row("invariant",
+               "SELECT version, name, applied_at FROM schema_migrations ORDER BY version",
+               [&](Stmt& s) {
+                 recorded.emplace(s.int64(0), s.text(1));
+                 const int64_t at = s.int64(2);
+                 if (at <= 0 || at > tomorrow)
+                   problem("invariant", fmt::format("schema_migrations row {}: applied_at {} is "
+                                                    "not a time it can have been applied at",
+                                                    s.int64(0), at));
+                 else if (at < previous)
+                   problem("invariant", fmt::format("schema_migrations row {}: applied before "
+                                                    "the migration that precedes it",
+                                                    s.int64(0)));
+                 previous = std::max(previous, at);
+               });
+      for (const auto& m : *migrations) {
+        if (m.version > schema_version_) break;
+        const auto it = recorded.find(m.version);
+        if (it == recorded.end())
+          problem("invariant", fmt::format("schema_migrations: version {} is not recorded, though "
+                                           "the database is at version {}",
+                                           m.version, schema_version_));
+        else if (it->second != m.name)
+          problem("invariant", fmt::format("schema_migrations row {}: name '{}' should be '{}'",
+                                           m.version, it->second, m.name));
+      }
+      for (const auto& [version, name] : recorded)
+        if (version > schema_version_ || version < 1)
+          problem("invariant", fmt::format("schema_migrations row {}: version {} is not between 1 "
+                                           "and the database's version {}",
+                                           version, version, schema_version_));
+    }
+
+    {
+      namespace fs = std::filesystem;
+      const fs::path db(location_);
+      const fs::path dir = db.has_parent_path() ? db.parent_path() : fs::path(".");
+      const std::string prefix = db.filename().string() + ".pending-";
+      std::error_code ec;
+      for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (!name.starts_with(prefix)) continue;
+        std::error_code size_ec;
+        const auto size = fs::file_size(it->path(), size_ec);
+        if (size_ec || size == 0) continue;
+        report.notes.push_back(fmt::format(
+            "{}: {} bytes of instances a writer logged but has not committed yet; the next "
+            "read-write open commits them once that writer is gone",
+            it->path().string(), size));
+      }
     }
   }
-
-  // Schema history: versions 1..user_version, as this binary names them, applied in order.
-  if (auto migrations = embedded_migrations(); migrations.ok()) {
-    std::unordered_map<int64_t, std::string> recorded;
-    int64_t previous = 0;
-    const int64_t tomorrow =
-        std::chrono::duration_cast<std::chrono::nanoseconds>(
-            (std::chrono::system_clock::now() + std::chrono::hours(24)).time_since_epoch())
-            .count();
-    each_row("invariant",
-             "SELECT version, name, applied_at FROM schema_migrations ORDER BY version",
-             [&](Stmt& s) {
-               recorded.emplace(s.int64(0), s.text(1));
-               const int64_t at = s.int64(2);
-               if (at <= 0 || at > tomorrow)
-                 problem("invariant", fmt::format("schema_migrations row {}: applied_at {} is "
-                                                  "not a time it can have been applied at",
-                                                  s.int64(0), at));
-               else if (at < previous)
-                 problem("invariant", fmt::format("schema_migrations row {}: applied before "
-                                                  "the migration that precedes it",
-                                                  s.int64(0)));
-               previous = std::max(previous, at);
-             });
-    for (const auto& m : *migrations) {
-      if (m.version > schema_version_) break;
-      const auto it = recorded.find(m.version);
-      if (it == recorded.end())
-        problem("invariant", fmt::format("schema_migrations: version {} is not recorded, though "
-                                         "the database is at version {}",
-                                         m.version, schema_version_));
-      else if (it->second != m.name)
-        problem("invariant", fmt::format("schema_migrations row {}: name '{}' should be '{}'",
-                                         m.version, it->second, m.name));
-    }
-    for (const auto& [version, name] : recorded)
-      if (version > schema_version_ || version < 1)
-        problem("invariant", fmt::format("schema_migrations row {}: version {} is not between 1 "
-                                         "and the database's version {}",
-                                         version, version, schema_version_));
+  if (parts == CheckParts::kFile) {
+    (void)snapshot.commit();
+    return report;
   }
 
   for (const auto& t : column_types(schema_version_)) {
@@ -461,7 +504,9 @@ Result<CheckReport> SqliteStore::check() {
       where += (where.empty() ? "" : " OR ") +
                ("typeof(" + column + ") NOT IN (" + quoted_list(types) + ")");
     }
-    each_row("invariant", select + " FROM " + t.table + " WHERE " + where, [&](Stmt& s) {
+    select += " FROM " + t.table + " WHERE ";
+    select += where;
+    each_row("invariant", select, [&](Stmt& s) {
       for (size_t c = 0; c < t.columns.size(); ++c) {
         const auto& [column, types] = t.columns[c];
         const std::string type = s.text(static_cast<int>(c) + 1);
@@ -638,24 +683,6 @@ Result<CheckReport> SqliteStore::check() {
             fmt::format("runs row {}: running, but its writer is gone: it "
                         "reads as interrupted, and the next write marks it",
                         id));
-  }
-  {
-    namespace fs = std::filesystem;
-    const fs::path db(location_);
-    const fs::path dir = db.has_parent_path() ? db.parent_path() : fs::path(".");
-    const std::string prefix = db.filename().string() + ".pending-";
-    std::error_code ec;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-      const std::string name = it->path().filename().string();
-      if (!name.starts_with(prefix)) continue;
-      std::error_code size_ec;
-      const auto size = fs::file_size(it->path(), size_ec);
-      if (size_ec || size == 0) continue;
-      report.notes.push_back(fmt::format(
-          "{}: {} bytes of instances a writer logged but has not committed yet; the next "
-          "read-write open commits them once that writer is gone",
-          it->path().string(), size));
-    }
   }
   if (report.checksums_absent > 0)
     report.notes.push_back(

@@ -72,8 +72,11 @@ class SqliteStore final : public Store {
   // Keeps the temporary copy the connection reads until the connection has closed.
   void keep_temp(TempDatabase temp) { temp_.emplace(std::move(temp)); }
 
-  // `benchguard db check` on this connection (sqlite_check.cpp).
-  Result<CheckReport> check();
+  // `benchguard db check` on this connection (sqlite_check.cpp): the file (SQLite's
+  // integrity and foreign keys, the schema and its history, instance logs not committed), the
+  // rows (types, invariants, every run read back, checksums), or both.
+  enum class CheckParts { kAll, kFile, kRows };
+  Result<CheckReport> check(CheckParts parts = CheckParts::kAll);
 
  private:
   // Writes need the latest schema; an unmigrated database (opened with migrate = false) gets
