@@ -89,9 +89,12 @@ class DroppingProxy {
     return "postgresql:///" + db + "?host=" + dir_.path().string() + "&port=" + port_ +
            "&user=" + url_param(pg_server_url(), "user");
   }
-  void arm(long n) {
+  // Drops the connection at statement n: before the server sees it, or (answer_lost) once the
+  // server has run it and answered, the answer never reaching the client (a COMMIT in doubt).
+  void arm(long n, bool answer_lost) {
     statements_ = 0;
     fired_ = false;
+    answer_lost_ = answer_lost;
     drop_at_ = n;
   }
   bool disarm() {
@@ -118,6 +121,7 @@ class DroppingProxy {
     }
     std::string pending;
     bool started = false;  // the startup message has no type byte
+    bool lose_answer = false;
     char buf[65536];
     while (true) {
       pollfd fds[2] = {{client, POLLIN, 0}, {server, POLLIN, 0}};
@@ -144,8 +148,11 @@ class DroppingProxy {
           if (started && (type == 'Q' || type == 'E') && drop_at_ > 0 &&
               ++statements_ == drop_at_) {
             fired_ = true;
-            dropped = true;
-            break;
+            if (!answer_lost_) {
+              dropped = true;
+              break;
+            }
+            lose_answer = true;
           }
           if (!write_all(server, pending.data(), whole)) {
             dropped = true;
@@ -153,12 +160,34 @@ class DroppingProxy {
           }
           pending.erase(0, whole);
           started = true;
+          // The statement is in; once its batch ends (a simple query, or the Sync after an
+          // Execute) wait for the server's answer to it and keep it from the client.
+          if (lose_answer && (type == 'Q' || type == 'S')) {
+            swallow_answer(server);
+            dropped = true;
+            break;
+          }
         }
         if (dropped) break;
       }
     }
     ::close(client);
     ::close(server);
+  }
+
+  // Reads the server's answer until ReadyForQuery ('Z', length 5, status) ends a read, or
+  // for at most 2 s.
+  static void swallow_answer(int server) {
+    char buf[65536];
+    for (int waited = 0; waited < 2000; waited += 10) {
+      pollfd fd{server, POLLIN, 0};
+      if (::poll(&fd, 1, 10) <= 0) continue;
+      const ssize_t n = ::read(server, buf, sizeof buf);
+      if (n <= 0) return;
+      if (n >= 6 && buf[n - 6] == 'Z' && buf[n - 5] == 0 && buf[n - 4] == 0 && buf[n - 3] == 0 &&
+          buf[n - 2] == 5)
+        return;
+    }
   }
 
   static uint32_t ntohl_(uint32_t v) { return __builtin_bswap32(v); }
@@ -177,7 +206,7 @@ class DroppingProxy {
   int listener_ = -1;
   std::atomic<bool> stop_{false};
   std::atomic<long> drop_at_{0}, statements_{0};
-  std::atomic<bool> fired_{false};
+  std::atomic<bool> fired_{false}, answer_lost_{false};
   std::thread accepting_;
   std::vector<std::thread> relays_;
 };
@@ -194,19 +223,29 @@ RunData whole_run(const std::string& uuid, const std::string& benchmark) {
   return r;
 }
 
+enum class State { kBefore, kAfter, kEither };
+
+// Whether `state` is the one after the write, `finished` telling it when it may be either.
+bool is_after(State state, bool finished) {
+  return state == State::kAfter || (state == State::kEither && finished);
+}
+
 struct Writer {
   std::string name;
   // Writes through `url`; an Error when a statement failed.
   std::function<Status(const std::string& url)> write;
-  // What must hold after a failure (before) or a success (after), read directly.
-  std::function<void(const std::string& url, bool after)> check;
+  // What must hold after a failure (before), a success (after), or an answer lost (either,
+  // whole), read directly.
+  std::function<void(const std::string& url, State state)> check;
 };
 
 class PgFaultsTest : public PgTest {
  protected:
+  long in_doubt = 0;  // failed writes that had committed (their answer lost)
   // Returns the number of statements the writer sends.
-  long sweep(const Writer& w) {
+  long sweep(const Writer& w, bool answer_lost) {
     DroppingProxy proxy;
+    in_doubt = 0;
     for (long n = 1; n <= 2000; ++n) {
       database_ = std::make_unique<TestDatabase>();
       db_ = database_->name();
@@ -216,13 +255,13 @@ class PgFaultsTest : public PgTest {
         auto ids = seed->add_runs({whole_run("5eed0000-0000-4000-8000-000000000001", "seed")}, {});
         EXPECT_TRUE(ids.ok()) << ids.error().message;
       }
-      proxy.arm(n);
+      proxy.arm(n, answer_lost);
       Status s = w.write(proxy.url(db_));
       const bool fired = proxy.disarm();
       SCOPED_TRACE(w.name + ", dropped at statement " + std::to_string(n) + ": " +
                    (s.ok() ? std::string("ok") : s.error().message));
       if (s.ok()) {
-        w.check(url(), /*after=*/true);
+        w.check(url(), State::kAfter);
         if (!fired) return n - 1;
         continue;  // dropped after the commit: what it wrote is whole
       }
@@ -232,7 +271,9 @@ class PgFaultsTest : public PgTest {
       EXPECT_EQ(count("SELECT COUNT(*) FROM instances i JOIN variants v ON v.id = i.variant_id "
                       "JOIN benchmarks b ON b.id = v.benchmark_id WHERE b.name = 'seed'"),
                 3);
-      w.check(url(), /*after=*/false);
+      w.check(url(), answer_lost ? State::kEither : State::kBefore);
+      // Failed, yet the write reached the database: its commit's answer was lost.
+      if (count("SELECT COUNT(*) FROM runs WHERE status = 'complete'") > 1) ++in_doubt;
       auto checked = check_store(url());
       EXPECT_TRUE(checked.ok()) << checked.error().message;
       if (checked.ok()) {
@@ -248,24 +289,33 @@ class PgFaultsTest : public PgTest {
 };
 
 TEST_F(PgFaultsTest, ADroppedConnectionAtEveryStatementOfAddRunsStoresAllOrNothing) {
-  const Writer w{
-      "add_runs",
-      [](const std::string& url) -> Status {
-        OpenOptions o;
-        o.create = false;
-        BG_ASSIGN(auto store, open_store(url, o));
-        BG_TRY(store->add_runs({whole_run("a0000000-0000-4000-8000-000000000001", "new"),
-                                whole_run("a0000000-0000-4000-8000-000000000002", "new")},
-                               {}));
-        return ok_status();
-      },
-      [](const std::string& url, bool after) {
-        EXPECT_EQ(pg_count(url, "SELECT COUNT(*) FROM runs"), after ? 3 : 1);
-      }};
-  const long statements = sweep(w);
-  std::printf("dropped-connection sweep: add_runs (2 runs) %ld statements, each survived\n",
-              statements);
-  EXPECT_GT(statements, 0);
+  const Writer w{"add_runs",
+                 [](const std::string& url) -> Status {
+                   OpenOptions o;
+                   o.create = false;
+                   BG_ASSIGN(auto store, open_store(url, o));
+                   // Runs of their own each time: an answer lost may have stored them.
+                   static int k = 0;
+                   char a[40], b[40];
+                   std::snprintf(a, sizeof a, "a0000000-0000-4000-8000-%012d", ++k);
+                   std::snprintf(b, sizeof b, "a0000000-0000-4000-8000-%012d", ++k);
+                   BG_TRY(store->add_runs({whole_run(a, "new"), whole_run(b, "new")}, {}));
+                   return ok_status();
+                 },
+                 [](const std::string& url, State state) {
+                   const int64_t runs = pg_count(url, "SELECT COUNT(*) FROM runs");
+                   EXPECT_EQ(runs, is_after(state, runs == 3) ? 3 : 1);
+                 }};
+  for (const bool answer_lost : {false, true}) {
+    const long statements = sweep(w, answer_lost);
+    std::printf(
+        "dropped-connection sweep: add_runs (2 runs) %ld statements, each survived%s; %ld "
+        "failed after committing\n",
+        statements, answer_lost ? " (answers lost)" : "", in_doubt);
+    EXPECT_GT(statements, 0);
+    // Only a lost answer leaves a write stored that its writer saw fail: the COMMIT's.
+    EXPECT_EQ(in_doubt, answer_lost ? 1 : 0);
+  }
 }
 
 TEST_F(PgFaultsTest, ADroppedConnectionAtEveryStatementOfARunLeavesItUnfinished) {
@@ -284,21 +334,27 @@ TEST_F(PgFaultsTest, ADroppedConnectionAtEveryStatementOfARunLeavesItUnfinished)
                    for (int i = 0; i < 3; ++i) BG_TRY(store->add_instance(v, sample_instance(i)));
                    return store->finish_run(run, 800, "complete");
                  },
-                 [](const std::string& url, bool after) {
+                 [](const std::string& url, State state) {
                    // A failed run is not complete; a complete one holds all its instances.
                    const int64_t complete =
                        pg_count(url, "SELECT COUNT(*) FROM runs WHERE status = 'complete'");
-                   EXPECT_EQ(complete, after ? 2 : 1);
+                   EXPECT_EQ(complete, is_after(state, complete == 2) ? 2 : 1);
                    EXPECT_LE(pg_count(url,
                                       "SELECT COUNT(*) FROM instances i JOIN variants v ON "
                                       "v.id = i.variant_id JOIN benchmarks b ON b.id = "
                                       "v.benchmark_id WHERE b.name = 'new'"),
                              3);
                  }};
-  const long statements = sweep(w);
-  std::printf("dropped-connection sweep: a run of 3 instances %ld statements, each survived\n",
-              statements);
-  EXPECT_GT(statements, 0);
+  for (const bool answer_lost : {false, true}) {
+    const long statements = sweep(w, answer_lost);
+    std::printf(
+        "dropped-connection sweep: a run of 3 instances %ld statements, each survived%s; %ld "
+        "failed after committing\n",
+        statements, answer_lost ? " (answers lost)" : "", in_doubt);
+    EXPECT_GT(statements, 0);
+    // Only a lost answer leaves a write stored that its writer saw fail: the COMMIT's.
+    EXPECT_EQ(in_doubt, answer_lost ? 1 : 0);
+  }
 }
 
 }  // namespace
