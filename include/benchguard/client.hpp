@@ -11,7 +11,9 @@
 // by BENCHGUARD_RESULTS (the iteration protocol, docs/protocol.md). Outside benchguard the
 // client measures just the same and reports nothing. Under a sync-duet schedule measure()
 // first waits for the other side (BENCHGUARD_BARRIER, barrier.hpp), so that both sides start
-// every iteration together. Header-only, no dependencies.
+// every iteration together. Under `--measure instructions` each measured iteration also
+// reports the instructions it executed (instruction_count.hpp, with Valgrind's headers when
+// they are installed). Header-only, no other dependencies.
 #pragma once
 
 #include <time.h>
@@ -24,6 +26,7 @@
 #include <vector>
 
 #include "benchguard/barrier.hpp"
+#include "benchguard/instruction_count.hpp"
 
 namespace benchguard {
 
@@ -63,13 +66,20 @@ class Client {
   void sync() { barrier_.wait(); }
 
   // Times one call of f as the next iteration and reports it. Returns the seconds taken.
+  // Under `--measure instructions` the iteration also reports the instructions f executed
+  // (instruction_count.hpp).
   template <class F>
   double measure(F&& f) {
     sync();
     const int64_t start = now_ns();
+    count_.begin();
     std::forward<F>(f)();
+    const auto counted = count_.end();
     const int64_t end = now_ns();
-    report(start, end);
+    if (counted)
+      report(start, end, {{"instructions", static_cast<double>(*counted)}});
+    else
+      report(start, end);
     return static_cast<double>(end - start) * 1e-9;
   }
 
@@ -127,6 +137,7 @@ class Client {
 
   std::FILE* out_ = nullptr;
   SharedBarrier barrier_;
+  InstructionCount count_;
   int iterations_ = -1;
   int burn_in_ = 0;
   int next_ = 0;

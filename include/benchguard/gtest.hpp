@@ -598,13 +598,17 @@ class Fixture : public ::testing::Test {
   void start() {
     if (sampler_ != nullptr) sampler_->start();
     body_start_ = Client::now_ns();
+    count_.begin();
   }
   void stop() {
+    const auto counted = count_.end();
     detail::Iteration it{body_start_, Client::now_ns(), {}};
     if (sampler_ != nullptr) {
       const auto [peak, mean] = sampler_->stop();
       it.metrics = {{"rss_peak_bytes", peak}, {"rss_avg_bytes", mean}};
     }
+    // Under `--measure instructions`: what the iteration executed (instruction_count.hpp).
+    if (counted) it.metrics.emplace_back("instructions", static_cast<double>(*counted));
     if (record_ != nullptr) record_->iterations.push_back(std::move(it));
   }
 
@@ -634,6 +638,7 @@ class Fixture : public ::testing::Test {
   detail::TestRecord* record_ = nullptr;
   std::unique_ptr<detail::RssSampler> sampler_;  // only when recording memory
   int64_t body_start_ = 0;
+  InstructionCount count_;
   bool explicit_ = false;
 };
 

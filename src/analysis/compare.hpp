@@ -28,7 +28,7 @@ struct Side {
 inline constexpr const char* kDefaultMetrics[] = {"wall_time", "peak_memory"};
 
 // How far apart (max / min - 1) a side's simulated instruction counts may be and still be one
-// count: cachegrind gives the same count on every run of the same program and input.
+// count: Valgrind gives the same count on every run of the same program and input.
 inline constexpr double kExactSpread = 1e-4;
 
 struct CompareOptions {
@@ -69,7 +69,7 @@ struct BenchmarkComparison {
   std::optional<DuetSummary> duet;
   // The calibration entry that set result.threshold; nullptr when none did.
   const CalibrationEntry* calibrated = nullptr;
-  // Both sides counted instructions under cachegrind (counted_by_simulation): the counts are
+  // Both sides counted instructions under Valgrind (counted_by_simulation): the counts are
   // exact, and when each side's agree within kExactSpread the verdict is exact too.
   bool simulated = false;
   stats::Comparison result;

@@ -36,7 +36,7 @@ namespace {
 
 // What an instance's process tree used, measured from outside whatever the benchmark reports:
 // one value per instance. Memory, then counts over the whole process (hardware counters or
-// cachegrind).
+// Valgrind).
 constexpr const char* kInstanceLevel[] = {"max_rss", "peak_memory", "avg_memory", "instructions",
                                           "cycles"};
 

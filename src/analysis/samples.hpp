@@ -67,7 +67,7 @@ std::vector<std::string> metrics_of(const VariantData& v);
 // channel; "" for the others.
 std::string unmeasured_hint(const std::string& metric);
 
-// True when the variant's instances counted instructions under Valgrind's cachegrind (its
+// True when the variant's instances counted instructions under Valgrind (its
 // configuration records `measure: [instructions]`): a count that does not vary between runs.
 bool counted_by_simulation(const VariantData& v);
 

@@ -82,7 +82,7 @@ struct BenchmarkSpec {
   int sequential_repetitions = 0;
   std::vector<std::string> metrics{"wall_time"};
   // Channels measured beside time and memory (suite key `measure`, `run --measure`):
-  // "instructions" runs each instance under Valgrind's cachegrind, whose count of executed
+  // "instructions" runs each instance under Valgrind (callgrind), whose count of executed
   // instructions is the same on every run (docs/measurement.md).
   std::vector<std::string> measure;
   bool counts_instructions() const {

@@ -15,12 +15,12 @@
 #include <optional>
 
 #include "measure/affinity.hpp"
-#include "measure/cachegrind.hpp"
 #include "measure/environment.hpp"
 #include "measure/exec_resolve.hpp"
 #include "measure/launch_options.hpp"
 #include "measure/memory_sampler.hpp"
 #include "measure/spawn.hpp"
+#include "measure/valgrind_count.hpp"
 #include "measure/wait.hpp"
 
 namespace benchguard::measure {
@@ -41,12 +41,12 @@ struct Fd {
 class ProcessChild final : public Child {
  public:
   ProcessChild(Spawned spawned, const LaunchSpec& spec, std::optional<TreeSampler> sampler,
-               std::optional<CachegrindRun> cachegrind)
+               std::optional<ValgrindRun> valgrind)
       : s_(std::move(spawned)),
         timeout_s_(spec.timeout_s),
         grace_s_(spec.kill_grace_s),
         sampler_(sampler),
-        cachegrind_(std::move(cachegrind)) {
+        valgrind_(std::move(valgrind)) {
     // A timeout or memory sampling needs a waitable handle; a plain wait blocks in waitid.
     if (timeout_s_ > 0 || sampler_.has_value())
       pidfd_ = static_cast<int>(syscall(SYS_pidfd_open, s_.pid, 0));
@@ -126,8 +126,8 @@ class ProcessChild final : public Child {
       r.mem_peak_bytes = r.max_rss_bytes;
       r.mem_avg_bytes = static_cast<double>(r.max_rss_bytes);
     }
-    if (cachegrind_.has_value() && !r.timed_out) {
-      auto counted = cachegrind_->instructions();
+    if (valgrind_.has_value() && !r.timed_out) {
+      auto counted = valgrind_->instructions();
       if (counted.ok())
         r.instructions = *counted;
       else
@@ -143,7 +143,7 @@ class ProcessChild final : public Child {
   double timeout_s_ = 0;
   double grace_s_ = 0;
   std::optional<TreeSampler> sampler_;
-  std::optional<CachegrindRun> cachegrind_;
+  std::optional<ValgrindRun> valgrind_;
   int pidfd_ = -1;
   bool reaped_ = false;
 };
@@ -153,19 +153,23 @@ class ProcessChild final : public Child {
 Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchOptions& options) {
   if (spec.argv.empty() || spec.argv[0].empty()) return Error{"cannot run an empty command"};
   BG_TRY(validate_env(spec.env));
-  const ChildEnvironment env(spec.env);
-  std::optional<CachegrindRun> cachegrind;
+  std::optional<ValgrindRun> valgrind;
   std::vector<std::string> wrapped;
+  KeyValues env_values = spec.env;
   if (spec.count_instructions) {
+    const ChildEnvironment before(spec.env);
     // The benchmark's own name is checked first, so that its errors name it, not valgrind.
     if (spec.argv[0].find('/') == std::string::npos) {
-      BG_TRY(resolve_executable(spec.argv[0], env.get("PATH"), spec.cwd));
+      BG_TRY(resolve_executable(spec.argv[0], before.get("PATH"), spec.cwd));
     }
-    BG_ASSIGN(CachegrindRun run, CachegrindRun::prepare(env.get("PATH")));
+    BG_ASSIGN(ValgrindRun run, ValgrindRun::prepare(before.get("PATH")));
     wrapped = run.wrap(spec.argv);
-    cachegrind.emplace(std::move(run));
+    // Where a program using the C++ client reads its per-iteration counts.
+    env_values.emplace_back("BENCHGUARD_CALLGRIND_OUT", run.prefix());
+    valgrind.emplace(std::move(run));
   }
-  const std::vector<std::string>& args = cachegrind.has_value() ? wrapped : spec.argv;
+  const ChildEnvironment env(env_values);
+  const std::vector<std::string>& args = valgrind.has_value() ? wrapped : spec.argv;
   const std::string& program = args[0];
   std::string path = program;
   // A name with a '/' goes to exec as is; its errors are explained after a failed spawn.
@@ -221,7 +225,7 @@ Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchO
   std::optional<TreeSampler> sampler;
   if (spec.sample_memory) sampler.emplace(spawned->pid, spawned->start_ns, options.sample_interval);
   return std::unique_ptr<Child>(std::make_unique<ProcessChild>(std::move(spawned.value()), spec,
-                                                               sampler, std::move(cachegrind)));
+                                                               sampler, std::move(valgrind)));
 }
 
 Result<std::unique_ptr<Child>> Child::start(const LaunchSpec& spec) {

@@ -24,8 +24,8 @@ struct LaunchSpec {
   std::vector<int> cpus;          // pin to these CPUs; empty: no pinning
   bool sample_memory = true;
   bool counters = true;  // try hardware counters (recorded unavailable if refused)
-  // Run under Valgrind's cachegrind: `instructions` is its exact count over the whole tree
-  // (measure/cachegrind.hpp), hardware counters are not read, and time is Valgrind's.
+  // Run under Valgrind (callgrind): `instructions` is its exact count over the whole tree
+  // (measure/valgrind_count.hpp), hardware counters are not read, and time is Valgrind's.
   bool count_instructions = false;
   // Address space layout randomization off for this child (personality ADDR_NO_RANDOMIZE, as
   // `setarch -R`): its stack, heap and libraries start where they did last time.

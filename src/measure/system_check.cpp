@@ -6,7 +6,7 @@
 #include <cstdlib>
 
 #include "core/units.hpp"
-#include "measure/cachegrind.hpp"
+#include "measure/valgrind_count.hpp"
 #include "measure/process.hpp"
 #include "measure/system.hpp"
 
@@ -326,7 +326,7 @@ std::vector<Finding> check_system(const SystemRoot& root, std::chrono::milliseco
   SystemFacts facts = read_system_facts(root);
   if (root.root() == "/") {
     facts.hardware_counters = counters_available();
-    facts.valgrind = cachegrind_available(std::getenv("PATH")).ok();
+    facts.valgrind = valgrind_available(std::getenv("PATH")).ok();
   }
   return evaluate(facts, sample_swap(root, swap_interval));
 }

@@ -25,7 +25,7 @@
 #include "core/json_error.hpp"
 #include "ingest/ingest.hpp"
 #include "measure/affinity.hpp"
-#include "measure/cachegrind.hpp"
+#include "measure/valgrind_count.hpp"
 #include "measure/host.hpp"
 #include "measure/process.hpp"
 #include "measure/protocol.hpp"
@@ -316,7 +316,7 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
   BG_TRY(preflight(declared));
   if (std::any_of(declared.benchmarks.begin(), declared.benchmarks.end(),
                   [](const BenchmarkSpec& b) { return b.counts_instructions(); })) {
-    BG_TRY(measure::cachegrind_available(std::getenv("PATH")));
+    BG_TRY(measure::valgrind_available(std::getenv("PATH")));
   }
   const std::string sched = options.schedule.empty() ? declared.schedule : options.schedule;
   BG_ASSIGN(const Suite suite, pair_variants(declared, sched));

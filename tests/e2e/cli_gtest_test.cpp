@@ -183,5 +183,31 @@ TEST(CliGTest, UnderBenchguardRunEachInstanceIsOneTestsIterations) {
   EXPECT_TRUE(said) << after.dump();
 }
 
+// Under `--measure instructions` the fixture's measure() reports each sort's own count
+// (callgrind's dumps around it): about the same for every iteration, the copy and sort of 100,000
+// values only, well below what the whole process executed. (Real Valgrind.)
+TEST(CliGTest, UnderMeasureInstructionsEachIterationCountsItsOwn) {
+  TempDir dir;
+  const std::string db = dir.file("run.db");
+  const CliResult r =
+      run_cli({"-q", "run", "--db", db, "--name", "sorted", "--instances", "1", "--iterations", "3",
+               "--measure", "instructions", "--", sample(), "--gtest_filter=Sorted.Measure"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json runs = export_runs(db);
+  ASSERT_EQ(runs.size(), 1u);
+  const json in = instances_of(runs[0]).at("sorted").at(0);
+  ASSERT_EQ(in["iterations"].size(), 3u) << in.dump();
+  std::vector<double> counts;
+  for (const auto& it : in["iterations"]) {
+    ASSERT_TRUE(it["metrics"].contains("instructions")) << it.dump();
+    counts.push_back(it["metrics"]["instructions"].get<double>());
+  }
+  // Within 0.01% (the allocator takes a few more or fewer steps for each copy).
+  EXPECT_NEAR(counts[1], counts[0], 1e-4 * counts[0]);
+  EXPECT_NEAR(counts[2], counts[0], 1e-4 * counts[0]);
+  EXPECT_GT(counts[0], 1e6);  // a sort of 100,000 values
+  EXPECT_GT(in["instructions"].get<double>(), 3 * counts[0]);
+}
+
 }  // namespace
 }  // namespace benchguard

@@ -1,10 +1,11 @@
-// The instructions channel: each instance under Valgrind's cachegrind (docs/measurement.md).
+// The instructions channel: each instance under Valgrind (callgrind) (docs/measurement.md).
 // These tests run real Valgrind.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "support/test_support.hpp"
@@ -103,6 +104,61 @@ TEST(CliInstructions, WithoutValgrindTheRunSaysWhatToInstall) {
             std::string::npos)
       << r.err;
   EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
+}
+
+// With the C++ client each measured iteration reports its own count (callgrind's dumps around
+// it, include/benchguard/instruction_count.hpp): the same for every iteration of every
+// instance, blind to the set-up before the iterations (ten times as much changes nothing),
+// below the whole process's count, and 1% more work is 1% more instructions.
+TEST(CliInstructions, EachIterationOfTheClientCountsOnlyItself) {
+  TempDir dir;
+  const std::string db = dir.file("i.db");
+  const std::string work = testing::helper("counted_work");
+  for (const auto& [side, setup, turns] :
+       {std::tuple{"side=a", "100000", "200000"}, std::tuple{"side=b", "1000000", "200000"},
+        std::tuple{"side=c", "100000", "202000"}}) {
+    const auto r = run_cli({"run", "--measure", "instructions", "--instances", "2", "--iterations",
+                            "4", "--label", side, "--db", db, "-q", "--", work, setup, turns});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  // The stored iterations of side a and b: one count, the same everywhere.
+  std::vector<double> counts;
+  std::vector<double> whole;
+  for (const char* side : {"side=a", "side=b"}) {
+    const auto r = run_cli({"export", side, "--db", db, "--format", "json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json run = json::parse(r.out)["runs"][0];
+    for (const auto& v : run["variants"])
+      for (const auto& in : v["instances"]) {
+        whole.push_back(in["instructions"].get<double>());
+        ASSERT_EQ(in["iterations"].size(), 4u) << in.dump();
+        for (const auto& it : in["iterations"]) {
+          ASSERT_TRUE(it["metrics"].contains("instructions")) << it.dump();
+          counts.push_back(it["metrics"]["instructions"].get<double>());
+        }
+      }
+  }
+  ASSERT_EQ(counts.size(), 16u);
+  for (double c : counts) EXPECT_EQ(c, counts.front());
+  // About 200,000 turns of a few instructions each: not the set-up's 100,000 or 1,000,000.
+  EXPECT_GT(counts.front(), 200000.0);
+  EXPECT_LT(counts.front(), 200000.0 * 20);
+  for (double w : whole) EXPECT_GT(w, 4 * counts.front());
+  // compare: side b (ten times the set-up) unchanged, side c (1% more turns) slower, exactly.
+  auto r = run_cli({"compare", "side=a", "side=b", "--metric", "instructions", "--db", db,
+                    "--threshold", "0.25%", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json row = instructions_row(r.out);
+  ASSERT_FALSE(row.is_null()) << r.out;
+  EXPECT_EQ(row["verdict"], "unchanged") << r.out;
+  EXPECT_EQ(row["ratio"].get<double>(), 1.0) << r.out;
+  r = run_cli({"compare", "side=a", "side=c", "--metric", "instructions", "--db", db, "--threshold",
+               "0.25%", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  row = instructions_row(r.out);
+  ASSERT_FALSE(row.is_null()) << r.out;
+  EXPECT_EQ(row["verdict"], "slower") << r.out;
+  EXPECT_NEAR(row["ratio"].get<double>(), 1.01, 0.0005) << r.out;
 }
 
 }  // namespace

@@ -213,7 +213,7 @@ TEST(AnalysisCompare, MemoryAtTheLaunchFloorGetsNoVerdict) {
       << none.warnings[0];
 }
 
-// Instances counted under cachegrind: instruction counts in the instances' columns.
+// Instances counted under Valgrind: instruction counts in the instances' columns.
 VariantData simulated(std::vector<int64_t> counts) {
   VariantData v;
   v.variant.benchmark = "x";
@@ -262,7 +262,7 @@ TEST(AnalysisCompare, SimulatedCountsAreExactWithOneInstanceASide) {
   EXPECT_TRUE(std::any_of(w.begin(), w.end(), [](const std::string& s) {
     return s.find("differ between instances") != std::string::npos;
   }));
-  // Hardware-counter instructions (no cachegrind in the configuration) are never exact.
+  // Hardware-counter instructions (no Valgrind in the configuration) are never exact.
   auto hw_a = a, hw_b = b;
   hw_a.variant.config_json = hw_b.variant.config_json = "{}";
   o.metrics = {"instructions"};

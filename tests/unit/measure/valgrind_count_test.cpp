@@ -1,5 +1,5 @@
-// Reading cachegrind's counts: the summary line of each process's file, summed over the tree.
-#include "measure/cachegrind.hpp"
+// Reading Valgrind's counts: the summary line of each process's file, summed over the tree.
+#include "measure/valgrind_count.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,26 +12,26 @@
 namespace benchguard::measure {
 namespace {
 
-TEST(MeasureCachegrind, TheSummaryLineHoldsTheCount) {
+TEST(MeasureValgrindCount, TheSummaryLineHoldsTheCount) {
   const std::string file =
       "desc: I1 cache: 32768 B, 64 B, 8-way associative\ncmd: /bin/true\nevents: Ir\n"
       "fl=/x.c\nfn=main\n3 10\nsummary: 1456014\n";
-  auto n = parse_cachegrind_summary(file);
+  auto n = parse_valgrind_summary(file);
   ASSERT_TRUE(n.ok()) << n.error().message;
   EXPECT_EQ(*n, 1456014);
   // With cache simulation, Ir comes first.
-  n = parse_cachegrind_summary("events: Ir I1mr ILmr\nsummary: 99 3 2\n");
+  n = parse_valgrind_summary("events: Ir I1mr ILmr\nsummary: 99 3 2\n");
   ASSERT_TRUE(n.ok());
   EXPECT_EQ(*n, 99);
-  EXPECT_EQ(parse_cachegrind_summary("events: Ir\nfn=main\n3 10\n").error().message,
+  EXPECT_EQ(parse_valgrind_summary("events: Ir\nfn=main\n3 10\n").error().message,
             "it has no summary line");
-  EXPECT_EQ(parse_cachegrind_summary("summary: many\n").error().message,
+  EXPECT_EQ(parse_valgrind_summary("summary: many\n").error().message,
             "its summary line 'summary: many' holds no count");
 }
 
 // A shell that runs two programs: three processes, three files, one sum; the same on every
 // run. (Real Valgrind.)
-TEST(MeasureCachegrind, ATreeCountsEveryProcessAndTheSameEachTime) {
+TEST(MeasureValgrindCount, ATreeCountsEveryProcessAndTheSameEachTime) {
   LaunchSpec spec;
   spec.argv = {"/bin/sh", "-c", "/bin/true; " + testing::helper("loop") + " 100000"};
   spec.count_instructions = true;
@@ -52,7 +52,7 @@ TEST(MeasureCachegrind, ATreeCountsEveryProcessAndTheSameEachTime) {
 }
 
 // A program Valgrind cannot run leaves no count: the launch says so instead of a silent 0.
-TEST(MeasureCachegrind, NoCountIsAnError) {
+TEST(MeasureValgrindCount, NoCountIsAnError) {
   LaunchSpec spec;
   testing::TempDir dir;
   spec.argv = {dir.file("no-such-program")};
