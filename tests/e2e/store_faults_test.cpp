@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cli/app.hpp"
+#include "store/sqlite/migrate.hpp"
 #include "store/store.hpp"
 #include "support/fault_vfs.hpp"
 #include "support/history_fixture.hpp"
@@ -293,9 +294,17 @@ Operation prune_op() {
           }};
 }
 
-Operation migrate_op() {
+// `db migrate` of the version-1 database's data at schema version `from` (1 .. latest - 1).
+Operation migrate_op(int from = 1) {
   return {"migrate",
-          [](const TempDir& dir) { store::testing::make_version1_database(dir.file("bg.db")); },
+          [from](const TempDir& dir) {
+            store::testing::make_version1_database(dir.file("bg.db"));
+            if (from == 1) return;
+            auto db = store::testing::raw_db(dir.file("bg.db"));
+            ASSERT_TRUE(db);
+            auto migrated = store::sqlite::apply_migrations(*db, from);
+            ASSERT_TRUE(migrated.ok()) << migrated.error().message;
+          },
           [](const TempDir& dir) {
             return std::vector<std::string>{"db", "migrate", "--db", dir.file("bg.db")};
           },
@@ -409,6 +418,12 @@ TEST(StoreFaults, EveryWriteOfAPruneFailsCleanly) {
 
 TEST(StoreFaults, EveryWriteOfAMigrationFromVersion1FailsCleanly) {
   report("migrate", sweep(migrate_op(), Fault::kIoError, /*persistent=*/false));
+}
+
+TEST(StoreFaults, EveryWriteOfAMigrationFromEachOlderVersionFailsCleanly) {
+  for (int from = 2; from < store::sqlite::latest_schema_version(); ++from)
+    report("migrate/v" + std::to_string(from),
+           sweep(migrate_op(from), Fault::kIoError, /*persistent=*/false));
 }
 
 TEST(StoreFaults, EveryWriteOfDetectAndAckFailsCleanly) {
