@@ -148,7 +148,8 @@ void add_run_flags(CLI::App* c, RunFlags& f) {
       ->each([&f](const std::string&) { f.seed_set = true; });
   c->add_option("--measure", f.measure,
                 "Extra channels for every benchmark: instructions (each instance under "
-                "Valgrind's callgrind: an exact count of executed instructions, per iteration for programs using the C++ client)")
+                "Valgrind's callgrind: an exact count of executed instructions, per iteration for "
+                "programs using the C++ client)")
       ->check(CLI::IsMember({"instructions"}));
   auto* layout = c->add_option("--layout", f.layout,
                                "Memory layout of every instance: native (as the kernel gives "
