@@ -154,25 +154,19 @@ Hierarchical winsorized(const Hierarchical& data, double k) {
 
 namespace {
 
-// The median's terms: the mean's terms of its influence values 1{x > median} / f, f the
-// density at the median (bootstrap.hpp). Divided by the median squared when relative.
+// The median's terms: those of its influence values 1{x > median} / f (resample.hpp),
+// divided by the median squared when relative; nullopt when they are all zero (f not finite:
+// ties at the median).
 std::optional<VarianceTerm> median_terms(const Hierarchical& data, bool relative) {
-  std::vector<double> sorted(data.values().begin(), data.values().end());
-  std::sort(sorted.begin(), sorted.end());
-  const double med = quantile_sorted(sorted, 0.5);
-  const double f = density_at_median(sorted);
-  if (!std::isfinite(f) || !(f > 0.0) || (relative && !(med != 0.0))) return std::nullopt;
-  const double scale = relative ? 1.0 / (f * med) : 1.0 / f;
-  Hierarchical influence;
-  std::vector<double> inst;
-  for (std::size_t i = 0; i < data.instances(); ++i) {
-    const auto x = data.instance(i);
-    inst.resize(x.size());
-    std::transform(x.begin(), x.end(), inst.begin(),
-                   [&](double v) { return v > med ? scale : 0.0; });
-    influence.add_instance(inst);
+  VarianceTerm t = influence_terms(data, Statistic::kMedian);
+  if (!(t.bootstrap_variance > 0.0)) return std::nullopt;
+  if (relative) {
+    const double med = statistic_of(data, Statistic::kMedian);
+    if (!(med != 0.0) || !std::isfinite(med)) return std::nullopt;
+    t.variance /= med * med;
+    t.bootstrap_variance /= med * med;
   }
-  return variance_term(influence);
+  return t;
 }
 
 // The terms of `statistic`, of its value or (relative) of its logarithm (bootstrap.hpp).

@@ -11,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include "stats/confidence.hpp"
 #include "stats/hierarchical.hpp"
 
 namespace benchguard::stats {
@@ -77,6 +78,12 @@ std::vector<double> hierarchical_replicates(const Hierarchical& data, Statistic 
 // same way.
 enum class ResampleMethod { kFull, kNormalWithin, kNormal };
 const char* to_string(ResampleMethod method);  // "full", "normal within instances", "normal"
+
+// The variance terms (bootstrap.hpp, variance_term) of the pooled mean of `statistic`'s
+// influence values above, the median's scaled by 1/f: the two-stage bootstrap variance kNormal
+// draws with, and the median's terms. All zero when the median's f is not finite (ties at the
+// median).
+VarianceTerm influence_terms(const Hierarchical& data, Statistic statistic);
 
 // Up to this many iterations every iteration is redrawn (kFull).
 inline constexpr std::size_t kFullResampleLimit = 20000;

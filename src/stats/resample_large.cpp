@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "stats/bootstrap.hpp"
 #include "stats/descriptive.hpp"
 #include "stats/resample.hpp"
 #include "stats/rng.hpp"
@@ -224,29 +225,40 @@ std::vector<double> normal_within(const Hierarchical& data, Statistic statistic,
   return out;
 }
 
-std::vector<double> normal(const Hierarchical& data, Statistic statistic, int resamples,
-                           uint64_t seed) {
+// The two-stage bootstrap variance terms of the influence values' pooled mean.
+VarianceTerm terms_of(const Influence& inf) {
+  const std::size_t n = inf.m.size();
+  if (n == 0) return {0.0, 0.0, 0};
+  double total = 0.0, sum = 0.0;
+  for (std::size_t k = 0; k < n; ++k) {
+    total += inf.m[k];
+    sum += inf.m[k] * inf.u[k];
+  }
+  const double centre = sum / total, m = total / static_cast<double>(n);
+  double sum_d2 = 0.0, inner = 0.0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const double d = inf.m[k] * (inf.u[k] - centre) / m;
+    sum_d2 += d * d;
+    inner += inf.m[k] * inf.v[k] / (m * m);
+  }
+  // With one instance there is no spread between instances, only the inner redrawing.
+  if (n < 2) return {0.0, inner, n};
+  return cluster_variance_term(sum_d2, inner, n);
+}
+
+std::vector<double> sorted_unless_mean(const Hierarchical& data, Statistic statistic) {
   std::vector<double> sorted;
   if (statistic != Statistic::kMean) {
     sorted.assign(data.values().begin(), data.values().end());
     std::sort(sorted.begin(), sorted.end());
   }
-  const Influence inf = influence(data, statistic, sorted);
-  // The two-stage bootstrap variance of the influence values' pooled mean (bootstrap.hpp,
-  // variance_term): between-instance spread plus the inner redrawing.
-  double total = 0.0, sum = 0.0;
-  for (std::size_t k = 0; k < inf.m.size(); ++k) {
-    total += inf.m[k];
-    sum += inf.m[k] * inf.u[k];
-  }
-  const double centre = sum / total;
-  double between = 0.0, inner = 0.0;
-  for (std::size_t k = 0; k < inf.m.size(); ++k) {
-    const double d = inf.m[k] * (inf.u[k] - centre);
-    between += d * d;
-    inner += inf.m[k] * inf.v[k];
-  }
-  const double sd = std::sqrt(between + inner) / total;
+  return sorted;
+}
+
+std::vector<double> normal(const Hierarchical& data, Statistic statistic, int resamples,
+                           uint64_t seed) {
+  const Influence inf = influence(data, statistic, sorted_unless_mean(data, statistic));
+  const double sd = std::sqrt(terms_of(inf).bootstrap_variance);
   std::vector<double> out(static_cast<std::size_t>(resamples));
   for (int b = 0; b < resamples; ++b) {
     Rng rng(seed, static_cast<uint64_t>(b));
@@ -256,6 +268,10 @@ std::vector<double> normal(const Hierarchical& data, Statistic statistic, int re
 }
 
 }  // namespace
+
+VarianceTerm influence_terms(const Hierarchical& data, Statistic statistic) {
+  return terms_of(influence(data, statistic, sorted_unless_mean(data, statistic)));
+}
 
 const char* to_string(ResampleMethod method) {
   switch (method) {
