@@ -1,6 +1,7 @@
 #include "store/instance_log.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -223,9 +224,12 @@ bool lock_orphan(int fd, const std::string& suffix) {
   return false;
 }
 
+// What follows the database's name in the name of each of its logs.
+constexpr const char* kPendingInfix = ".pending-";
+
 // "DB_PATH.pending-": what every log of the database starts with.
 std::string log_prefix(const std::string& db_path) {
-  return db_path + ".pending-";
+  return db_path + kPendingInfix;
 }
 
 }  // namespace
@@ -334,10 +338,13 @@ Status InstanceLog::append(int64_t variant_id, const InstanceRecord& instance) {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == ENOSPC || errno == EFBIG || errno == EDQUOT)) {
       const std::string why = errno_text();
-      const auto pending = path().rfind(".pending-");
+      const auto pending = path().rfind(kPendingInfix);
       const std::string db = pending == std::string::npos ? path() : path().substr(0, pending);
-      return Error{db + ": disk full: cannot append to its instance log " + path() + " (" + why +
-                   "); free space on its file system (or raise the file size limit) and try again"};
+      return Error{
+          fmt::format("{}: disk full: cannot append to its instance log {} ({}); free "
+                      "space on its file system (or raise the file size limit) and try "
+                      "again",
+                      db, path(), why)};
     }
     if (n < 0) return Error{"cannot write " + path() + ": " + errno_text()};
     done += static_cast<size_t>(n);
@@ -367,16 +374,23 @@ Result<std::vector<LoggedInstance>> OrphanLog::read() const {
   return decode_logged_instances(bytes);
 }
 
-Result<std::vector<OrphanLog>> orphan_logs(const std::string& db_path) {
-  std::vector<OrphanLog> out;
+std::vector<std::string> instance_logs(const std::string& db_path) {
+  std::vector<std::string> out;
   const fs::path db(db_path);
   const fs::path dir = db.has_parent_path() ? db.parent_path() : fs::path(".");
-  const std::string prefix = db.filename().string() + ".pending-";
+  const std::string prefix = db.filename().string() + kPendingInfix;
   std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (!name.starts_with(prefix)) continue;
-    const std::string path = (dir / name).string();
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().filename().string().starts_with(prefix))
+      out.push_back((dir / it->path().filename()).string());
+  return out;
+}
+
+Result<std::vector<OrphanLog>> orphan_logs(const std::string& db_path) {
+  std::vector<OrphanLog> out;
+  const std::string prefix = fs::path(db_path).filename().string() + kPendingInfix;
+  for (const std::string& path : instance_logs(db_path)) {
+    const std::string name = fs::path(path).filename().string();
     // Read-only is enough to lock and read it; removing goes by name.
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) continue;  // gone meanwhile

@@ -83,6 +83,9 @@ class OrphanLog {
   LogFile file_;
 };
 
+// Every instance log beside `db_path` (DB.pending-*, live writers' too), by path.
+std::vector<std::string> instance_logs(const std::string& db_path);
+
 // The logs beside `db_path` that no live writer holds, each locked by the returned object.
 Result<std::vector<OrphanLog>> orphan_logs(const std::string& db_path);
 

@@ -472,23 +472,14 @@ Result<CheckReport> SqliteStore::check(CheckParts parts) {
                                            version, version, schema_version_));
     }
 
-    {
-      namespace fs = std::filesystem;
-      const fs::path db(location_);
-      const fs::path dir = db.has_parent_path() ? db.parent_path() : fs::path(".");
-      const std::string prefix = db.filename().string() + ".pending-";
+    for (const std::string& log : instance_logs(location_)) {
       std::error_code ec;
-      for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        const std::string name = it->path().filename().string();
-        if (!name.starts_with(prefix)) continue;
-        std::error_code size_ec;
-        const auto size = fs::file_size(it->path(), size_ec);
-        if (size_ec || size == 0) continue;
-        report.notes.push_back(fmt::format(
-            "{}: {} bytes of instances a writer logged but has not committed yet; the next "
-            "read-write open commits them once that writer is gone",
-            it->path().string(), size));
-      }
+      const auto size = std::filesystem::file_size(log, ec);
+      if (ec || size == 0) continue;
+      report.notes.push_back(fmt::format(
+          "{}: {} bytes of instances a writer logged but has not committed yet; the next "
+          "read-write open commits them once that writer is gone",
+          log, size));
     }
   }
   if (parts == CheckParts::kFile) {
