@@ -164,11 +164,10 @@ void FaultVfs::install() {
   std::call_once(once, [] {
     g_base = sqlite3_vfs_find(nullptr);
     init_methods();
+    // Every other call goes to the default VFS's own functions, with its own data.
     g_vfs = *g_base;
-    g_vfs.iVersion = g_base->iVersion;
     g_vfs.szOsFile = static_cast<int>(sizeof(FaultFile)) + g_base->szOsFile;
     g_vfs.zName = "benchguard-fault";
-    g_vfs.pAppData = nullptr;
     g_vfs.xOpen = x_open;
     sqlite3_vfs_register(&g_vfs, /*makeDflt=*/1);
   });
