@@ -286,6 +286,20 @@ class PgFaultsTest : public PgTest {
     ADD_FAILURE() << w.name << " still reached the drop after 2000 statements";
     return -2000;
   }
+
+  // Both sweeps, statements dropped and answers lost, printed as `what`.
+  void sweep_both(const Writer& w, const char* what) {
+    for (const bool answer_lost : {false, true}) {
+      const long statements = sweep(w, answer_lost);
+      std::printf(
+          "dropped-connection sweep: %s %ld statements, each survived%s; %ld failed "
+          "after committing\n",
+          what, statements, answer_lost ? " (answers lost)" : "", in_doubt);
+      EXPECT_GT(statements, 0);
+      // Only a lost answer leaves a write stored that its writer saw fail: the COMMIT's.
+      EXPECT_EQ(in_doubt, answer_lost ? 1 : 0);
+    }
+  }
 };
 
 TEST_F(PgFaultsTest, ADroppedConnectionAtEveryStatementOfAddRunsStoresAllOrNothing) {
@@ -306,16 +320,7 @@ TEST_F(PgFaultsTest, ADroppedConnectionAtEveryStatementOfAddRunsStoresAllOrNothi
                    const int64_t runs = pg_count(url, "SELECT COUNT(*) FROM runs");
                    EXPECT_EQ(runs, is_after(state, runs == 3) ? 3 : 1);
                  }};
-  for (const bool answer_lost : {false, true}) {
-    const long statements = sweep(w, answer_lost);
-    std::printf(
-        "dropped-connection sweep: add_runs (2 runs) %ld statements, each survived%s; %ld "
-        "failed after committing\n",
-        statements, answer_lost ? " (answers lost)" : "", in_doubt);
-    EXPECT_GT(statements, 0);
-    // Only a lost answer leaves a write stored that its writer saw fail: the COMMIT's.
-    EXPECT_EQ(in_doubt, answer_lost ? 1 : 0);
-  }
+  sweep_both(w, "add_runs (2 runs)");
 }
 
 TEST_F(PgFaultsTest, ADroppedConnectionAtEveryStatementOfARunLeavesItUnfinished) {
@@ -338,23 +343,19 @@ TEST_F(PgFaultsTest, ADroppedConnectionAtEveryStatementOfARunLeavesItUnfinished)
                    // A failed run is not complete; a complete one holds all its instances.
                    const int64_t complete =
                        pg_count(url, "SELECT COUNT(*) FROM runs WHERE status = 'complete'");
-                   EXPECT_EQ(complete, is_after(state, complete == 2) ? 2 : 1);
-                   EXPECT_LE(pg_count(url,
-                                      "SELECT COUNT(*) FROM instances i JOIN variants v ON "
-                                      "v.id = i.variant_id JOIN benchmarks b ON b.id = "
-                                      "v.benchmark_id WHERE b.name = 'new'"),
-                             3);
+                   const bool after = is_after(state, complete == 2);
+                   EXPECT_EQ(complete, after ? 2 : 1);
+                   const int64_t stored = pg_count(url,
+                                                   "SELECT COUNT(*) FROM instances i JOIN variants "
+                                                   "v ON v.id = i.variant_id JOIN benchmarks b ON "
+                                                   "b.id = v.benchmark_id WHERE b.name = 'new'");
+                   if (after) {
+                     EXPECT_EQ(stored, 3);
+                   } else {
+                     EXPECT_LE(stored, 3);
+                   }
                  }};
-  for (const bool answer_lost : {false, true}) {
-    const long statements = sweep(w, answer_lost);
-    std::printf(
-        "dropped-connection sweep: a run of 3 instances %ld statements, each survived%s; %ld "
-        "failed after committing\n",
-        statements, answer_lost ? " (answers lost)" : "", in_doubt);
-    EXPECT_GT(statements, 0);
-    // Only a lost answer leaves a write stored that its writer saw fail: the COMMIT's.
-    EXPECT_EQ(in_doubt, answer_lost ? 1 : 0);
-  }
+  sweep_both(w, "a run of 3 instances");
 }
 
 }  // namespace
