@@ -255,6 +255,17 @@ void median_estimators(long trials, long effect_trials, uint64_t seed) {
   std::vector<Way> ways = {{"jackknife over instances", jackknife, {}, {}},
                            {"influence values, Hall-Sheather density", influence, {}, {}},
                            {"bootstrap of whole instances", whole_instances, {}, {}}};
+  // +1 slower, -1 faster, 0 neither: the t interval (stats::t_interval) of log B/A with this
+  // way's variances, beyond 1 and the ratio beyond the 1% threshold.
+  const auto verdict = [](Way& way, const stats::Hierarchical& a, const stats::Hierarchical& b,
+                          double lr) {
+    const stats::VarianceTerm terms[] = {{way.variance(a), 0.0, a.instances()},
+                                         {way.variance(b), 0.0, b.instances()}};
+    way.sum += terms[0].variance + terms[1].variance;
+    const auto ci = stats::t_interval(lr, terms, kConfidence);
+    const double lim = std::log1p(0.01);
+    return ci.lower > 0 && lr > lim ? 1 : (ci.upper < 0 && lr < -lim ? -1 : 0);
+  };
   std::vector<double> log_ratios;
   for (long t = 0; t < trials; ++t) {
     const auto a = stats::simulate(o, seed, 2 * static_cast<uint64_t>(t));
@@ -262,38 +273,26 @@ void median_estimators(long trials, long effect_trials, uint64_t seed) {
     const double lr = log_median(b.values()) - log_median(a.values());
     log_ratios.push_back(lr);
     const bool w = welch(a, b) != 0;
-    for (auto& way : ways) {
-      const double va = way.variance(a), vb = way.variance(b), v = va + vb;
-      const double df = v * v / (va * va / 9.0 + vb * vb / 9.0);
-      const double q = boost::math::quantile(
-          boost::math::complement(boost::math::students_t(df), (1 - kConfidence) / 2));
-      const double lim = std::log1p(0.01);
-      way.aa.add(
-          (lr - q * std::sqrt(v) > 0 && lr > lim) || (lr + q * std::sqrt(v) < 0 && lr < -lim), w);
-      way.sum += v;
-    }
+    for (auto& way : ways) way.aa.add(verdict(way, a, b, lr) != 0, w);
   }
+  // The A/A trials alone set SE / spread.
+  std::vector<double> aa_sums;
+  for (const auto& way : ways) aa_sums.push_back(way.sum);
   for (long t = 0; t < effect_trials; ++t) {
     const auto a = stats::simulate(o, seed + 1, 2 * static_cast<uint64_t>(t));
     const auto b = stats::simulate(slowed, seed + 1, 2 * static_cast<uint64_t>(t) + 1);
     const double lr = log_median(b.values()) - log_median(a.values());
     const bool w = welch(a, b) > 0;
-    for (auto& way : ways) {
-      const double va = way.variance(a), vb = way.variance(b), v = va + vb;
-      const double df = v * v / (va * va / 9.0 + vb * vb / 9.0);
-      const double q = boost::math::quantile(
-          boost::math::complement(boost::math::students_t(df), (1 - kConfidence) / 2));
-      way.slower.add(lr - q * std::sqrt(v) > 0 && lr > std::log1p(0.01), w);
-    }
+    for (auto& way : ways) way.slower.add(verdict(way, a, b, lr) > 0, w);
   }
   std::printf(
       "\nthe median's variance by other estimators, t interval, 10 instances a side, clean\n\n");
   std::printf("| estimator | A/A | 5%% | SE / spread |\n|---|---|---|---|\n");
   const double spread = std::sqrt(stats::variance(log_ratios));
-  for (const auto& way : ways)
-    std::printf("| %s | %s | %s | %.3f |\n", way.name, way.aa.cell(true).c_str(),
-                way.slower.cell(true).c_str(),
-                std::sqrt(way.sum / static_cast<double>(trials)) / spread);
+  for (std::size_t k = 0; k < ways.size(); ++k)
+    std::printf("| %s | %s | %s | %.3f |\n", ways[k].name, ways[k].aa.cell(true).c_str(),
+                ways[k].slower.cell(true).c_str(),
+                std::sqrt(aa_sums[k] / static_cast<double>(trials)) / spread);
 }
 
 // The share of A/A comparisons with spikes in which `--burn-in auto` drops iterations from a
