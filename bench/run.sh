@@ -2,12 +2,12 @@
 # Benchmarks of benchguard itself. Prints figures as ratios against baselines measured in
 # the same run, because this machine is shared and noisy.
 #   bench/run.sh [BUILD_DIR] [SECTION...]   sections: overhead noise verdicts sequential
-#                                           instructions plan analysis history store bisect
-#                                           postgres (default: all)
+#                                           instructions plan analysis history store memory
+#                                           bisect postgres (default: all)
 set -euo pipefail
 build=${1:-build}
 shift || true
-sections=${*:-overhead noise verdicts sequential instructions plan analysis history store bisect postgres}
+sections=${*:-overhead noise verdicts sequential instructions plan analysis history store memory bisect postgres}
 want() { [[ " $sections " == *" $1 "* ]]; }
 bg="$build/benchguard"
 [ -x "$bg" ] || { echo "build first: make build" >&2; exit 2; }
@@ -187,6 +187,32 @@ if want store && [ -x "$build/bench/iteration_store_bench" ]; then
   echo
   echo "== storing iterations (load $(cut -d' ' -f1 /proc/loadavg))"
   "$build/bench/iteration_store_bench" "${STORE_ITERATIONS:-1000000}"
+fi
+
+# Memory of analysis over runs of millions of instances (docs/store.md, "Memory of analysis"):
+# two hyperfine files of MEMORY_INSTANCES single-iteration runs each (default 1,000,000),
+# imported into one database; peak RSS of `compare` of the two and of `summary` of one, and
+# bytes an instance. Target: compare of 2 x 10^6 instances <= 300 MB. About 30 s.
+if want memory && [ -x /usr/bin/time ]; then
+  echo
+  n=${MEMORY_INSTANCES:-1000000}
+  echo "== memory of analysis: two runs of $n single-iteration instances (load $(cut -d' ' -f1 /proc/loadavg))"
+  for side in a b; do
+    awk -v n="$n" -v f="$([ $side = a ] && echo 1.00 || echo 1.02)" 'BEGIN {
+      srand(7); printf "{\"results\": [{\"command\": \"sleep\", \"mean\": 0.01, \"times\": ["
+      for (i = 0; i < n; i++) printf "%s%.9f", (i ? "," : ""), f * (0.01 + 0.0005 * (rand() - 0.5))
+      printf "]}]}\n" }' >"$tmp/$side.json"
+    "$bg" -q --db "$tmp/m.db" import "$tmp/$side.json" >/dev/null 2>&1
+  done
+  peak() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; }
+  c=$(peak "$bg" --db "$tmp/m.db" compare 1 2)
+  s=$(peak "$bg" --db "$tmp/m.db" summary 1)
+  base=$(peak "$bg" --version)
+  printf "compare of 2 x %d instances   %8.1f MB   %.0f bytes an instance (above the %.1f MB of --version)\n" \
+    "$n" "$(calc "$c / 1024")" "$(calc "($c - $base) * 1024 / (2 * $n)")" "$(calc "$base / 1024")"
+  printf "summary of %d instances       %8.1f MB   %.0f bytes an instance\n" \
+    "$n" "$(calc "$s / 1024")" "$(calc "($s - $base) * 1024 / $n")"
+  echo "(target: compare of 2 x 1,000,000 <= 300 MB)"
 fi
 
 # Bisection by measurement (src/analysis/bisect.hpp) on simulated histories: 10 histories of 64

@@ -100,16 +100,10 @@ void withhold_unmeasured(BenchmarkComparison& row) {
     return;
   }
   const auto zeros = [](const MetricSample& m) {
-    std::size_t n = 0;
-    for (const auto& xs : m.series)
-      n += static_cast<std::size_t>(std::count(xs.begin(), xs.end(), 0.0));
-    return n;
+    const auto xs = m.series.values();
+    return static_cast<std::size_t>(std::count(xs.begin(), xs.end(), 0.0));
   };
-  const auto values = [](const MetricSample& m) {
-    std::size_t n = 0;
-    for (const auto& xs : m.series) n += xs.size();
-    return n;
-  };
+  const auto values = [](const MetricSample& m) { return m.series.size(); };
   const bool finite = std::isfinite(r.ratio.value) && std::isfinite(r.ratio.ci.lower) &&
                       std::isfinite(r.ratio.ci.upper);
   const std::size_t za = zeros(row.a), zb = zeros(row.b);
@@ -131,13 +125,12 @@ void apply_exact(BenchmarkComparison& row) {
   const auto range = [](const MetricSample& m) {
     double lo = INFINITY, hi = -INFINITY, sum = 0;
     std::size_t n = 0;
-    for (const auto& xs : m.series)
-      for (double x : xs) {
-        lo = std::min(lo, x);
-        hi = std::max(hi, x);
-        sum += x;
-        ++n;
-      }
+    for (double x : m.series.values()) {
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+      sum += x;
+      ++n;
+    }
     return std::array<double, 3>{lo, hi, n == 0 ? NAN : sum / static_cast<double>(n)};
   };
   const auto [lo_a, hi_a, mean_a] = range(row.a);
@@ -311,8 +304,9 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
           ++uncalibrated;
         }
       }
-      da.push_back(row.a.data);
-      db.push_back(row.b.data);
+      // Lent to compare_samples below and given back: a sample of millions is not copied.
+      da.push_back(std::move(row.a.data));
+      db.push_back(std::move(row.b.data));
       samples.push_back(std::move(sample));
       mc.rows.push_back(std::move(row));
     }
@@ -321,6 +315,8 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
     vo.direction = mc.metric.direction;
     auto set = stats::compare_samples(da, db, samples, vo, thresholds);
     for (size_t i = 0; i < mc.rows.size(); ++i) {
+      mc.rows[i].a.data = std::move(da[i]);
+      mc.rows[i].b.data = std::move(db[i]);
       mc.rows[i].result = std::move(set.benchmarks[i]);
       if (!notes[i].empty()) mc.rows[i].result.warnings.push_back(notes[i]);
       withhold_unmeasured(mc.rows[i]);

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 
+#include "core/instance_table.hpp"
 #include "core/iterations.hpp"
 
 namespace benchguard::analysis {
@@ -58,11 +59,23 @@ Usable usable(const InstanceRecord& in, const std::string& metric, const BurnInP
 }  // namespace
 
 bool has_duet_pairs(const VariantData& a, const VariantData& b) {
+  const auto any_concurrent = [](const VariantData& v) {
+    bool any = false;
+    for_each_instance(
+        v, [&](const InstanceRecord& in, const IterationsView&) { any = any || concurrent(in); });
+    return any;
+  };
+  if (!any_concurrent(a) || !any_concurrent(b)) return false;
+  if (a.table != nullptr || b.table != nullptr)
+    return instance_pairs(with_records(a), with_records(b)).size() >= 2;
   return instance_pairs(a, b).size() >= 2;
 }
 
 DuetPairing pair_duet(const VariantData& a, const VariantData& b, const std::string& metric,
                       const BurnInPolicy& policy, double min_overlap) {
+  // Pairs are found by pointers to records.
+  if (a.table != nullptr || b.table != nullptr)
+    return pair_duet(with_records(a), with_records(b), metric, policy, min_overlap);
   DuetPairing out;
   if (policy.mode == BurnInPolicy::Mode::kAuto)
     out.burn_in = std::max(extract(a, metric, policy).detected_burn_in,
@@ -118,7 +131,7 @@ DuetBalance duet_balance(const VariantData& a, const VariantData& b, const std::
 
 VariantData with_slowdown(const VariantData& v, double slowdown,
                           const std::vector<std::string>& metrics) {
-  VariantData out = v;
+  VariantData out = with_records(v);
   const double factor = 1.0 + slowdown;
   // How a metric slows: not at all (0), times the factor (1) or divided by it (-1: less of a
   // higher-is-better metric, throughput, is slower).

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "core/instance_table.hpp"
 #include "core/iterations.hpp"
 
 namespace benchguard::analysis {
@@ -67,17 +68,21 @@ bool reports_none(const IterationsView& its, const std::string& metric) {
 
 std::vector<std::string> metrics_of(const VariantData& v) {
   std::vector<std::string> names;
-  for (const auto& inst : v.instances) IterationsView(inst).add_metric_names(names);
+  for_each_instance(
+      v, [&](const InstanceRecord&, const IterationsView& its) { its.add_metric_names(names); });
   auto wall = std::find(names.begin(), names.end(), "wall_time");
   if (wall != names.end()) std::rotate(names.begin(), wall, wall + 1);
   // A benchmark that reports its iterations still ran as a process tree whose memory (and
   // counts) were measured: compared per instance (from_instances).
-  for (const char* m : kInstanceLevel) {
-    const bool measured = std::any_of(v.instances.begin(), v.instances.end(), [&](const auto& in) {
-      return in.ok() && !in.timed_outside && instance_value(in, m).has_value();
-    });
-    if (measured && std::find(names.begin(), names.end(), m) == names.end()) names.emplace_back(m);
-  }
+  std::vector<bool> measured(std::size(kInstanceLevel), false);
+  for_each_instance(v, [&](const InstanceRecord& in, const IterationsView&) {
+    if (!in.ok() || in.timed_outside) return;
+    for (std::size_t m = 0; m < measured.size(); ++m)
+      if (!measured[m]) measured[m] = instance_value(in, kInstanceLevel[m]).has_value();
+  });
+  for (std::size_t m = 0; m < measured.size(); ++m)
+    if (measured[m] && std::find(names.begin(), names.end(), kInstanceLevel[m]) == names.end())
+      names.emplace_back(kInstanceLevel[m]);
   return names;
 }
 
@@ -108,11 +113,12 @@ std::string layout_of(const VariantData& v) {
 
 bool from_instances(const VariantData& v, const std::string& metric) {
   if (!is_instance_level(metric)) return false;
-  for (const auto& in : v.instances)
-    if (in.ok() && !in.timed_outside && reports_none(IterationsView(in), metric) &&
-        instance_value(in, metric).has_value())
-      return true;
-  return false;
+  bool found = false;
+  for_each_instance(v, [&](const InstanceRecord& in, const IterationsView& its) {
+    found = found || (in.ok() && !in.timed_outside && reports_none(its, metric) &&
+                      instance_value(in, metric).has_value());
+  });
+  return found;
 }
 
 MetricSample extract(const VariantData& v, const std::string& metric, const BurnInPolicy& policy) {
@@ -121,13 +127,13 @@ MetricSample extract(const VariantData& v, const std::string& metric, const Burn
   s.variant = v.variant.name;
   s.metric = metric_info(v, metric);
   using Mode = BurnInPolicy::Mode;
-  for (const auto& inst : v.instances) {
+  std::vector<double> xs;
+  for_each_instance(v, [&](const InstanceRecord& inst, const IterationsView& its) {
     if (!inst.ok()) {
       ++s.instances_failed;
-      continue;
+      return;
     }
     ++s.instances_ok;
-    const IterationsView its(inst);
     const bool per_instance =
         !inst.timed_outside && is_instance_level(metric) && reports_none(its, metric);
     // Timed from outside, the iteration's metrics are the instance's own too. A value at the
@@ -135,15 +141,14 @@ MetricSample extract(const VariantData& v, const std::string& metric, const Burn
     if ((inst.timed_outside || per_instance) && at_launch_floor(inst, metric)) {
       ++s.instances_at_floor;
       s.launch_floor_bytes = std::max(s.launch_floor_bytes, inst.rss_floor_bytes);
-      continue;
+      return;
     }
     if (per_instance) {
-      if (const auto x = instance_value(inst, metric)) s.series.push_back({*x});
-      continue;
+      if (const auto x = instance_value(inst, metric)) s.series.add_instance(std::span(&*x, 1));
+      return;
     }
     const auto values = its.metric(metric);
-    std::vector<double> xs;
-    xs.reserve(its.size());
+    xs.clear();
     for (std::size_t k = 0; k < its.size(); ++k) {
       const bool leading = policy.mode == Mode::kFixed ? k < policy.fixed : its.burn_in(k);
       if (leading) {
@@ -153,17 +158,24 @@ MetricSample extract(const VariantData& v, const std::string& metric, const Burn
       if (its.timed_out(k) || its.failed(k)) continue;
       if (auto x = values.at(k)) xs.push_back(*x);
     }
-    if (!xs.empty()) s.series.push_back(std::move(xs));
-  }
+    s.series.add_instance(xs);  // an instance without values is left out
+  });
 
   std::size_t shortest = SIZE_MAX;
-  for (const auto& xs : s.series) shortest = std::min(shortest, xs.size());
+  for (std::size_t i = 0; i < s.series.instances(); ++i)
+    shortest = std::min(shortest, s.series.instance(i).size());
   // Detection runs only when asked for (kAuto): a configured or fixed burn-in is taken as
   // given, and its cost (linear, but the largest part of reading a long run) is not paid.
   if (policy.mode == Mode::kAuto && !s.series.empty() && shortest >= kMinSeriesForDetection) {
     stats::SteadyStateOptions opts;
     opts.direction = s.metric.direction;
-    s.steady = stats::classify_benchmark(s.series, opts);
+    std::vector<std::vector<double>> series;
+    series.reserve(s.series.instances());
+    for (std::size_t i = 0; i < s.series.instances(); ++i) {
+      const auto xs = s.series.instance(i);
+      series.emplace_back(xs.begin(), xs.end());
+    }
+    s.steady = stats::classify_benchmark(series, opts);
     const auto& sum = s.steady->summary;
     if (sum.no_steady_state_share > 0)
       s.warnings.push_back(fmt::format("{:.0f}% of instances never reach a steady state",
@@ -181,10 +193,7 @@ MetricSample extract(const VariantData& v, const std::string& metric, const Burn
       }
     }
   }
-  for (const auto& xs : s.series) {
-    if (xs.size() > s.detected_burn_in)
-      s.data.add_instance(std::span<const double>(xs).subspan(s.detected_burn_in));
-  }
+  s.data = s.detected_burn_in > 0 ? stats::drop_leading(s.series, s.detected_burn_in) : s.series;
   return s;
 }
 

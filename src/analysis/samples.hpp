@@ -36,9 +36,9 @@ struct MetricSample {
   MetricInfo metric;
   int instances_ok = 0;
   int instances_failed = 0;
-  // Per successful instance, the metric's values in order, failed iterations and
+  // Per successful instance with values, the metric's values in order, failed iterations and
   // configured burn-in left out: what steady-state detection looks at.
-  std::vector<std::vector<double>> series;
+  stats::Hierarchical series;
   // Successful instances whose value is only an upper bound, benchguard's own size at launch
   // (core/model.hpp at_launch_floor), left out of series and data; the largest such floor.
   std::size_t instances_at_floor = 0;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/instance_table.hpp"
 #include "stats/descriptive.hpp"
 #include "stats/order_ci.hpp"
 #include "stats/outliers.hpp"
@@ -151,7 +152,7 @@ RunSummary summarize_run(const RunData& run, const std::vector<std::string>& met
       if (metrics.empty() && m != "wall_time" && !every_metric) continue;
       out.rows.push_back(summarize_variant(v, m, options));
     }
-    if (v.instances.empty() && !v.summaries.empty()) ++out.summary_only;
+    if (instance_count(v) == 0 && !v.summaries.empty()) ++out.summary_only;
   }
   for (std::size_t i = 0; i < run.variants.size(); ++i)
     for (std::size_t j = i + 1; j < run.variants.size(); ++j) {

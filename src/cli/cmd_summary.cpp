@@ -12,7 +12,8 @@ namespace {
 
 Result<int> do_summary(Context& ctx, const std::string& ref, const AnalysisFlags& f) {
   BG_ASSIGN(auto store, ctx.open_store_read_only());
-  BG_ASSIGN(const RunData run, ctx.resolve_run(*store, ref, {.columns = true}));
+  BG_ASSIGN(const RunData run,
+            ctx.resolve_run(*store, ref, {.columns = true, .instance_table = true}));
   BG_ASSIGN(const auto opts, f.summary_options());
   const analysis::RunSummary summary =
       analysis::summarize_run(run, f.metrics, ctx.globals.verbose > 0, opts);

@@ -43,8 +43,8 @@ std::string short_run(const RunData& r) {
   return s;
 }
 
-// Compared runs are read by column: analysis needs no record per iteration.
-constexpr store::LoadOptions kForAnalysis{.columns = true};
+// Compared runs are read by column: analysis needs no record per instance or iteration.
+constexpr store::LoadOptions kForAnalysis{.columns = true, .instance_table = true};
 
 // A regular file that is not a database: a result file of some harness.
 bool is_result_file(const std::string& path) {
@@ -72,7 +72,7 @@ Result<RunData> import_files(const std::vector<std::string>& files, const std::s
         return x.variant.benchmark == v.variant.benchmark && x.variant.name == v.variant.name;
       });
       if (same == merged.variants.end()) {
-        merged.variants.push_back(VariantData{v.variant, {}, {}, v.metrics});
+        merged.variants.push_back(VariantData{v.variant, {}, {}, v.metrics, {}});
         same = merged.variants.end() - 1;
       }
       // The units and directions of the file's own metrics, as the store would hold them.

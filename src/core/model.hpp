@@ -263,6 +263,8 @@ struct SummaryRecord {
   std::optional<double> max;
 };
 
+class InstanceTable;
+
 struct VariantData {
   VariantRecord variant;
   std::vector<InstanceRecord> instances;
@@ -272,6 +274,10 @@ struct VariantData {
   // The unit and direction the store holds for each metric its iterations carry (an
   // imported items_per_second is higher-is-better); empty when not read from a store.
   std::vector<MetricInfo> metrics;
+  // Set instead of `instances` (then empty) when a store read the run for analysis by column
+  // (store::LoadOptions::instance_table): read both through for_each_instance()
+  // (core/instance_table.hpp).
+  std::shared_ptr<const InstanceTable> table = nullptr;
 };
 
 struct RunData {

@@ -44,7 +44,7 @@ std::map<std::string, VariantData> pooled(const std::vector<RunData>& rounds,
     for (const auto& v : r.variants) {
       if (v.variant.benchmark != benchmark) continue;
       auto [slot, fresh] =
-          out.try_emplace(v.variant.name, VariantData{v.variant, {}, {}, v.metrics});
+          out.try_emplace(v.variant.name, VariantData{v.variant, {}, {}, v.metrics, {}});
       for (const auto& in : v.instances) slot->second.instances.push_back(in);
     }
   return out;

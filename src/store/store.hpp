@@ -106,6 +106,12 @@ struct LoadOptions {
   // what analysis needs, in a fraction of the memory and time. Off: a record per iteration,
   // with its index and failure text (show, export, merge).
   bool columns = false;
+  // Each variant's instances as one InstanceTable (VariantData::table, read through
+  // for_each_instance), read a slice of the run at a time: the memory analysis of a run of
+  // millions of instances needs (docs/store.md). Implies `columns`. A store may ignore it and
+  // return records.
+  bool instance_table = false;
+  int64_t table_slice = 16384;  // instance ids read at a time for instance_table
 };
 
 class Store {

@@ -32,19 +32,17 @@ std::string steady_text(const analysis::VariantSummary& s) {
 }
 
 json summary_json(const analysis::VariantSummary& s) {
-  std::vector<double> all;
-  for (const auto& inst : s.sample.series) all.insert(all.end(), inst.begin(), inst.end());
-  const double scale = scale_of(all);
+  const auto& series = s.sample.series;
+  const double scale = scale_of(series.values());
   json plots = json::array();
-  for (std::size_t i = 0; i < s.sample.series.size() && i < kMaxPlotInstances; ++i) {
-    const auto& inst = s.sample.series[i];
-    const std::size_t n = std::min(inst.size(), kMaxPlotIterations);
-    plots.push_back(scaled(std::span<const double>(inst.data(), n), scale));
+  for (std::size_t i = 0; i < series.instances() && i < kMaxPlotInstances; ++i) {
+    const auto inst = series.instance(i);
+    plots.push_back(scaled(inst.first(std::min(inst.size(), kMaxPlotIterations)), scale));
   }
   // The iterations summary counts as outliers, as [instance, iteration] of the plots: the
   // rules look at each instance after its detected burn-in.
   json outliers = json::array();
-  if (s.sample.data.instances() == s.sample.series.size())
+  if (s.sample.data.instances() == series.instances())
     for (std::size_t i = 0; i < s.sample.data.instances() && i < kMaxPlotInstances; ++i)
       for (std::size_t j : stats::flag_outliers(s.sample.data.instance(i)).indices)
         if (s.sample.detected_burn_in + j < kMaxPlotIterations)

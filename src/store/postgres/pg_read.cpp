@@ -193,7 +193,7 @@ Result<RunData> PgStore::read_run(int64_t run_id, const LoadOptions& options) {
       v.params = std::move(params).value();
       v.env = std::move(env).value();
       v.config_json = rows.text(r, 6);
-      data.variants.push_back(VariantData{std::move(v), {}, {}, {}});
+      data.variants.push_back(VariantData{std::move(v), {}, {}, {}, {}});
     }
   }
   BG_TRY(read_instances(run_id, variant_ids, data, options));

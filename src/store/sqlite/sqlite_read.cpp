@@ -194,7 +194,7 @@ Result<std::vector<int64_t>> SqliteStore::read_variants(int64_t run_id, RunData&
     v.params = std::move(params).value();
     v.env = std::move(env).value();
     v.config_json = stmt.text(6);
-    data.variants.push_back(VariantData{std::move(v), {}, {}, {}});
+    data.variants.push_back(VariantData{std::move(v), {}, {}, {}, {}});
   }
 }
 

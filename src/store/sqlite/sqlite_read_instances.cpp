@@ -5,10 +5,12 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/instance_table.hpp"
 #include "store/sqlite/iteration_columns.hpp"
 #include "store/sqlite/migrate.hpp"
 #include "store/sqlite/sqlite_store.hpp"
@@ -154,15 +156,17 @@ Result<std::vector<std::pair<int64_t, MetricInfo>>> SqliteStore::read_metrics() 
   }
 }
 
-Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& variant_ids,
-                                   RunData& data, const LoadOptions& options) {
-  std::unordered_map<int64_t, size_t> variant_pos;
-  for (size_t i = 0; i < variant_ids.size(); ++i) variant_pos.emplace(variant_ids[i], i);
-
+// The run's instances with ids in [first, last] (all of them without a range), appended to
+// their variants' records in id order.
+Status SqliteStore::read_instance_rows(int64_t run_id,
+                                       const std::unordered_map<int64_t, size_t>& variant_pos,
+                                       const std::unordered_map<int64_t, std::string>& metric_names,
+                                       RunData& data, const LoadOptions& options,
+                                       std::optional<std::pair<int64_t, int64_t>> ids) {
   // Instances first, in index order (each variant's by id; nothing to sort); pointers to them
   // are taken only once every vector has stopped growing.
   std::vector<std::pair<int64_t, std::pair<size_t, size_t>>> instance_slots;
-  {
+  if (!ids) {
     // Each variant's room at once: a million instance records are not moved twenty times.
     BG_ASSIGN(Stmt count, db_->prepare("SELECT i.variant_id, COUNT(*) FROM instances i JOIN "
                                        "variants v ON v.id = i.variant_id WHERE v.run_id = ? "
@@ -180,17 +184,24 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
     instance_slots.reserve(total);
   }
   {
+    const std::string columns =
+        "SELECT i.id, i.variant_id, i.idx, i.schedule_order, i.start_ns, i.end_ns, "
+        "i.started_at, i.exit_code, i.signal, i.timed_out, i.failure, i.user_s, i.sys_s, "
+        "i.max_rss_bytes, i.mem_peak_bytes, i.mem_avg_bytes, i.mem_samples, i.instructions, "
+        "i.cycles, i.cpus, i.schedule_tag, i.schedule, i.timed_outside, " +
+        std::string(schema_version_ >= kRssFloorVersion ? "i.rss_floor_bytes" : "0");
+    // A slice walks the instances' primary key (CROSS JOIN keeps it the outer loop).
     BG_ASSIGN(
         Stmt stmt,
-        db_->prepare("SELECT i.id, i.variant_id, i.idx, i.schedule_order, i.start_ns, "
-                     "i.end_ns, i.started_at, i.exit_code, i.signal, i.timed_out, i.failure, "
-                     "i.user_s, i.sys_s, i.max_rss_bytes, i.mem_peak_bytes, i.mem_avg_bytes, "
-                     "i.mem_samples, i.instructions, i.cycles, i.cpus, i.schedule_tag, "
-                     "i.schedule, i.timed_outside, " +
-                     std::string(schema_version_ >= kRssFloorVersion ? "i.rss_floor_bytes" : "0") +
-                     " FROM instances i JOIN variants v ON v.id = i.variant_id "
-                     "WHERE v.run_id = ? ORDER BY v.benchmark_id, v.name, i.id"));
-    stmt.bind(1, run_id);
+        db_->prepare(ids ? columns + " FROM instances i CROSS JOIN variants v ON v.id = "
+                                     "i.variant_id WHERE i.id BETWEEN ? AND ? AND v.run_id = ? "
+                                     "ORDER BY i.id"
+                         : columns + " FROM instances i JOIN variants v ON v.id = i.variant_id "
+                                     "WHERE v.run_id = ? ORDER BY v.benchmark_id, v.name, i.id"));
+    if (ids)
+      stmt.bind_all(ids->first, ids->second, run_id);
+    else
+      stmt.bind(1, run_id);
     while (true) {
       BG_ASSIGN(bool row, stmt.step());
       if (!row) break;
@@ -225,12 +236,10 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
     }
   }
   InstanceMap instances;
+  instances.reserve(instance_slots.size());
   for (const auto& [id, slot] : instance_slots)
     instances.emplace(id, &data.variants[slot.first].instances[slot.second]);
 
-  BG_ASSIGN(auto metrics, read_metrics());
-  MetricNames metric_names;
-  for (const auto& [id, m] : metrics) metric_names.emplace(id, m.name);
   if (schema_version_ >= kIterationColumnsVersion)
     BG_TRY(read_iteration_columns(*db_, instances, metric_names, options));
   else
@@ -244,6 +253,72 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
       else if (in.iterations.size() == 1 && in.iterations[0].metrics.empty())
         in.iterations[0].metrics = outside_metrics(in);
     }
+  return ok_status();
+}
+
+Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& variant_ids,
+                                   RunData& data, const LoadOptions& options) {
+  std::unordered_map<int64_t, size_t> variant_pos;
+  for (size_t i = 0; i < variant_ids.size(); ++i) variant_pos.emplace(variant_ids[i], i);
+
+  BG_ASSIGN(auto metrics, read_metrics());
+  MetricNames metric_names;
+  for (const auto& [id, m] : metrics) metric_names.emplace(id, m.name);
+
+  // Each stored metric a variant's iterations carry, in the order first met.
+  std::vector<std::vector<std::string>> met(data.variants.size());
+  const auto list_metrics = [&](size_t v) {
+    for (const auto& in : data.variants[v].instances) IterationsView(in).add_metric_names(met[v]);
+  };
+
+  if (options.instance_table && schema_version_ >= kIterationColumnsVersion) {
+    // A slice of ids at a time, moved into each variant's table: the records of one slice
+    // are all that is held beside the tables.
+    std::vector<InstanceTable> tables(data.variants.size());
+    BG_ASSIGN(Stmt span, db_->prepare("SELECT i.variant_id, COUNT(*), MIN(i.id), MAX(i.id) FROM "
+                                      "instances i JOIN variants v ON v.id = i.variant_id "
+                                      "WHERE v.run_id = ? GROUP BY i.variant_id"));
+    span.bind(1, run_id);
+    int64_t first = INT64_MAX, last = INT64_MIN;
+    while (true) {
+      BG_ASSIGN(bool row, span.step());
+      if (!row) break;
+      if (const auto v = variant_pos.find(span.int64(0)); v != variant_pos.end())
+        tables[v->second].reserve(static_cast<size_t>(span.int64(1)));
+      first = std::min(first, span.int64(2));
+      last = std::max(last, span.int64(3));
+    }
+    LoadOptions slice_options = options;
+    slice_options.columns = true;
+    const int64_t slice = std::max<int64_t>(options.table_slice, 1);
+    for (int64_t lo = first; lo <= last; lo += slice) {
+      const int64_t hi = lo > last - (slice - 1) ? last : lo + (slice - 1);
+      BG_TRY(
+          read_instance_rows(run_id, variant_pos, metric_names, data, slice_options, {{lo, hi}}));
+      for (size_t v = 0; v < data.variants.size(); ++v) {
+        list_metrics(v);
+        for (const auto& in : data.variants[v].instances) tables[v].push_back(in);
+        data.variants[v].instances.clear();
+      }
+    }
+    for (size_t v = 0; v < data.variants.size(); ++v) {
+      data.variants[v].instances.shrink_to_fit();
+      tables[v].shrink_to_fit();
+      data.variants[v].table = std::make_shared<const InstanceTable>(std::move(tables[v]));
+    }
+  } else {
+    BG_TRY(read_instance_rows(run_id, variant_pos, metric_names, data, options, std::nullopt));
+    for (size_t v = 0; v < data.variants.size(); ++v) list_metrics(v);
+    if (options.instance_table)
+      for (auto& v : data.variants) {
+        auto table = std::make_shared<InstanceTable>();
+        table->reserve(v.instances.size());
+        for (const auto& in : v.instances) table->push_back(in);
+        table->shrink_to_fit();
+        v.table = std::move(table);
+        v.instances = {};
+      }
+  }
   if (schema_version_ >= kSummaryVersion) {
     BG_ASSIGN(Stmt stmt,
               db_->prepare("SELECT s.variant_id, s.metric_id, s.count, s.mean, s.stddev, "
@@ -273,23 +348,16 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
   }
   std::unordered_map<std::string_view, const MetricInfo*> by_name;
   for (const auto& [id, m] : metrics) by_name.emplace(m.name, &m);
-  for (auto& v : data.variants) {
+  for (size_t i = 0; i < data.variants.size(); ++i) {
+    auto& v = data.variants[i];
     // Each stored metric the variant's iterations (then its summaries) carry, as described in
     // the store, in the order first met.
-    std::unordered_set<std::string_view> listed;
-    const auto list = [&](const std::string& name) {
-      if (listed.contains(name)) return;
-      listed.insert(name);
+    for (const auto& s : v.summaries)
+      if (std::find(met[i].begin(), met[i].end(), s.metric) == met[i].end())
+        met[i].push_back(s.metric);
+    for (const auto& name : met[i])
       if (const auto known = by_name.find(name); known != by_name.end())
         v.metrics.push_back(*known->second);
-    };
-    for (const auto& in : v.instances) {
-      if (in.columns)
-        for (const auto& c : in.columns->metrics) list(c.name);
-      for (const auto& it : in.iterations)
-        for (const auto& [name, value] : it.metrics) list(name);
-    }
-    for (const auto& s : v.summaries) list(s.metric);
   }
   return ok_status();
 }

@@ -136,6 +136,13 @@ class SqliteStore final : public Store {
   // Fills in instances, iterations and metric values of the variants read before.
   Status read_instances(int64_t run_id, const std::vector<int64_t>& variant_ids, RunData& data,
                         const LoadOptions& options = {});
+  // Instances (and their iterations) of the run, of ids in `ids` when given, appended to
+  // their variants' records; read_instances reads a run's by slices of ids for
+  // LoadOptions::instance_table.
+  Status read_instance_rows(int64_t run_id, const std::unordered_map<int64_t, size_t>& variant_pos,
+                            const std::unordered_map<int64_t, std::string>& metric_names,
+                            RunData& data, const LoadOptions& options,
+                            std::optional<std::pair<int64_t, int64_t>> ids);
   // Every metric row as (id, metric).
   Result<std::vector<std::pair<int64_t, MetricInfo>>> read_metrics();
   // Status and end as readers see them: `interrupted` for a run whose writer is gone.

@@ -59,7 +59,7 @@ TEST(DbCheck, ASoundDatabasePasses) {
     outside.timed_outside = true;
     RunData imported{0, sample_run("40000000-0000-4000-8000-000000000002", 2000), {}};
     imported.run.status = "imported";
-    imported.variants.push_back({sample_variant("z", "default"), {outside}, {}, {}});
+    imported.variants.push_back({sample_variant("z", "default"), {outside}, {}, {}, {}});
     ASSERT_TRUE(store->add_runs({imported}, {}).ok());
   }
   ASSERT_NO_FATAL_FAILURE(make_real_database(dir, path));
