@@ -15,15 +15,20 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 now() { date +%s.%N; }
 # timed LABEL FIGURE CMD...: runs CMD, prints its wall and CPU time (user + system: what the
-# machine's other load does not change).
+# machine's other load does not change) and, with GNU time at hand, its peak RSS.
 timed() {
   local label=$1 figure=$2
   shift 2
-  local TIMEFORMAT='%R %U %S'
   local t
-  t=$({ time "$@" > /dev/null 2>&1; } 2>&1)
+  if [ -x /usr/bin/time ]; then
+    t=$(/usr/bin/time -f '%e %U %S %M' "$@" 2>&1 > /dev/null | tail -1)
+  else
+    local TIMEFORMAT='%R %U %S'
+    t=$({ time "$@" > /dev/null 2>&1; } 2>&1)
+  fi
   awk -v l="$label" -v f="$figure" -v t="$t" 'BEGIN { split(t, x, " ");
-    printf "%s: %.2f s (cpu %.2f s)%s\n", l, x[1], x[2] + x[3], f == "" ? "" : " (figure: " f ")" }'
+    printf "%s: %.2f s (cpu %.2f s%s)%s\n", l, x[1], x[2] + x[3],
+      x[4] == "" ? "" : sprintf(", peak %.0f MB", x[4] / 1024), f == "" ? "" : " (figure: " f ")" }'
 }
 
 echo "== dashboard: $series series x $commits commits (3 instances of 1 iteration each)"
@@ -46,6 +51,41 @@ timed "report --html after detect, --resamples 2000" "< 10 s" \
 bytes=$(du -sb "$tmp/site" | cut -f1)
 files=$(find "$tmp/site" -type f | wc -l)
 awk -v b="$bytes" -v f="$files" 'BEGIN { printf "site: %.1f MB in %d files (figure: < 20 MB)\n", b / 1e6, f }'
+
+# serve: its peak RSS after the first pages (the site built once), then after 20 more rounds
+# of every page kind: a server whose memory grows with requests shows it here.
+if command -v curl > /dev/null; then
+  "$bg" serve --db "$tmp/h.db" --port 0 2> "$tmp/serve.log" &
+  serve_pid=$!
+  url=""
+  for _ in $(seq 600); do
+    url=$(grep -o 'http://[^ ]*/' "$tmp/serve.log" || true)
+    [ -n "$url" ] && break
+    sleep 0.1
+  done
+  if [ -n "$url" ]; then
+    page=$(cd "$tmp/site" && find . -name '*.html' ! -name 'index.html' ! -name 'run-*' | head -1)
+    run=$(cd "$tmp/site" && find . -name 'run-*.html' | head -1)
+    failed=0
+    fetch() {
+      for p in "" "${page#./}" "${run#./}"; do
+        [ "$(curl -s -m 300 -o /dev/null -w '%{http_code}' "$url$p")" = 200 ] || failed=$((failed + 1))
+      done
+    }
+    t0=$(now); fetch; t1=$(now)
+    first=$(awk '/VmHWM/ { print $2 }' "/proc/$serve_pid/status")
+    for _ in $(seq 20); do fetch; done
+    last=$(awk '/VmHWM/ { print $2 }' "/proc/$serve_pid/status")
+    awk -v a="$t0" -v b="$t1" -v f="$first" -v l="$last" 'BEGIN {
+      printf "serve: first pages %.2f s, peak %.0f MB; after 20 more rounds %.0f MB\n", b - a,
+        f / 1024, l / 1024 }'
+    [ "$failed" = 0 ] || echo "serve: $failed requests not answered 200"
+  else
+    echo "serve: did not start: $(cat "$tmp/serve.log")"
+  fi
+  kill "$serve_pid" 2> /dev/null || true
+  wait "$serve_pid" 2> /dev/null || true
+fi
 
 modules="$(cd "$build" && pwd)/tests/browser/node_modules"
 if [ -x /usr/bin/chromium ] && [ -d "$modules/playwright-core" ] && command -v node > /dev/null; then

@@ -10,9 +10,9 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -65,8 +65,10 @@ class UniformColumn {
   }
   // Bit for bit for numbers: a NaN is one value, -0 and 0 are two.
   static bool same(const T& a, const T& b) {
-    if constexpr (std::is_floating_point_v<T>) return std::memcmp(&a, &b, sizeof(T)) == 0;
-    return a == b;
+    if constexpr (std::is_same_v<T, double>)
+      return std::bit_cast<uint64_t>(a) == std::bit_cast<uint64_t>(b);
+    else
+      return a == b;
   }
   std::vector<T> values_;  // empty while the formula holds
   T first_{};

@@ -40,7 +40,8 @@ Ranked rank_samples(std::span<const double> x, std::span<const double> y, bool t
     for (; j < b.size() && b[j] == v; ++j) ++in_y;
     // Ranks below + 1 .. below + t share the mid-rank (2 below + t + 1) / 2.
     const std::size_t t = in_x + in_y;
-    const auto doubled_rank = static_cast<long long>(2 * below + t + 1);
+    const long long doubled_rank =
+        2 * static_cast<long long>(below) + static_cast<long long>(t) + 1;
     const auto td = static_cast<double>(t);
     r.tie_term += td * td * td - td;
     r.rank_sum2_x += static_cast<long long>(in_x) * doubled_rank;
@@ -154,7 +155,7 @@ MannWhitneyResult mann_whitney_u(std::span<const double> x, std::span<const doub
   }
   if (work <= kMannWhitneyExactWork) {
     const auto null = rank_sum_null(ranked.tie_sizes, m);
-    const auto all_sum2 = static_cast<long long>(n_total * (n_total + 1));
+    const auto all_sum2 = static_cast<long long>(n_total) * static_cast<long long>(n_total + 1);
     const long long s2 = n1 <= n2 ? ranked.rank_sum2_x : all_sum2 - ranked.rank_sum2_x;
     const auto at = static_cast<std::size_t>(s2 - null.min_sum2);
     double lower = 0.0, upper = 0.0;  // P(S <= s), P(S >= s)
