@@ -390,6 +390,46 @@ Operation ack_op() {
           }};
 }
 
+// A job of 3 tasks on 4 instances of /bin/true (`submit --dry-run`, each task run here),
+// made once per process and copied to dir/job: `collect` joins it into one run.
+std::string made_job() {
+  static const std::string made = [] {
+    static TempDir keep;
+    testing::write_file(keep.file("s.yml"),
+                        "name: faults\ninstances: 4\nbenchmarks:\n"
+                        "  - name: collected\n    command: [/bin/true]\n");
+    const Outcome s = cli({"submit", keep.file("s.yml"), "--slurm", "--dry-run", "--tasks", "3",
+                           "--seed", "5", "--job-dir", keep.file("job")});
+    EXPECT_EQ(s.exit_code, 0) << s.err;
+    for (int t = 0; t < 3; ++t) {
+      const Outcome o = cli({"task", keep.file("job"), "--task", std::to_string(t)});
+      EXPECT_EQ(o.exit_code, 0) << o.err;
+    }
+    return keep.file("job");
+  }();
+  return made;
+}
+
+Operation collect_op() {
+  return {"collect",
+          [](const TempDir& dir) {
+            fs::copy(made_job(), dir.file("job"), fs::copy_options::recursive);
+            seed_run(dir);
+          },
+          [](const TempDir& dir) {
+            return std::vector<std::string>{"--db", dir.file("bg.db"), "collect", dir.file("job")};
+          },
+          [](const TempDir& dir, State state) {
+            const std::string db = dir.file("bg.db");
+            EXPECT_EQ(count(db, kSeedInstances), 2);
+            // The job's run whole, with its 4 instances, or not there.
+            const int64_t runs = count(db, "SELECT COUNT(*) FROM runs");
+            const bool after = is_after(state, runs == 2);
+            EXPECT_EQ(runs, after ? 2 : 1);
+            EXPECT_EQ(count(db, instances_of("collected")), after ? 4 : 0);
+          }};
+}
+
 TEST(StoreFaults, EveryWriteOfARunFailsCleanly) {
   report("run", sweep(run_op(), Fault::kIoError, /*persistent=*/false));
 }
@@ -426,6 +466,11 @@ TEST(StoreFaults, EveryWriteOfAMigrationFromEachOlderVersionFailsCleanly) {
            sweep(migrate_op(from), Fault::kIoError, /*persistent=*/false));
 }
 
+TEST(StoreFaults, EveryWriteOfACollectFailsCleanly) {
+  report("collect", sweep(collect_op(), Fault::kIoError, /*persistent=*/false));
+  report("collect/full", sweep(collect_op(), Fault::kDiskFull, /*persistent=*/true));
+}
+
 TEST(StoreFaults, EveryWriteOfDetectAndAckFailsCleanly) {
   report("detect", sweep(detect_op(), Fault::kIoError, /*persistent=*/false));
   report("ack", sweep(ack_op(), Fault::kIoError, /*persistent=*/false));
@@ -441,8 +486,8 @@ TEST(StoreFaults, ADiskThatStaysFullFailsEveryWriterCleanly) {
 }
 
 TEST(StoreFaults, AKillAtEveryWritePointLosesNothingStored) {
-  for (const auto& op :
-       {run_op(), import_op(), merge_op(), prune_op(), migrate_op(), detect_op(), ack_op()}) {
+  for (const auto& op : {run_op(), import_op(), merge_op(), prune_op(), migrate_op(), detect_op(),
+                         ack_op(), collect_op()}) {
     const long points = kill_sweep(op);
     std::printf("kill sweep: %-8s killed at each of %ld write points, each survived\n",
                 op.name.c_str(), points);
