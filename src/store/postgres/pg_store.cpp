@@ -396,7 +396,7 @@ Result<std::vector<int64_t>> PgStore::add_runs(const std::vector<RunData>& runs,
   }();
   if (!written.ok()) {
     clear_caches();
-    return Error{written.error().message + "; nothing was imported"};
+    return Error{written.error().message + "; none of the runs was stored"};
   }
   return ids;
 }

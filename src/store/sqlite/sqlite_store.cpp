@@ -318,7 +318,7 @@ Result<std::vector<int64_t>> SqliteStore::add_runs(const std::vector<RunData>& r
   }();
   if (!written.ok()) {
     clear_caches();  // ids created in the rolled-back transaction are gone
-    return disk_full_error(written.error(), "nothing was imported");
+    return disk_full_error(written.error(), "none of the runs was stored");
   }
   return ids;
 }
