@@ -96,14 +96,7 @@ IterationColumns slice(const IterationColumns& from, std::size_t begin, std::siz
 
 void InstanceTable::reserve(std::size_t n) {
   expected_ = n;
-  for (auto* c : {&index_, &exit_code_, &signal_, &mem_samples_}) c->reserve(n);
-  for (auto* c : {&order_, &start_ns_, &end_ns_, &started_at_, &max_rss_, &mem_peak_, &rss_floor_})
-    c->reserve(n);
-  for (auto* c : {&user_s_, &sys_s_, &mem_avg_}) c->reserve(n);
-  instructions_.reserve(n);
-  cycles_.reserve(n);
-  flags_.reserve(n);
-  for (auto* c : {&failure_, &cpus_, &schedule_, &schedule_tag_}) c->reserve(n);
+  each_column(*this, [n](auto& c) { c.reserve(n); });
 }
 
 void InstanceTable::add_range(std::size_t count) {
@@ -154,14 +147,7 @@ void InstanceTable::push_back(const InstanceRecord& in) {
 }
 
 void InstanceTable::shrink_to_fit() {
-  for (auto* c : {&index_, &exit_code_, &signal_, &mem_samples_}) c->shrink_to_fit();
-  for (auto* c : {&order_, &start_ns_, &end_ns_, &started_at_, &max_rss_, &mem_peak_, &rss_floor_})
-    c->shrink_to_fit();
-  for (auto* c : {&user_s_, &sys_s_, &mem_avg_}) c->shrink_to_fit();
-  instructions_.shrink_to_fit();
-  cycles_.shrink_to_fit();
-  flags_.shrink_to_fit();
-  for (auto* c : {&failure_, &cpus_, &schedule_, &schedule_tag_}) c->shrink_to_fit();
+  each_column(*this, [](auto& c) { c.shrink_to_fit(); });
   iterations_.start_ns.shrink_to_fit();
   iterations_.end_ns.shrink_to_fit();
   iterations_.flags.shrink_to_fit();
@@ -210,17 +196,11 @@ IterationsView InstanceTable::iterations(std::size_t i, InstanceRecord& record) 
 
 std::size_t InstanceTable::bytes() const {
   std::size_t n = 0;
-  for (const auto* c : {&index_, &exit_code_, &signal_, &mem_samples_}) n += c->bytes();
-  for (const auto* c :
-       {&order_, &start_ns_, &end_ns_, &started_at_, &max_rss_, &mem_peak_, &rss_floor_})
-    n += c->bytes();
-  for (const auto* c : {&user_s_, &sys_s_, &mem_avg_}) n += c->bytes();
-  n += instructions_.bytes() + cycles_.bytes() + flags_.bytes();
-  for (const auto* c : {&failure_, &cpus_, &schedule_, &schedule_tag_}) n += c->bytes();
-  n += iterations_.start_ns.capacity() * 8 + iterations_.end_ns.capacity() * 8 +
+  each_column(*this, [&n](const auto& c) { n += c.bytes(); });
+  n += (iterations_.start_ns.capacity() + iterations_.end_ns.capacity()) * sizeof(int64_t) +
        iterations_.flags.capacity();
   for (const auto& m : iterations_.metrics)
-    n += sizeof(MetricColumn) + m.values.capacity() * 8 + m.present.capacity();
+    n += sizeof(MetricColumn) + m.values.capacity() * sizeof(double) + m.present.capacity();
   return n + ends_.capacity() * sizeof(std::size_t);
 }
 

@@ -17,6 +17,7 @@
 #include <string>
 #include <type_traits>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/iterations.hpp"
@@ -114,11 +115,23 @@ class InstanceTable {
   // outside iteration in InstanceRecord::iterations).
   InstanceRecord record(std::size_t i) const;
 
-  // What the columns take, in bytes (for bench/ and docs/store.md).
+  // What the columns take, in bytes (the bound docs/store.md states, tested).
   std::size_t bytes() const;
 
  private:
   static constexpr uint8_t kTimedOut = 1, kTimedOutside = 2, kOutsideIteration = 4;
+  // Calls f on each column of instance fields (not the iterations).
+  template <class Self, class F>
+  static void each_column(Self& t, F&& f) {
+    for (auto* c : {&t.index_, &t.exit_code_, &t.signal_, &t.mem_samples_}) f(*c);
+    for (auto* c : {&t.order_, &t.start_ns_, &t.end_ns_, &t.started_at_, &t.max_rss_, &t.mem_peak_,
+                    &t.rss_floor_})
+      f(*c);
+    for (auto* c : {&t.user_s_, &t.sys_s_, &t.mem_avg_}) f(*c);
+    for (auto* c : {&t.instructions_, &t.cycles_}) f(*c);
+    f(t.flags_);
+    for (auto* c : {&t.failure_, &t.cpus_, &t.schedule_, &t.schedule_tag_}) f(*c);
+  }
   void add_range(std::size_t count);
   std::pair<std::size_t, std::size_t> range(std::size_t i) const;
 
@@ -154,7 +167,7 @@ void for_each_instance(const VariantData& v, F&& f) {
   for (std::size_t i = 0; i < v.table->size(); ++i) {
     v.table->read(i, record);
     const IterationsView its = v.table->iterations(i, record);
-    f(static_cast<const InstanceRecord&>(record), its);
+    f(std::as_const(record), its);
   }
 }
 

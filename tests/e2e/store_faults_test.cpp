@@ -238,6 +238,17 @@ std::string instances_of(const std::string& benchmark) {
          benchmark + "'";
 }
 
+// The seed run untouched, and the command's one new run there whole (its `instances` of
+// `benchmark`) or not at all.
+void expect_seed_and_new_run(const std::string& db, State state, const std::string& benchmark,
+                             int64_t instances) {
+  EXPECT_EQ(count(db, kSeedInstances), 2);
+  const int64_t runs = count(db, "SELECT COUNT(*) FROM runs");
+  const bool after = is_after(state, runs == 2);
+  EXPECT_EQ(runs, after ? 2 : 1);
+  EXPECT_EQ(count(db, instances_of(benchmark)), after ? instances : 0);
+}
+
 Operation import_op() {
   return {"import", seed_run,
           [](const TempDir& dir) {
@@ -265,12 +276,7 @@ Operation merge_op() {
                                             dir.file("other.db")};
           },
           [](const TempDir& dir, State state) {
-            const std::string db = dir.file("bg.db");
-            EXPECT_EQ(count(db, kSeedInstances), 2);
-            const int64_t runs = count(db, "SELECT COUNT(*) FROM runs");
-            const bool after = is_after(state, runs == 2);
-            EXPECT_EQ(runs, after ? 2 : 1);
-            EXPECT_EQ(count(db, instances_of("other")), after ? 3 : 0);
+            expect_seed_and_new_run(dir.file("bg.db"), state, "other", 3);
             EXPECT_EQ(count(dir.file("other.db"), instances_of("other")), 3);
           }};
 }
@@ -420,13 +426,7 @@ Operation collect_op() {
             return std::vector<std::string>{"--db", dir.file("bg.db"), "collect", dir.file("job")};
           },
           [](const TempDir& dir, State state) {
-            const std::string db = dir.file("bg.db");
-            EXPECT_EQ(count(db, kSeedInstances), 2);
-            // The job's run whole, with its 4 instances, or not there.
-            const int64_t runs = count(db, "SELECT COUNT(*) FROM runs");
-            const bool after = is_after(state, runs == 2);
-            EXPECT_EQ(runs, after ? 2 : 1);
-            EXPECT_EQ(count(db, instances_of("collected")), after ? 4 : 0);
+            expect_seed_and_new_run(dir.file("bg.db"), state, "collected", 4);
           }};
 }
 

@@ -265,16 +265,23 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
   MetricNames metric_names;
   for (const auto& [id, m] : metrics) metric_names.emplace(id, m.name);
 
-  // Each stored metric a variant's iterations carry, in the order first met.
+  // Each stored metric a variant's iterations carry, in the order first met; with
+  // `instance_table`, the records read so far then move into their variant's table.
   std::vector<std::vector<std::string>> met(data.variants.size());
-  const auto list_metrics = [&](size_t v) {
-    for (const auto& in : data.variants[v].instances) IterationsView(in).add_metric_names(met[v]);
+  std::vector<InstanceTable> tables(options.instance_table ? data.variants.size() : 0);
+  const auto take_records = [&] {
+    for (size_t v = 0; v < data.variants.size(); ++v) {
+      auto& records = data.variants[v].instances;
+      for (const auto& in : records) IterationsView(in).add_metric_names(met[v]);
+      if (tables.empty()) continue;
+      for (const auto& in : records) tables[v].push_back(in);
+      records.clear();
+    }
   };
 
   if (options.instance_table && schema_version_ >= kIterationColumnsVersion) {
-    // A slice of ids at a time, moved into each variant's table: the records of one slice
-    // are all that is held beside the tables.
-    std::vector<InstanceTable> tables(data.variants.size());
+    // A slice of ids at a time: the records of one slice are all that is held beside the
+    // tables.
     BG_ASSIGN(Stmt span, db_->prepare("SELECT i.variant_id, COUNT(*), MIN(i.id), MAX(i.id) FROM "
                                       "instances i JOIN variants v ON v.id = i.variant_id "
                                       "WHERE v.run_id = ? GROUP BY i.variant_id"));
@@ -295,29 +302,16 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
       const int64_t hi = lo > last - (slice - 1) ? last : lo + (slice - 1);
       BG_TRY(
           read_instance_rows(run_id, variant_pos, metric_names, data, slice_options, {{lo, hi}}));
-      for (size_t v = 0; v < data.variants.size(); ++v) {
-        list_metrics(v);
-        for (const auto& in : data.variants[v].instances) tables[v].push_back(in);
-        data.variants[v].instances.clear();
-      }
-    }
-    for (size_t v = 0; v < data.variants.size(); ++v) {
-      data.variants[v].instances.shrink_to_fit();
-      tables[v].shrink_to_fit();
-      data.variants[v].table = std::make_shared<const InstanceTable>(std::move(tables[v]));
+      take_records();
     }
   } else {
     BG_TRY(read_instance_rows(run_id, variant_pos, metric_names, data, options, std::nullopt));
-    for (size_t v = 0; v < data.variants.size(); ++v) list_metrics(v);
-    if (options.instance_table)
-      for (auto& v : data.variants) {
-        auto table = std::make_shared<InstanceTable>();
-        table->reserve(v.instances.size());
-        for (const auto& in : v.instances) table->push_back(in);
-        table->shrink_to_fit();
-        v.table = std::move(table);
-        v.instances = {};
-      }
+    take_records();
+  }
+  for (size_t v = 0; v < tables.size(); ++v) {
+    data.variants[v].instances.shrink_to_fit();
+    tables[v].shrink_to_fit();
+    data.variants[v].table = std::make_shared<const InstanceTable>(std::move(tables[v]));
   }
   if (schema_version_ >= kSummaryVersion) {
     BG_ASSIGN(Stmt stmt,

@@ -140,31 +140,6 @@ TEST(LoadColumns, LargeInstancesComeBackByColumnAndReadTheSame) {
   EXPECT_EQ(IterationsView(ci[0]).end_ns(0), run.variants[0].instances[0].iterations[0].end_ns);
 }
 
-void expect_same_instance(const InstanceRecord& a, const InstanceRecord& b) {
-  EXPECT_EQ(a.index, b.index);
-  EXPECT_EQ(a.order, b.order);
-  EXPECT_EQ(a.start_ns, b.start_ns);
-  EXPECT_EQ(a.end_ns, b.end_ns);
-  EXPECT_EQ(a.started_at, b.started_at);
-  EXPECT_EQ(a.exit_code, b.exit_code);
-  EXPECT_EQ(a.signal, b.signal);
-  EXPECT_EQ(a.timed_out, b.timed_out);
-  EXPECT_EQ(a.failure, b.failure);
-  EXPECT_EQ(a.user_s, b.user_s);
-  EXPECT_EQ(a.sys_s, b.sys_s);
-  EXPECT_EQ(a.max_rss_bytes, b.max_rss_bytes);
-  EXPECT_EQ(a.mem_peak_bytes, b.mem_peak_bytes);
-  EXPECT_EQ(a.mem_avg_bytes, b.mem_avg_bytes);
-  EXPECT_EQ(a.mem_samples, b.mem_samples);
-  EXPECT_EQ(a.rss_floor_bytes, b.rss_floor_bytes);
-  EXPECT_EQ(a.instructions, b.instructions);
-  EXPECT_EQ(a.cycles, b.cycles);
-  EXPECT_EQ(a.cpus, b.cpus);
-  EXPECT_EQ(a.schedule, b.schedule);
-  EXPECT_EQ(a.schedule_tag, b.schedule_tag);
-  EXPECT_EQ(a.timed_outside, b.timed_outside);
-}
-
 void expect_same_sample(const analysis::MetricSample& a, const analysis::MetricSample& b) {
   EXPECT_EQ(a.instances_ok, b.instances_ok);
   EXPECT_EQ(a.instances_failed, b.instances_failed);
@@ -251,7 +226,7 @@ TEST(LoadColumns, InstanceTablesReadAsTheRecordsTheyHold) {
       size_t k = 0;
       for_each_instance(t, [&](const InstanceRecord& in, const IterationsView& its) {
         SCOPED_TRACE("variant " + std::to_string(v) + " instance " + std::to_string(k));
-        expect_same_instance(r.instances[k], in);
+        expect_same_fields(r.instances[k], in);
         expect_same_reading(IterationsView(r.instances[k]), its);
         ++k;
       });
@@ -261,7 +236,7 @@ TEST(LoadColumns, InstanceTablesReadAsTheRecordsTheyHold) {
       ASSERT_EQ(back.instances.size(), r.instances.size());
       for (size_t i = 0; i < r.instances.size(); ++i) {
         SCOPED_TRACE("record of instance " + std::to_string(i));
-        expect_same_instance(r.instances[i], back.instances[i]);
+        expect_same_fields(r.instances[i], back.instances[i]);
         expect_same_reading(r.instances[i], back.instances[i]);
       }
       // What analysis makes of either form.
