@@ -158,6 +158,15 @@ int64_t instance_checksum(const std::string& variant_key, const InstanceRecord& 
   return h.value();
 }
 
+int64_t series_cache_checksum(const std::string& run_uuid, const std::string& key,
+                              std::string_view data) {
+  Hasher h("benchguard series cache 1");
+  h.str(run_uuid);
+  h.str(key);
+  h.str(data);
+  return h.value();
+}
+
 int64_t summary_checksum(const std::string& variant_key, const SummaryRecord& s) {
   Hasher h("benchguard summary 1");
   h.str(variant_key);

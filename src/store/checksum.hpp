@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "core/model.hpp"
 #include "store/writer.hpp"
@@ -46,6 +47,9 @@ int64_t writer_checksum(const std::string& run_uuid, const WriterIdentity& write
 int64_t instance_checksum(const std::string& variant_key, const InstanceRecord& instance);
 // A summaries row (0008): its variant (variant_key()), metric name, count and statistics.
 int64_t summary_checksum(const std::string& variant_key, const SummaryRecord& summary);
+// A series_cache row (0011): its run's uuid, its key and its bytes.
+int64_t series_cache_checksum(const std::string& run_uuid, const std::string& key,
+                              std::string_view data);
 std::string variant_key(const std::string& run_uuid, const std::string& benchmark,
                         const std::string& variant);
 

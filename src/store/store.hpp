@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -114,6 +115,22 @@ struct LoadOptions {
   int64_t table_slice = 16384;  // instance ids read at a time for instance_table
 };
 
+// The series cache (docs/store.md): bytes analysis derived from a finished run, saved under
+// a key that names their encoding and settings; opaque to the store.
+struct SeriesCacheEntry {
+  int64_t run_id = 0;
+  std::string key;
+  std::string data;
+};
+
+// A run as history reads it: with the cache entry under the key asked for, and then without
+// its variants (`data.variants` empty: the entry holds what history needs of them); else the
+// run in full, as load_run reads it, and no entry.
+struct CachedRun {
+  RunData data;
+  std::optional<std::string> cache;
+};
+
 class Store {
  public:
   virtual ~Store() = default;
@@ -159,6 +176,17 @@ class Store {
   // ref: "latest" (or ""), a numeric id, a uuid or a unique uuid prefix.
   Result<RunData> load_run(const std::string& ref) { return load_run(ref, LoadOptions{}); }
   virtual Result<RunData> load_run(const std::string& ref, const LoadOptions& options) = 0;
+
+  // ---- the series cache (docs/store.md)
+  // The run of id `run_id` with its entry under `key`, read in one snapshot (CachedRun).
+  virtual Result<CachedRun> load_cached_run(int64_t run_id, const std::string& key,
+                                            const LoadOptions& options) = 0;
+  // One transaction; an entry replaces the run's earlier one under the same key. Refused for
+  // a run still running (its measurements may still grow). An entry goes with its run, and
+  // prune removes those of the runs it touches.
+  virtual Status save_series_cache(const std::vector<SeriesCacheEntry>& entries) = 0;
+  // False for a store opened read-only (OpenOptions::read_only), which refuses every write.
+  virtual bool writable() const = 0;
 
   // ---- history (docs/history.md)
   virtual Result<std::vector<SeriesState>> load_series_states() = 0;
@@ -214,8 +242,9 @@ struct CheckReport {
   int64_t runs = 0;
   int64_t variants = 0;
   int64_t instances = 0;
-  int64_t checksums_verified = 0;  // rows whose checksum matched
-  int64_t checksums_absent = 0;    // rows written before checksums were kept
+  int64_t checksums_verified = 0;    // rows whose checksum matched
+  int64_t checksums_absent = 0;      // rows written before checksums were kept
+  int64_t series_cache_entries = 0;  // series cache rows (their checksums verified)
 };
 
 // Checks a database without writing to it (opened read-only): SQLite's integrity check and

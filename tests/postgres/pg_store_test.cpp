@@ -410,11 +410,12 @@ TEST_F(PgStoreTest, MigrationsAreIdempotentAndSafeUnderConcurrentOpeners) {
     EXPECT_EQ(st->current, st->latest);
     EXPECT_EQ(st->latest, sqlite::latest_schema_version());  // the same schema versions
     EXPECT_TRUE(st->pending.empty());
-    ASSERT_EQ(st->applied.size(), 2u);
+    ASSERT_EQ(st->applied.size(), 3u);
     EXPECT_EQ(st->applied[0].second, "initial");
     EXPECT_EQ(st->applied[1].second, "rss_floor");
+    EXPECT_EQ(st->applied[2].second, "series_cache");
   }
-  EXPECT_EQ(count("SELECT COUNT(*) FROM schema_migrations"), 2);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM schema_migrations"), 3);
   // A newer schema than this binary knows is refused, not written to.
   {
     auto conn = raw();
@@ -485,6 +486,70 @@ TEST_P(StoreTest, PruneRemovesOneBenchmarkAndEmptiedRuns) {
   EXPECT_EQ(count("SELECT COUNT(*) FROM instances"), 3);
   EXPECT_EQ(count("SELECT COUNT(*) FROM iteration_blocks"), 3);
   EXPECT_FALSE(store->prune({"nope", 0}).ok());
+}
+
+TEST_P(StoreTest, SeriesCacheEntriesAreKeptBesideTheirRunsAndChecked) {
+  auto store = open_or_die(url());
+  ASSERT_TRUE(store);
+  const int64_t a = store_run(*store, "c1000000-0000-4000-8000-000000000001", 100, {"a", "b"}, 2);
+  const int64_t b = store_run(*store, "c2000000-0000-4000-8000-000000000002", 200, {"a"}, 1);
+  // Without an entry: the run in full, and no bytes.
+  auto plain = store->load_cached_run(a, "k1", {.columns = true});
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  EXPECT_FALSE(plain->cache.has_value());
+  EXPECT_EQ(plain->data.variants.size(), 2u);
+  EXPECT_EQ(plain->data.variants[0].instances.size(), 2u);
+  // Bytes of every value come back as they went; a second save under a key replaces the first.
+  std::string bytes;
+  for (int i = 0; i < 600; ++i) bytes += static_cast<char>(i % 256);
+  ASSERT_TRUE(store->save_series_cache({{a, "k1", "first"}, {b, "k1", "other"}}).ok());
+  ASSERT_TRUE(store->save_series_cache({{a, "k1", bytes}, {a, "k2", ""}}).ok());
+  auto cached = store->load_cached_run(a, "k1", {.columns = true});
+  ASSERT_TRUE(cached.ok()) << cached.error().message;
+  ASSERT_TRUE(cached->cache.has_value());
+  EXPECT_EQ(*cached->cache, bytes);
+  EXPECT_TRUE(cached->data.variants.empty());  // the entry stands for them
+  EXPECT_EQ(cached->data.id, a);
+  expect_same(cached->data.run, plain->data.run);
+  auto empty = store->load_cached_run(a, "k2", {});
+  ASSERT_TRUE(empty.ok() && empty->cache.has_value());
+  EXPECT_EQ(*empty->cache, "");
+  EXPECT_EQ(count("SELECT COUNT(*) FROM series_cache"), 3);
+  auto checked = check_store(url());
+  ASSERT_TRUE(checked.ok()) << checked.error().message;
+  EXPECT_TRUE(checked->problems.empty()) << checked->problems.front().text;
+  EXPECT_EQ(checked->series_cache_entries, 3);
+  // A run still running has none; an unknown run neither.
+  const auto running = store->begin_run(sample_run("c3000000-0000-4000-8000-000000000003", 300));
+  ASSERT_TRUE(running.ok());
+  const auto refused = store->save_series_cache({{*running, "k1", "x"}});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("still running"), std::string::npos);
+  EXPECT_FALSE(store->save_series_cache({{9999, "k1", "x"}}).ok());
+  ASSERT_TRUE(store->finish_run(*running, 301, "complete").ok());
+  // A changed byte is a checksum mismatch.
+  const std::string tamper = "UPDATE series_cache SET data = " +
+                             std::string(database_ ? "'\\x66697273'::bytea" : "x'66697273'") +
+                             " WHERE run_id = " + std::to_string(b);
+  if (database_) {
+    auto conn = postgres::Conn::connect(url());
+    ASSERT_TRUE(conn.ok());
+    ASSERT_TRUE((*conn)->exec(tamper).ok());
+  } else {
+    auto db = raw_db(url());
+    ASSERT_TRUE(db->exec(tamper).ok());
+  }
+  checked = check_store(url());
+  ASSERT_TRUE(checked.ok());
+  ASSERT_EQ(checked->problems.size(), 1u);
+  EXPECT_NE(checked->problems[0].text.find("series_cache row"), std::string::npos);
+  EXPECT_EQ(checked->problems[0].source, "checksum");
+  // Entries go with what prune removes: run b loses its only benchmark (and is removed), run
+  // a keeps b but its entries no longer describe it.
+  auto pruned = store->prune({"a", 250});
+  ASSERT_TRUE(pruned.ok()) << pruned.error().message;
+  EXPECT_EQ(count("SELECT COUNT(*) FROM series_cache"), 0);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM runs"), 2);
 }
 
 TEST_P(StoreTest, HistoryStatesChangesAndAcks) {

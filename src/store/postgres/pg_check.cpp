@@ -147,6 +147,20 @@ Result<CheckReport> PgStore::check() {
              writer_checksum(rows.text(r, 1), w));
     }
   }
+  if (schema_version_ >= kSeriesCacheVersion) {
+    BG_ASSIGN(Rows rows, conn_->query("SELECT c.id, r.uuid, c.key, c.data, c.checksum, r.status "
+                                      "FROM series_cache c JOIN runs r ON r.id = c.run_id ORDER "
+                                      "BY c.id"));
+    for (int r = 0; r < rows.size(); ++r) {
+      const std::string where = "series_cache row " + std::to_string(rows.int64(r, 0));
+      ++report.series_cache_entries;
+      verify(where, rows, r, 4,
+             series_cache_checksum(rows.text(r, 1), rows.text(r, 2), rows.bytes(r, 3)));
+      if (rows.text(r, 5) == "running")
+        report.problems.push_back(
+            {"invariant", where + ": an entry for a run that is still running"});
+    }
+  }
   // Not problems, but worth knowing.
   BG_ASSIGN(auto gone, gone_runs());
   for (const auto& g : gone)

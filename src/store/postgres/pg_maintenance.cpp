@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "store/checksum.hpp"
 #include "store/location.hpp"
 #include "store/postgres/pg_store.hpp"
 
@@ -196,6 +197,32 @@ Result<MergeCounts> PgStore::merge_from(const std::string& other_path) {
   return counts;
 }
 
+// ---------------------------------------------------------------- series cache
+
+Status PgStore::save_series_cache(const std::vector<SeriesCacheEntry>& entries) {
+  BG_TRY(require_writable());
+  BG_TRY(require_latest());
+  BG_ASSIGN(Transaction txn, Transaction::begin(*conn_));
+  for (const auto& e : entries) {
+    BG_ASSIGN(Rows run, conn_->query("SELECT uuid, status FROM runs WHERE id = $1 FOR SHARE",
+                                     {int8(e.run_id)}));
+    if (run.size() == 0) return error("no run with id " + std::to_string(e.run_id));
+    if (run.text(0, 1) == "running")
+      return error("run " + std::to_string(e.run_id) +
+                   " is still running: its series are cached once it has finished");
+    const std::string uuid = run.text(0, 0);
+    if (auto st = conn_->query("INSERT INTO series_cache (run_id, key, data, checksum) VALUES "
+                               "($1, $2, $3, $4) ON CONFLICT (run_id, key) DO UPDATE SET data = "
+                               "excluded.data, checksum = excluded.checksum",
+                               {int8(e.run_id), text(e.key), bytea(e.data),
+                                int8(series_cache_checksum(uuid, e.key, e.data))});
+        !st.ok())
+      return error("cannot store the series cache of run " + std::to_string(e.run_id) + ": " +
+                   st.error().message);
+  }
+  return txn.commit();
+}
+
 // ---------------------------------------------------------------- prune
 
 Result<PruneCounts> PgStore::prune(const PruneFilter& filter) {
@@ -229,6 +256,9 @@ Result<PruneCounts> PgStore::prune(const PruneFilter& filter) {
     }
   }
   BG_ASSIGN(Rows runs, conn_->query("SELECT DISTINCT v.run_id" + variants + selected, params));
+  // What history derived from those runs no longer holds (derived again from what is left).
+  for (int r = 0; r < runs.size(); ++r)
+    BG_TRY(conn_->query("DELETE FROM series_cache WHERE run_id = $1", {int8(runs.int64(r, 0))}));
   // Instances and their iteration arrays follow by ON DELETE CASCADE.
   BG_TRY(conn_->query("DELETE FROM variants WHERE id IN (SELECT v.id" + variants + selected + ")",
                       params));

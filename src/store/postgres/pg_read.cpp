@@ -159,18 +159,44 @@ Result<RunRecord> PgStore::read_run_record(int64_t run_id) {
   return r;
 }
 
+Status PgStore::apply_effective_status(RunRecord& run, int64_t run_id) {
+  if (run.status != "running") return ok_status();
+  BG_ASSIGN(auto gone, gone_runs());
+  for (const auto& g : gone) {
+    if (g.first != run_id) continue;
+    run.status = "interrupted";
+    run.finished_at = g.second;
+  }
+  return ok_status();
+}
+
+Result<CachedRun> PgStore::load_cached_run(int64_t run_id, const std::string& key,
+                                           const LoadOptions& options) {
+  BG_TRY(require_readable());
+  BG_ASSIGN(Transaction snapshot, Transaction::begin(*conn_, /*read_only=*/true));
+  CachedRun out;
+  if (schema_version_ >= kSeriesCacheVersion) {
+    BG_ASSIGN(Rows rows, conn_->query("SELECT data FROM series_cache WHERE run_id = $1 AND "
+                                      "key = $2",
+                                      {int8(run_id), text(key)}));
+    if (rows.size() > 0) out.cache = std::string(rows.bytes(0, 0));
+  }
+  if (out.cache) {
+    out.data.id = run_id;
+    BG_ASSIGN(out.data.run, read_run_record(run_id));
+    BG_TRY(apply_effective_status(out.data.run, run_id));
+  } else {
+    BG_ASSIGN(out.data, read_run(run_id, options));
+  }
+  BG_TRY(snapshot.commit());
+  return out;
+}
+
 Result<RunData> PgStore::read_run(int64_t run_id, const LoadOptions& options) {
   RunData data;
   data.id = run_id;
   BG_ASSIGN(data.run, read_run_record(run_id));
-  if (data.run.status == "running") {
-    BG_ASSIGN(auto gone, gone_runs());
-    for (const auto& g : gone) {
-      if (g.first != run_id) continue;
-      data.run.status = "interrupted";
-      data.run.finished_at = g.second;
-    }
-  }
+  BG_TRY(apply_effective_status(data.run, run_id));
   std::vector<int64_t> variant_ids;
   {
     BG_ASSIGN(Rows rows, conn_->query("SELECT v.id, b.name, v.name, v.command, v.params, v.env, "

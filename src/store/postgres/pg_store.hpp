@@ -72,6 +72,11 @@ class PgStore final : public Store {
   using Store::load_run;
   Result<RunData> load_run(const std::string& ref, const LoadOptions& options) override;
 
+  Result<CachedRun> load_cached_run(int64_t run_id, const std::string& key,
+                                    const LoadOptions& options) override;
+  Status save_series_cache(const std::vector<SeriesCacheEntry>& entries) override;
+  bool writable() const override { return !read_only_; }
+
   Result<std::vector<SeriesState>> load_series_states() override;
   Result<std::vector<ChangeRecord>> load_changes() override;
   Status save_detection(const std::vector<SeriesState>& states,
@@ -122,6 +127,10 @@ class PgStore final : public Store {
   Result<int64_t> resolve_ref(const std::string& ref);
   Result<RunRecord> read_run_record(int64_t run_id);
   Result<RunData> read_run(int64_t run_id, const LoadOptions& options);
+  // Status and end as readers see them: `interrupted` for a run whose writer is gone.
+  Status apply_effective_status(RunRecord& run, int64_t run_id);
+  // The series cache (0011) is read where the table exists.
+  static constexpr int kSeriesCacheVersion = 11;
   Status read_instances(int64_t run_id, const std::vector<int64_t>& variant_ids, RunData& data,
                         const LoadOptions& options);
 

@@ -53,6 +53,8 @@ Status apply_migrations(Db& db, int target);
 inline constexpr int kIterationColumnsVersion = 9;
 // The version from which instances record rss_floor_bytes.
 inline constexpr int kRssFloorVersion = 10;
+// The version from which runs may keep a series cache entry (0011).
+inline constexpr int kSeriesCacheVersion = 11;
 
 Result<SchemaStatus> read_schema_status(Db& db);
 

@@ -146,6 +146,10 @@ std::vector<ColumnTypes> column_types(int version) {
                     {"min", kRealOrNull},
                     {"max", kRealOrNull},
                     {"checksum", kIntOrNull}}});
+  if (version >= kSeriesCacheVersion)
+    out.push_back({"series_cache",
+                   "id",
+                   {{"run_id", kInt}, {"key", kText}, {"data", kBlob}, {"checksum", kInt}}});
   if (version >= kChecksumVersion)
     for (auto& t : out)
       if (t.table == "runs" || t.table == "variants" || t.table == "instances" ||
@@ -316,6 +320,11 @@ std::vector<Invariant> invariants(int version) {
                        builtins + ") AND (s.mean < 0 OR s.min < 0)",
                    "a built-in metric is negative ({})"});
   }
+  if (version >= kSeriesCacheVersion)
+    out.push_back({"series_cache",
+                   "SELECT c.id, c.run_id FROM series_cache c JOIN runs r ON r.id = c.run_id "
+                   "WHERE r.status = 'running'",
+                   "an entry for run {}, which is still running"});
   return out;
 }
 
@@ -663,6 +672,16 @@ Result<CheckReport> SqliteStore::check(CheckParts parts) {
                w.lock = s.text(8);
                verify(fmt::format("run_writers row {}", s.int64(0)), s.is_null(9), s.int64(9),
                       writer_checksum(s.text(1), w));
+             });
+
+  if (schema_version_ >= kSeriesCacheVersion)
+    each_row("read",
+             "SELECT c.id, IFNULL(r.uuid, ''), c.key, c.data, c.checksum FROM series_cache c LEFT "
+             "JOIN runs r ON r.id = c.run_id ORDER BY c.id",
+             [&](Stmt& s) {
+               ++report.series_cache_entries;
+               verify(fmt::format("series_cache row {}", s.int64(0)), false, s.int64(4),
+                      series_cache_checksum(s.text(1), s.text(2), s.blob(3)));
              });
 
   // Not problems, but worth knowing.

@@ -53,6 +53,12 @@ Result<PruneCounts> SqliteStore::prune(const PruneFilter& filter) {
       runs.push_back(stmt.int64(0));
     }
   }
+  // What history derived from those runs no longer holds (a run's entry is derived again
+  // from what is left).
+  for (int64_t run : runs) {
+    BG_ASSIGN(Stmt stmt, db_->prepare("DELETE FROM series_cache WHERE run_id = ?"));
+    BG_TRY(stmt.bind(1, run).run());
+  }
   {
     // Instances and their iteration arrays follow by ON DELETE CASCADE.
     BG_ASSIGN(Stmt stmt, db_->prepare("DELETE FROM variants WHERE id IN (SELECT v.id" + kVariants +

@@ -47,6 +47,11 @@ class SqliteStore final : public Store {
   using Store::load_run;
   Result<RunData> load_run(const std::string& ref, const LoadOptions& options) override;
 
+  Result<CachedRun> load_cached_run(int64_t run_id, const std::string& key,
+                                    const LoadOptions& options) override;
+  Status save_series_cache(const std::vector<SeriesCacheEntry>& entries) override;
+  bool writable() const override { return !read_only_; }
+
   Result<std::vector<SeriesState>> load_series_states() override;
   Result<std::vector<ChangeRecord>> load_changes() override;
   Status save_detection(const std::vector<SeriesState>& states,
