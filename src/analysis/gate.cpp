@@ -17,6 +17,7 @@
 #include <set>
 
 #include "analysis/compare.hpp"
+#include "analysis/series_cache.hpp"
 #include "stats/tests.hpp"
 
 namespace benchguard::analysis {
@@ -346,23 +347,87 @@ void history_runs(const HistoryOptions& options, std::vector<store::RunSummary>&
   });
 }
 
+// A run as history takes it: its series cache entry, read or derived.
+struct ReadRun {
+  RunRecord run;
+  int64_t id = 0;
+  std::optional<RunSeries> series;  // else `records`
+  std::optional<RunData> records;
+  bool derived = false;  // `series` derived here, not read: to be saved
+  std::string warning;
+};
+
+// Reads run `id` through `reader`: from its entry under `key` when it has a readable one; else
+// from its records, deriving the entry when `derive` (the caller saves it).
+Result<ReadRun> read_run(store::Store& reader, int64_t id, const std::string& key,
+                         const BurnInPolicy& policy, bool derive) {
+  ReadRun out;
+  out.id = id;
+  BG_ASSIGN(store::CachedRun cached, reader.load_cached_run(id, key, {.columns = true}));
+  if (cached.cache) {
+    auto series = RunSeries::decode(std::move(*cached.cache));
+    if (series.ok()) {
+      out.run = std::move(cached.data.run);
+      out.series = std::move(*series);
+      return out;
+    }
+    out.warning = fmt::format(
+        "run {}: its series cache entry cannot be read ({}), so its instances were read; "
+        "`benchguard db check` checks the cache",
+        id, series.error().message);
+    BG_ASSIGN(cached.data, reader.load_run(std::to_string(id), {.columns = true}));
+  }
+  out.run = cached.data.run;
+  if (derive && is_history_run(cached.data.run)) {
+    out.series = RunSeries::of(cached.data, policy);
+    out.derived = true;
+  } else {
+    out.records = std::move(cached.data);
+  }
+  return out;
+}
+
+void add_read(HistoryBuilder& builder, const ReadRun& r) {
+  if (r.series)
+    builder.add(r.run, r.id, *r.series);
+  else
+    builder.add(*r.records);
+}
+
 }  // namespace
 
 Result<History> load_history(store::Store& store, const HistoryOptions& options,
                              std::vector<store::RunSummary> summaries) {
-  // One run in memory at a time.
+  // One run in memory at a time. Entries of runs that have none yet are derived and saved, a
+  // batch at a time, where the store may be written.
   history_runs(options, summaries);
+  const std::string key = series_cache_key(options.burn_in);
+  const bool derive = store.writable();
   HistoryBuilder builder(options);
+  std::vector<std::string> warnings;
+  std::vector<store::SeriesCacheEntry> fill;
+  const auto save = [&]() -> Status {
+    if (!fill.empty()) BG_TRY(store.save_series_cache(fill));
+    fill.clear();
+    return ok_status();
+  };
   for (const auto& s : summaries) {
-    BG_ASSIGN(RunData r, store.load_run(std::to_string(s.id), {.columns = true}));
-    builder.add(r);
+    BG_ASSIGN(ReadRun r, read_run(store, s.id, key, options.burn_in, derive));
+    add_read(builder, r);
+    if (!r.warning.empty()) warnings.push_back(std::move(r.warning));
+    if (r.derived) fill.push_back({r.id, key, r.series->bytes()});
+    if (fill.size() >= kSeriesCacheBatch) BG_TRY(save());
   }
-  return builder.finish();
+  BG_TRY(save());
+  History out = builder.finish();
+  out.warnings.insert(out.warnings.end(), warnings.begin(), warnings.end());
+  return out;
 }
 
 Result<History> load_history(const store::StoreOpener& open_reader, const HistoryOptions& options,
                              std::vector<store::RunSummary> summaries) {
   history_runs(options, summaries);
+  const std::string key = series_cache_key(options.burn_in);
   // Three stages: hand out the runs in order; read each on the calling thread's own
   // connection, several at once; add them to the series in order. At most `tokens` runs are in
   // memory at once.
@@ -376,6 +441,7 @@ Result<History> load_history(const store::StoreOpener& open_reader, const Histor
     stop = true;
   };
   HistoryBuilder builder(options);
+  std::vector<std::string> warnings;
   size_t next = 0;
   const size_t tokens = 2 * static_cast<size_t>(tbb::this_task_arena::max_concurrency());
   tbb::parallel_pipeline(
@@ -384,26 +450,29 @@ Result<History> load_history(const store::StoreOpener& open_reader, const Histor
                                                if (next == summaries.size() || stop) fc.stop();
                                                return next < summaries.size() ? next++ : 0;
                                              }) &
-                  tbb::make_filter<size_t, std::shared_ptr<RunData>>(
+                  tbb::make_filter<size_t, std::shared_ptr<ReadRun>>(
                       tbb::filter_mode::parallel,
-                      [&](size_t k) -> std::shared_ptr<RunData> {
+                      [&](size_t k) -> std::shared_ptr<ReadRun> {
                         auto& reader = readers.local();
                         if (!reader) {
                           auto opened = open_reader();
                           if (!opened.ok()) return fail(opened.error()), nullptr;
                           reader = std::move(*opened);
                         }
-                        auto r =
-                            reader->load_run(std::to_string(summaries[k].id), {.columns = true});
+                        auto r = read_run(*reader, summaries[k].id, key, options.burn_in, false);
                         if (!r.ok()) return fail(r.error()), nullptr;
-                        return std::make_shared<RunData>(std::move(*r));
+                        return std::make_shared<ReadRun>(std::move(*r));
                       }) &
-                  tbb::make_filter<std::shared_ptr<RunData>, void>(
-                      tbb::filter_mode::serial_in_order, [&](const std::shared_ptr<RunData>& r) {
-                        if (r != nullptr) builder.add(*r);
+                  tbb::make_filter<std::shared_ptr<ReadRun>, void>(
+                      tbb::filter_mode::serial_in_order, [&](const std::shared_ptr<ReadRun>& r) {
+                        if (r == nullptr) return;
+                        add_read(builder, *r);
+                        if (!r->warning.empty()) warnings.push_back(r->warning);
                       }));
   if (failed) return *failed;
-  return builder.finish();
+  History out = builder.finish();
+  out.warnings.insert(out.warnings.end(), warnings.begin(), warnings.end());
+  return out;
 }
 
 Result<Detection> detect_and_store(store::Store& store, const History& history,

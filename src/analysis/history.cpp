@@ -6,13 +6,16 @@
 #include <boost/math/distributions/students_t.hpp>
 #include <charconv>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <set>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 
 #include "analysis/compare.hpp"
+#include "analysis/series_cache.hpp"
 #include "core/names.hpp"
 #include "stats/descriptive.hpp"
 
@@ -44,18 +47,18 @@ stats::Interval mean_interval(std::span<const double> x) {
 // The metrics of a variant that history follows: as asked; every one ("all"); or compare's
 // default selection: kDefaultMetrics the variant has, then the metrics it reported itself,
 // then those of its summary records; and `also`, where the variant has them. A variant
-// counted under Valgrind gives only its instruction count.
-std::vector<std::string> followed_metrics(const VariantData& v,
+// counted under Valgrind gives only its instruction count. `measured` is metrics_of(v).
+std::vector<std::string> followed_metrics(const std::vector<std::string>& measured, bool simulated,
+                                          const std::vector<SummaryRecord>& summaries,
                                           const std::vector<std::string>& asked,
                                           const std::vector<std::string>& also) {
   const bool all = asked.size() == 1 && asked.front() == "all";
-  const std::vector<std::string> measured = metrics_of(v);
   const auto has = [](const std::vector<std::string>& names, const std::string& m) {
     return std::find(names.begin(), names.end(), m) != names.end();
   };
   // Under Valgrind only the instruction count is the benchmark's: its time and memory are the
   // simulator's, and would mix with native runs' points of the same commit.
-  if (counted_by_simulation(v)) {
+  if (simulated) {
     const bool wanted =
         asked.empty() || all || has(asked, "instructions") || has(also, "instructions");
     if (wanted && has(measured, "instructions")) return {"instructions"};
@@ -81,14 +84,16 @@ std::vector<std::string> followed_metrics(const VariantData& v,
       add(m);
   for (const auto& m : measured)
     if (find_builtin_metric(m) == nullptr) add(m);
-  for (const auto& s : v.summaries) add(s.metric);
+  for (const auto& s : summaries) add(s.metric);
   add_also();
   return out;
 }
 
 struct Gathering {
   HistorySeries series;
-  std::map<std::string, size_t> point_of;  // point key -> index in series.points
+  // By point id (HistoryBuilder::State::point_ids): 1 + the point's index in series.points, 0
+  // when the series has no point there yet.
+  std::vector<uint32_t> point_of;
 };
 
 }  // namespace
@@ -129,6 +134,18 @@ std::string HistorySeries::key() const {
   return fmt::format("{}|{}|{}|{}", benchmark, variant, metric.name, machine);
 }
 
+// One benchmark variant of a run as history reads it: from the run's records, or from the
+// run's series cache entry (series_cache.hpp), which hold the same.
+struct HistoryBuilder::VariantSource {
+  const std::string& benchmark;
+  const std::string& name;
+  bool simulated;
+  const std::vector<std::string>& measured;  // metrics_of
+  const std::vector<SummaryRecord>& summaries;
+  // The metric's description and steady-state values (extract()'s metric and data).
+  std::function<std::pair<MetricInfo, stats::Hierarchical>(const std::string&)> sample;
+};
+
 struct HistoryBuilder::State {
   HistoryOptions options;
   std::vector<std::string> metrics;
@@ -136,7 +153,12 @@ struct HistoryBuilder::State {
   int skipped_commit = 0;
   std::set<std::string> benchmarks, metric_names, machines;
   std::size_t runs = 0;
-  std::map<std::tuple<std::string, std::string, std::string, std::string>, Gathering> gathered;
+  // Series by (benchmark, variant, metric, machine); found by views of the names, without
+  // copying them, for each variant of each run.
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, Gathering, std::less<>>
+      gathered;
+  // Point keys (a commit, or "run:" and a run's uuid) numbered in the order met.
+  std::unordered_map<std::string, uint32_t> point_ids;
 };
 
 HistoryBuilder::HistoryBuilder(const HistoryOptions& options) : state_(std::make_unique<State>()) {
@@ -149,62 +171,101 @@ HistoryBuilder::HistoryBuilder(const HistoryOptions& options) : state_(std::make
 HistoryBuilder::~HistoryBuilder() = default;
 
 void HistoryBuilder::add(const RunData& run) {
+  std::vector<std::vector<std::string>> measured;
+  measured.reserve(run.variants.size());
+  for (const auto& v : run.variants) measured.push_back(metrics_of(v));
+  std::vector<VariantSource> sources;
+  sources.reserve(run.variants.size());
+  for (std::size_t k = 0; k < run.variants.size(); ++k) {
+    const VariantData& v = run.variants[k];
+    sources.push_back({v.variant.benchmark, v.variant.name, counted_by_simulation(v), measured[k],
+                       v.summaries, [&](const std::string& m) {
+                         MetricSample s = extract(v, m, state_->options.burn_in);
+                         return std::pair{std::move(s.metric), std::move(s.data)};
+                       }});
+  }
+  add_sources(run.run, run.id, sources);
+}
+
+void HistoryBuilder::add(const RunRecord& run, int64_t id, const RunSeries& series) {
+  std::vector<VariantSource> sources;
+  sources.reserve(series.variants().size());
+  for (const auto& v : series.variants())
+    sources.push_back(
+        {v.benchmark, v.name, v.simulated, v.measured, v.summaries, [&](const std::string& m) {
+           const RunSeries::Metric* c = v.find(m);
+           if (c == nullptr) return std::pair{metric_info(m), stats::Hierarchical{}};
+           return std::pair{c->info, series.data(*c)};
+         }});
+  add_sources(run, id, sources);
+}
+
+void HistoryBuilder::add_sources(const RunRecord& run, int64_t id,
+                                 std::span<const VariantSource> variants) {
   const HistoryOptions& options = state_->options;
-  if (!is_history_run(run.run)) return;
-  if (!options.commits.empty() && !state_->position.contains(run.run.git_commit)) {
+  if (!is_history_run(run)) return;
+  if (!options.commits.empty() && !state_->position.contains(run.git_commit)) {
     ++state_->skipped_commit;
     return;
   }
-  if (options.commits.empty() && !options.branch.empty() && run.run.git_branch != options.branch)
+  if (options.commits.empty() && !options.branch.empty() && run.git_branch != options.branch)
     return;
-  const RunData* r = &run;
-  const std::string machine = machine_class(r->run);
+  const std::string machine = machine_class(run);
   ++state_->runs;
   state_->machines.insert(machine);
-  for (const auto& v : r->variants) {
-    state_->benchmarks.insert(v.variant.benchmark);
-    for (const auto& m : metrics_of(v)) state_->metric_names.insert(m);
+  for (const auto& v : variants) {
+    state_->benchmarks.insert(v.benchmark);
+    for (const auto& m : v.measured) state_->metric_names.insert(m);
     for (const auto& s : v.summaries) state_->metric_names.insert(s.metric);
   }
   if (!options.machine.empty() && machine != options.machine) return;
-  const std::string point_key =
-      r->run.git_commit.empty() ? "run:" + r->run.uuid : r->run.git_commit;
-  const int64_t ctime = commit_time_ns(r->run);
-  const int64_t time = ctime > 0 ? ctime : r->run.started_at;
-  for (const auto& v : r->variants) {
+  const std::string point_key = run.git_commit.empty() ? "run:" + run.uuid : run.git_commit;
+  const uint32_t point_id =
+      state_->point_ids.try_emplace(point_key, static_cast<uint32_t>(state_->point_ids.size()))
+          .first->second;
+  const int64_t ctime = commit_time_ns(run);
+  const int64_t time = ctime > 0 ? ctime : run.started_at;
+  for (const auto& v : variants) {
     if (!options.benchmarks.empty() &&
-        std::find(options.benchmarks.begin(), options.benchmarks.end(), v.variant.benchmark) ==
+        std::find(options.benchmarks.begin(), options.benchmarks.end(), v.benchmark) ==
             options.benchmarks.end())
       continue;
-    for (const auto& m : followed_metrics(v, state_->metrics, state_->options.also)) {
-      MetricSample sample = extract(v, m, options.burn_in);
+    for (const auto& m :
+         followed_metrics(v.measured, v.simulated, v.summaries, state_->metrics, options.also)) {
+      auto [info, data] = v.sample(m);
       const auto summary = std::find_if(v.summaries.begin(), v.summaries.end(),
                                         [&](const SummaryRecord& x) { return x.metric == m; });
-      if (sample.data.empty() && summary == v.summaries.end()) continue;
-      auto [it, fresh] =
-          state_->gathered.try_emplace({v.variant.benchmark, v.variant.name, m, machine});
-      Gathering& g = it->second;
-      if (fresh) {
-        g.series.benchmark = v.variant.benchmark;
-        g.series.variant = v.variant.name;
+      if (data.empty() && summary == v.summaries.end()) continue;
+      auto it = state_->gathered.find(
+          std::tuple<std::string_view, std::string_view, std::string_view, std::string_view>(
+              v.benchmark, v.name, m, machine));
+      if (it == state_->gathered.end()) {
+        it = state_->gathered.try_emplace({v.benchmark, v.name, m, machine}).first;
+        Gathering& g = it->second;
+        g.series.benchmark = v.benchmark;
+        g.series.variant = v.name;
         g.series.machine = machine;
-        g.series.metric = metric_info(v, m);
+        g.series.metric = std::move(info);
       }
-      auto [p, new_point] = g.point_of.try_emplace(point_key, g.series.points.size());
-      if (new_point) {
+      Gathering& g = it->second;
+      if (g.point_of.size() <= point_id) g.point_of.resize(point_id + 1, 0);
+      if (g.point_of[point_id] == 0) {
         HistoryPoint point;
-        point.commit = r->run.git_commit;
-        point.branch = r->run.git_branch;
+        point.commit = run.git_commit;
+        point.branch = run.git_branch;
         point.time = time;
         g.series.points.push_back(std::move(point));
+        g.point_of[point_id] = static_cast<uint32_t>(g.series.points.size());
       }
-      HistoryPoint& point = g.series.points[p->second];
-      if (point.runs.empty() || point.runs.back() != r->id) {
-        point.runs.push_back(r->id);
-        point.run_uuids.push_back(r->run.uuid);
+      HistoryPoint& point = g.series.points[g.point_of[point_id] - 1];
+      if (point.runs.empty() || point.runs.back() != id) {
+        point.runs.push_back(id);
+        point.run_uuids.push_back(run.uuid);
       }
-      for (size_t i = 0; i < sample.data.instances(); ++i)
-        point.data.add_instance(sample.data.instance(i));
+      if (point.data.empty())
+        point.data = std::move(data);  // holds no empty instance: as add_instance() would
+      else
+        for (size_t i = 0; i < data.instances(); ++i) point.data.add_instance(data.instance(i));
       if (summary != v.summaries.end()) point.summaries.push_back(*summary);
     }
   }

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,8 @@ bool is_history_run(std::string_view status, const KeyValues& labels);
 inline bool is_history_run(const RunRecord& run) {
   return is_history_run(run.status, run.labels);
 }
+
+class RunSeries;
 
 struct HistoryOptions {
   std::vector<std::string> benchmarks;  // exact names; empty: every benchmark
@@ -116,9 +119,14 @@ class HistoryBuilder {
   HistoryBuilder(const HistoryBuilder&) = delete;
   HistoryBuilder& operator=(const HistoryBuilder&) = delete;
   void add(const RunData& run);
+  // The same run read from its series cache entry (series_cache.hpp), derived under
+  // options.burn_in: the same series as add() of the run's records.
+  void add(const RunRecord& run, int64_t id, const RunSeries& series);
   History finish();
 
  private:
+  struct VariantSource;
+  void add_sources(const RunRecord& run, int64_t id, std::span<const VariantSource> variants);
   struct State;
   std::unique_ptr<State> state_;
 };

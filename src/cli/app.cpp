@@ -9,6 +9,7 @@
 #include <iostream>
 #include <new>
 
+#include "analysis/series_cache.hpp"
 #include "core/names.hpp"
 #include "core/version.hpp"
 #include "store/run_ref.hpp"
@@ -34,6 +35,21 @@ Result<RunData> Context::resolve_run(store::Store& store, const std::string& ref
   return store::resolve_run(store, ref, load, db_name(), [](const std::string& r) {
     return vcs::rev_parse(std::filesystem::current_path().string(), r);
   });
+}
+
+void Context::cache_all_series(store::Store& store) const {
+  auto all = store.list_runs();
+  std::vector<int64_t> ids;
+  if (all.ok())
+    for (const auto& r : *all) ids.push_back(r.id);
+  cache_series(store, ids);
+}
+
+void Context::cache_series(store::Store& store, const std::vector<int64_t>& ids) const {
+  const auto saved = analysis::cache_run_series(store, ids);
+  if (!saved.ok())
+    err << "benchguard: warning: the series cache was not saved (" << saved.error().message
+        << "); history reads the runs' instances until `gate` or `detect` saves it\n";
 }
 
 std::string Context::db_name() const {

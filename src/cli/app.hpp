@@ -41,6 +41,12 @@ struct Context {
   // A run by reference (store/run_ref.hpp), git refs resolved in the current directory.
   Result<RunData> resolve_run(store::Store& store, const std::string& ref,
                               const store::LoadOptions& load = {}) const;
+  // Saves the series cache entries (analysis/series_cache.hpp) of the runs of `ids` just
+  // stored; cache_all_series of every run that has none (after merge and prune). The runs are
+  // stored whatever happens here: a failure is a warning (history reads those runs'
+  // instances until gate or detect saves their entries).
+  void cache_series(store::Store& store, const std::vector<int64_t>& ids) const;
+  void cache_all_series(store::Store& store) const;
 };
 
 // What a run reference may be, for --help (store/run_ref.hpp).

@@ -29,6 +29,7 @@ Action add_collect(CLI::App& app, Context& ctx) {
     }
     BG_ASSIGN(auto store, ctx.open_store(/*create=*/true));
     BG_ASSIGN(const auto got, cluster::collect(job, *store));
+    if (!got.already) ctx.cache_series(*store, {got.run_id});
     if (got.already)
       ctx.err << fmt::format("benchguard: run {} ({} instances) is already in {}; nothing stored\n",
                              job.uuid.substr(0, 8), got.units, ctx.db_name());

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/series_cache.hpp"
 #include "cli/app.hpp"
 #include "core/json_error.hpp"
 #include "core/names.hpp"
@@ -34,7 +35,23 @@ Result<int> status(Context& ctx) {
 
 // Exit 0 when clean, 1 when problems were found, 2 (an Error) when the file cannot be read.
 Result<int> check(Context& ctx) {
-  BG_ASSIGN(const store::CheckReport r, store::check_store(ctx.globals.db));
+  BG_ASSIGN(store::CheckReport r, store::check_store(ctx.globals.db));
+  // The series cache, derived again from the runs and compared, where nothing else is wrong (a
+  // damaged instance would be reported twice: as itself, and as an entry that differs).
+  std::size_t derived = 0;
+  if (r.problems.empty() && r.series_cache_entries > 0) {
+    auto cached = [&]() -> Result<analysis::SeriesCacheCheck> {
+      BG_ASSIGN(auto s, ctx.open_store_read_only());
+      return analysis::check_series_cache(*s);
+    }();
+    if (!cached.ok())
+      r.problems.push_back(
+          {"series_cache", "the series cache cannot be checked: " + cached.error().message});
+    else
+      derived = cached->entries;
+    if (cached.ok())
+      for (auto& p : cached->problems) r.problems.push_back({"series_cache", std::move(p)});
+  }
   constexpr size_t kShown = 1000;
   if (ctx.globals.format == "json") {
     nlohmann::json problems = nlohmann::json::array();
@@ -48,6 +65,7 @@ Result<int> check(Context& ctx) {
                               {"instances", r.instances},
                               {"checksums_verified", r.checksums_verified},
                               {"checksums_absent", r.checksums_absent},
+                              {"series_cache_entries", r.series_cache_entries},
                               {"problems", problems},
                               {"notes", r.notes}};
     ctx.out << json_text(j, 2) << "\n";
@@ -63,7 +81,10 @@ Result<int> check(Context& ctx) {
     for (const auto& note : r.notes) ctx.out << "note: " << escape_text(note) << "\n";
   const std::string counted =
       fmt::format("{} run(s), {} variant(s), {} instance(s); {} checksum(s) verified", r.runs,
-                  r.variants, r.instances, r.checksums_verified);
+                  r.variants, r.instances, r.checksums_verified) +
+      (derived > 0 ? fmt::format("; {} series cache entr{} derived again", derived,
+                                 derived == 1 ? "y" : "ies")
+                   : "");
   if (r.problems.empty()) {
     ctx.out << fmt::format("{}: ok: integrity, foreign keys, invariants and checksums ({})\n",
                            ctx.db_name(), counted);
@@ -89,6 +110,19 @@ Result<int> merge(Context& ctx, const DbFlags& f) {
     ctx.out << fmt::format("{}: {} run(s) added ({} instances), {} already present\n", other,
                            c.runs_added, c.instances_added, c.runs_skipped);
   }
+  ctx.cache_all_series(*s);
+  return 0;
+}
+
+// Every history run's entry derived and saved again, replacing what was there.
+Result<int> cache(Context& ctx) {
+  BG_ASSIGN(auto s, ctx.open_store());
+  BG_ASSIGN(const auto runs, s->list_runs());
+  std::vector<int64_t> ids;
+  for (const auto& r : runs) ids.push_back(r.id);
+  BG_ASSIGN(const std::size_t saved,
+            analysis::cache_run_series(*s, ids, {}, analysis::kSeriesCacheBatch, true));
+  ctx.out << fmt::format("{}: series cache of {} run(s) derived and saved\n", ctx.db_name(), saved);
   return 0;
 }
 
@@ -100,6 +134,7 @@ Result<int> prune(Context& ctx, const DbFlags& f) {
   }
   BG_ASSIGN(auto s, ctx.open_store());
   BG_ASSIGN(const auto c, s->prune(filter));
+  ctx.cache_all_series(*s);
   ctx.out << fmt::format(
       "pruned {}: {} variant(s), {} instance(s), {} iteration(s); {} run(s) removed\n", f.benchmark,
       c.variants, c.instances, c.iterations, c.runs_emptied);
@@ -119,16 +154,19 @@ Action add_db(CLI::App& app, Context& ctx) {
   auto* mi = db->add_subcommand("migrate", "Apply pending migrations");
   auto* me = db->add_subcommand("merge", "Append the runs of other databases (idempotent)");
   me->add_option("others", f->others, "Databases to merge from")->required();
+  auto* ca = db->add_subcommand(
+      "cache", "Derive the series cache of every finished run again (what `db check` compares)");
   auto* pr = db->add_subcommand("prune", "Delete a benchmark's data, optionally only older data");
   pr->add_option("--benchmark", f->benchmark, "Benchmark name")->required();
   pr->add_option("--before", f->before, "Only runs started before this date (UTC)");
-  return [&ctx, f, st, ck, mi, me, pr]() -> Result<int> {
+  return [&ctx, f, st, ck, mi, me, ca, pr]() -> Result<int> {
     if (st->parsed()) return status(ctx);
     if (ck->parsed()) return check(ctx);
     if (mi->parsed()) return migrate(ctx);
     if (me->parsed()) return merge(ctx, *f);
+    if (ca->parsed()) return cache(ctx);
     if (pr->parsed()) return prune(ctx, *f);
-    return Error{"db needs a subcommand: status, check, migrate, merge or prune"};
+    return Error{"db needs a subcommand: status, check, migrate, merge, cache or prune"};
   };
 }
 

@@ -52,6 +52,7 @@ Result<int> do_import(Context& ctx, const ImportFlags& f) {
   }
   BG_ASSIGN(auto store, ctx.open_store(/*create=*/true));
   BG_ASSIGN(const auto ids, store->add_runs(runs, metrics));
+  ctx.cache_series(*store, ids);
   for (const FileCounts& c : files) {
     if (ctx.globals.quiet) continue;
     std::string what =

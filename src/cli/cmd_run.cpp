@@ -36,6 +36,7 @@ Result<int> do_run(Context& ctx, const RunFlags& f, const UntilDecidedFlags& unt
   }();
   if (!outcome.ok()) return outcome.error();
 
+  ctx.cache_series(*store, {outcome->run_id});
   BG_ASSIGN(const RunData data, store->load_run(std::to_string(outcome->run_id)));
   if (!ctx.globals.quiet) print_run(ctx, data);
   for (const auto& b : outcome->benchmarks) {

@@ -3,11 +3,14 @@
 //   history_db OUT.db [--benchmarks N] [--commits N] [--instances N] [--iterations N] [--hostile]
 //              [--wide-last]   the newest run measured with 20 instances of 10 iterations (for
 //              plan)
+//              [--no-cache]    without the runs' series cache entries (`run` and `import` save
+//              them as they store a run: analysis/series_cache.hpp)
 #include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "analysis/series_cache.hpp"
 #include "store/store.hpp"
 #include "support/history_fixture.hpp"
 
@@ -16,12 +19,12 @@ using namespace benchguard;
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::cerr << "usage: history_db OUT.db [--benchmarks N] [--commits N] [--instances N] "
-                 "[--iterations N] [--hostile] [--wide-last]\n";
+                 "[--iterations N] [--hostile] [--wide-last] [--no-cache]\n";
     return 2;
   }
   const std::string out = argv[1];
   int benchmarks = 6, commits = 40, instances = 4, iterations = 5;
-  bool hostile = false, wide_last = false;
+  bool hostile = false, wide_last = false, cache = true;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() { return i + 1 < argc ? std::atoi(argv[++i]) : 0; };
@@ -37,6 +40,8 @@ int main(int argc, char** argv) {
       hostile = true;
     else if (a == "--wide-last")
       wide_last = true;
+    else if (a == "--no-cache")
+      cache = false;
     else {
       std::cerr << "history_db: unknown option " << a << "\n";
       return 2;
@@ -57,6 +62,12 @@ int main(int argc, char** argv) {
       if (!r) {
         std::cerr << "history_db: " << r.error().message << "\n";
         return 1;
+      }
+      if (cache) {
+        if (auto c = analysis::cache_run_series(**store, *r); !c) {
+          std::cerr << "history_db: " << c.error().message << "\n";
+          return 1;
+        }
       }
       batch.clear();
     }

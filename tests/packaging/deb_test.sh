@@ -97,7 +97,7 @@ out=$(bash --norc --noprofile -c '
     echo "$* => ${COMPREPLY[*]}"
   }
   complete_words benchguard ru
-  complete_words benchguard db c
+  complete_words benchguard db ch
   complete_words benchguard --format j
   complete_words benchguard compare --stati
   complete_words benchguard compare --statistic m
@@ -107,7 +107,7 @@ echo "$out"
 expect() { grep -qxF -- "$1" <<<"$out" || fail "bash completion: expected '$1'"; }
 expect "complete -F _benchguard benchguard"
 expect "benchguard ru => run runs"
-expect "benchguard db c => check"
+expect "benchguard db ch => check"
 expect "benchguard --format j => json jsonl"
 expect "benchguard compare --stati => --statistic"
 expect "benchguard compare --statistic m => median mean"

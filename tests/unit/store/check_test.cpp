@@ -70,13 +70,49 @@ TEST(DbCheck, ASoundDatabasePasses) {
   EXPECT_EQ(r->runs, 6);  // two here, one run, three imported
   EXPECT_GT(r->instances, 10);
   EXPECT_EQ(r->checksums_absent, 0);
-  // Runs, variants, instances, metrics and the writers of the runs `run` measured.
+  // Runs, variants, instances, metrics, the writers of the runs `run` measured, and the series
+  // cache entries `run` and `import` saved (one per run they stored).
   auto raw = raw_db(path);
   ASSERT_TRUE(raw);
-  EXPECT_EQ(r->checksums_verified, r->runs + r->variants + r->instances +
-                                       count_rows(*raw, "metrics") +
-                                       count_rows(*raw, "run_writers"));
+  EXPECT_EQ(r->series_cache_entries, 4);
+  EXPECT_EQ(count_rows(*raw, "series_cache"), 4);
+  EXPECT_EQ(r->checksums_verified,
+            r->runs + r->variants + r->instances + count_rows(*raw, "metrics") +
+                count_rows(*raw, "run_writers") + count_rows(*raw, "series_cache"));
   EXPECT_EQ(read_file(path), before);
+}
+
+TEST(DbCheck, DerivesTheSeriesCacheAgainAndNamesAnEntryItsRunNoLongerGives) {
+  TempDir dir;
+  const std::string path = dir.file("bg.db");
+  ASSERT_NO_FATAL_FAILURE(make_real_database(dir, path));
+  const auto clean = run_cli({"db", "check", "--db", path});
+  EXPECT_EQ(clean.exit_code, 0) << clean.out << clean.err;
+  EXPECT_NE(clean.out.find("; 4 series cache entries derived again"), std::string::npos)
+      << clean.out;
+  // Run 1's entry replaced by run 2's, through the store: its checksum holds, its bytes do not
+  // describe run 1.
+  {
+    auto store = open_or_die(path);
+    ASSERT_TRUE(store);
+    const std::string key = "history/1 burn-in=auto";
+    auto two = store->load_cached_run(2, key, {});
+    ASSERT_TRUE(two.ok() && two->cache.has_value());
+    ASSERT_TRUE(store->save_series_cache({{1, key, *two->cache}}).ok());
+  }
+  const auto wrong = run_cli({"db", "check", "--db", path});
+  EXPECT_EQ(wrong.exit_code, 1) << wrong.out << wrong.err;
+  EXPECT_NE(wrong.out.find("run 1 ("), std::string::npos) << wrong.out;
+  EXPECT_NE(wrong.out.find("its series cache entry differs from what its instances give"),
+            std::string::npos)
+      << wrong.out;
+  EXPECT_NE(wrong.out.find(": 1 problem(s) found"), std::string::npos) << wrong.out;
+  // The remedy it names.
+  const auto again = run_cli({"db", "cache", "--db", path});
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.out.find("series cache of 4 run(s) derived and saved"), std::string::npos)
+      << again.out;
+  EXPECT_EQ(run_cli({"db", "check", "--db", path}).exit_code, 0);
 }
 
 TEST(DbCheck, EachBrokenInvariantIsOneLineNamingTheRow) {
