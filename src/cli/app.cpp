@@ -37,19 +37,28 @@ Result<RunData> Context::resolve_run(store::Store& store, const std::string& ref
   });
 }
 
+namespace {
+
+// The runs are stored: a series cache that could not be saved is a warning.
+void warn_not_cached(std::ostream& err, const Error& e) {
+  err << "benchguard: warning: the series cache was not saved (" << e.message
+      << "); history reads the runs' instances until `gate` or `detect` saves it\n";
+}
+
+}  // namespace
+
 void Context::cache_all_series(store::Store& store) const {
   auto all = store.list_runs();
+  if (!all.ok()) return warn_not_cached(err, all.error());
   std::vector<int64_t> ids;
-  if (all.ok())
-    for (const auto& r : *all) ids.push_back(r.id);
+  ids.reserve(all->size());
+  for (const auto& r : *all) ids.push_back(r.id);
   cache_series(store, ids);
 }
 
 void Context::cache_series(store::Store& store, const std::vector<int64_t>& ids) const {
   const auto saved = analysis::cache_run_series(store, ids);
-  if (!saved.ok())
-    err << "benchguard: warning: the series cache was not saved (" << saved.error().message
-        << "); history reads the runs' instances until `gate` or `detect` saves it\n";
+  if (!saved.ok()) warn_not_cached(err, saved.error());
 }
 
 std::string Context::db_name() const {

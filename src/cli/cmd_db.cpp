@@ -119,6 +119,7 @@ Result<int> cache(Context& ctx) {
   BG_ASSIGN(auto s, ctx.open_store());
   BG_ASSIGN(const auto runs, s->list_runs());
   std::vector<int64_t> ids;
+  ids.reserve(runs.size());
   for (const auto& r : runs) ids.push_back(r.id);
   BG_ASSIGN(const std::size_t saved,
             analysis::cache_run_series(*s, ids, {}, analysis::kSeriesCacheBatch, true));
