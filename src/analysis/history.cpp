@@ -89,6 +89,23 @@ std::vector<std::string> followed_metrics(const std::vector<std::string>& measur
   return out;
 }
 
+using SeriesKey = std::tuple<std::string, std::string, std::string, std::string>;
+using SeriesKeyView =
+    std::tuple<std::string_view, std::string_view, std::string_view, std::string_view>;
+
+// Orders series keys and views of them alike, so that a view finds its key.
+struct SeriesKeyLess {
+  using is_transparent = void;
+  static SeriesKeyView view(const SeriesKey& k) {
+    return {std::get<0>(k), std::get<1>(k), std::get<2>(k), std::get<3>(k)};
+  }
+  static const SeriesKeyView& view(const SeriesKeyView& v) { return v; }
+  template <class A, class B>
+  bool operator()(const A& a, const B& b) const {
+    return view(a) < view(b);
+  }
+};
+
 struct Gathering {
   HistorySeries series;
   // By point id (HistoryBuilder::State::point_ids): 1 + the point's index in series.points, 0
@@ -155,8 +172,7 @@ struct HistoryBuilder::State {
   std::size_t runs = 0;
   // Series by (benchmark, variant, metric, machine); found by views of the names, without
   // copying them, for each variant of each run.
-  std::map<std::tuple<std::string, std::string, std::string, std::string>, Gathering, std::less<>>
-      gathered;
+  std::map<SeriesKey, Gathering, SeriesKeyLess> gathered;
   // Point keys (a commit, or "run:" and a run's uuid) numbered in the order met.
   std::unordered_map<std::string, uint32_t> point_ids;
 };
@@ -236,9 +252,7 @@ void HistoryBuilder::add_sources(const RunRecord& run, int64_t id,
       const auto summary = std::find_if(v.summaries.begin(), v.summaries.end(),
                                         [&](const SummaryRecord& x) { return x.metric == m; });
       if (data.empty() && summary == v.summaries.end()) continue;
-      auto it = state_->gathered.find(
-          std::tuple<std::string_view, std::string_view, std::string_view, std::string_view>(
-              v.benchmark, v.name, m, machine));
+      auto it = state_->gathered.find(SeriesKeyView(v.benchmark, v.name, m, machine));
       if (it == state_->gathered.end()) {
         it = state_->gathered.try_emplace({v.benchmark, v.name, m, machine}).first;
         Gathering& g = it->second;
