@@ -300,17 +300,45 @@ Result<std::size_t> cache_run_series(store::Store& store, const std::vector<int6
     return ok_status();
   };
   for (const int64_t id : ids) {
-    BG_ASSIGN(store::CachedRun run, store.load_cached_run(id, key, {.columns = true}));
-    if (run.cache && !again) continue;
-    if (run.cache) {
-      BG_ASSIGN(run.data, store.load_run(std::to_string(id), {.columns = true}));
+    RunData run;
+    if (again) {
+      BG_ASSIGN(run, store.load_run(std::to_string(id), {.columns = true}));
+    } else {
+      BG_ASSIGN(store::CachedRun cached, store.load_cached_run(id, key, {.columns = true}));
+      if (cached.cache) continue;
+      run = std::move(cached.data);
     }
-    if (!is_history_run(run.data.run)) continue;
-    pending.push_back({id, key, RunSeries::of(run.data, policy).bytes()});
+    if (!is_history_run(run.run)) continue;
+    pending.push_back({id, key, RunSeries::of(run, policy).bytes()});
     if (pending.size() >= std::max<std::size_t>(batch, 1)) BG_TRY(save());
   }
   BG_TRY(save());
   return saved;
+}
+
+Result<std::size_t> cache_store_series(store::Store& store, bool again) {
+  BG_ASSIGN(const auto runs, store.list_runs());
+  std::vector<int64_t> ids;
+  ids.reserve(runs.size());
+  for (const auto& r : runs) ids.push_back(r.id);
+  return cache_run_series(store, ids, {}, kSeriesCacheBatch, again);
+}
+
+std::size_t check_series_cache(store::CheckReport& report, const store::StoreOpener& open) {
+  // Where nothing else is wrong: a damaged instance would be reported twice, as itself and as
+  // an entry that differs.
+  if (!report.problems.empty() || report.series_cache_entries == 0) return 0;
+  auto checked = [&]() -> Result<SeriesCacheCheck> {
+    BG_ASSIGN(auto store, open());
+    return check_series_cache(*store);
+  }();
+  if (!checked.ok()) {
+    report.problems.push_back(
+        {"series_cache", "the series cache cannot be checked: " + checked.error().message});
+    return 0;
+  }
+  for (auto& p : checked->problems) report.problems.push_back({"series_cache", std::move(p)});
+  return checked->entries;
 }
 
 Result<SeriesCacheCheck> check_series_cache(store::Store& store) {

@@ -78,6 +78,9 @@ Result<std::size_t> cache_run_series(store::Store& store, const std::vector<int6
                                      const BurnInPolicy& policy = {},
                                      std::size_t batch = kSeriesCacheBatch, bool again = false);
 
+// cache_run_series of every run of the store (db merge, db prune, db cache).
+Result<std::size_t> cache_store_series(store::Store& store, bool again = false);
+
 // What `db check` finds in the cache: every entry under the default policy's key derived
 // again from its run and compared byte for byte.
 struct SeriesCacheCheck {
@@ -85,5 +88,8 @@ struct SeriesCacheCheck {
   std::vector<std::string> problems;  // "run 12: ..."
 };
 Result<SeriesCacheCheck> check_series_cache(store::Store& store);
+// The same for `db check`, on a store `open` gives, added to `report` as `series_cache`
+// problems, where the store's own check found nothing else; returns the entries derived again.
+std::size_t check_series_cache(store::CheckReport& report, const store::StoreOpener& open);
 
 }  // namespace benchguard::analysis

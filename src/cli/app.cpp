@@ -48,12 +48,8 @@ void warn_not_cached(std::ostream& err, const Error& e) {
 }  // namespace
 
 void Context::cache_all_series(store::Store& store) const {
-  auto all = store.list_runs();
-  if (!all.ok()) return warn_not_cached(err, all.error());
-  std::vector<int64_t> ids;
-  ids.reserve(all->size());
-  for (const auto& r : *all) ids.push_back(r.id);
-  cache_series(store, ids);
+  if (const auto saved = analysis::cache_store_series(store); !saved.ok())
+    warn_not_cached(err, saved.error());
 }
 
 void Context::cache_series(store::Store& store, const std::vector<int64_t>& ids) const {

@@ -36,22 +36,8 @@ Result<int> status(Context& ctx) {
 // Exit 0 when clean, 1 when problems were found, 2 (an Error) when the file cannot be read.
 Result<int> check(Context& ctx) {
   BG_ASSIGN(store::CheckReport r, store::check_store(ctx.globals.db));
-  // The series cache, derived again from the runs and compared, where nothing else is wrong (a
-  // damaged instance would be reported twice: as itself, and as an entry that differs).
-  std::size_t derived = 0;
-  if (r.problems.empty() && r.series_cache_entries > 0) {
-    auto cached = [&]() -> Result<analysis::SeriesCacheCheck> {
-      BG_ASSIGN(auto s, ctx.open_store_read_only());
-      return analysis::check_series_cache(*s);
-    }();
-    if (!cached.ok())
-      r.problems.push_back(
-          {"series_cache", "the series cache cannot be checked: " + cached.error().message});
-    else
-      derived = cached->entries;
-    if (cached.ok())
-      for (auto& p : cached->problems) r.problems.push_back({"series_cache", std::move(p)});
-  }
+  const std::size_t derived =
+      analysis::check_series_cache(r, [&ctx] { return ctx.open_store_read_only(); });
   constexpr size_t kShown = 1000;
   if (ctx.globals.format == "json") {
     nlohmann::json problems = nlohmann::json::array();
@@ -117,12 +103,7 @@ Result<int> merge(Context& ctx, const DbFlags& f) {
 // Every history run's entry derived and saved again, replacing what was there.
 Result<int> cache(Context& ctx) {
   BG_ASSIGN(auto s, ctx.open_store());
-  BG_ASSIGN(const auto runs, s->list_runs());
-  std::vector<int64_t> ids;
-  ids.reserve(runs.size());
-  for (const auto& r : runs) ids.push_back(r.id);
-  BG_ASSIGN(const std::size_t saved,
-            analysis::cache_run_series(*s, ids, {}, analysis::kSeriesCacheBatch, true));
+  BG_ASSIGN(const std::size_t saved, analysis::cache_store_series(*s, /*again=*/true));
   ctx.out << fmt::format("{}: series cache of {} run(s) derived and saved\n", ctx.db_name(), saved);
   return 0;
 }

@@ -152,6 +152,16 @@ void expect_same_history(const History& a, const History& b, bool warnings = tru
   }
 }
 
+// Every run of the store, newest first.
+std::vector<int64_t> run_ids(store::Store& store) {
+  auto runs = store.list_runs();
+  EXPECT_TRUE(runs.ok()) << runs.error().message;
+  std::vector<int64_t> ids;
+  if (runs.ok())
+    for (const auto& r : *runs) ids.push_back(r.id);
+  return ids;
+}
+
 int64_t entries(const std::string& path) {
   auto db = store::testing::raw_db(path);
   return store::testing::count_rows(*db, "series_cache");
@@ -195,10 +205,7 @@ TEST(SeriesCache, HistoryFromTheEntriesIsHistoryFromTheInstances) {
   {
     auto store = store::open_store(path);
     ASSERT_TRUE(store.ok());
-    auto runs = (*store)->list_runs();
-    ASSERT_TRUE(runs.ok());
-    std::vector<int64_t> ids;
-    for (const auto& r : *runs) ids.push_back(r.id);
+    const std::vector<int64_t> ids = run_ids(**store);
     // The probe and interrupted runs are not history: no entry.
     auto saved = cache_run_series(**store, ids, {}, /*batch=*/3);
     ASSERT_TRUE(saved.ok()) << saved.error().message;
@@ -276,10 +283,7 @@ TEST(SeriesCache, AMalformedEntryIsReadPastWithAWarningAndFoundByDbCheck) {
   }
   auto store = store::open_store(path);
   ASSERT_TRUE(store.ok());
-  auto runs = (*store)->list_runs();
-  ASSERT_TRUE(runs.ok());
-  std::vector<int64_t> ids;
-  for (const auto& r : *runs) ids.push_back(r.id);
+  const std::vector<int64_t> ids = run_ids(**store);
   ASSERT_TRUE(cache_run_series(**store, ids).ok());
   const std::string key = series_cache_key({});
   // Run 2's entry cut short (stored whole, checksum and all: as a bug would write it).
@@ -355,10 +359,7 @@ TEST(SeriesCache, EntriesGoWithTheRunsAndAreRefusedForARunStillRunning) {
   const std::string path = varied_db(dir);
   auto store = store::open_store(path);
   ASSERT_TRUE(store.ok());
-  auto runs = (*store)->list_runs();
-  ASSERT_TRUE(runs.ok());
-  std::vector<int64_t> ids;
-  for (const auto& r : *runs) ids.push_back(r.id);
+  const std::vector<int64_t> ids = run_ids(**store);
   ASSERT_TRUE(cache_run_series(**store, ids).ok());
   const int64_t before = entries(path);
   // Pruning a benchmark of every commit run removes those runs' entries.
