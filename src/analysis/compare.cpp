@@ -83,11 +83,11 @@ std::vector<std::string> metric_selection(
 // times count in clock ticks: a short benchmark's are mostly 0, its ratio has no upper end).
 std::string floor_note(const BenchmarkComparison& row) {
   return fmt::format(
-      "{} of {} A and {} of {} B instances ended before their memory was sampled (every 10 ms): "
-      "their {} is benchguard's own size at launch ({:.1f} MiB), an upper bound, left out; no "
-      "verdict",
+      "{} of {} A and {} of {} B instances ended before their memory was sampled {} times "
+      "(every 10 ms): their {} is known only to lie below benchguard's own size at launch "
+      "({:.1f} MiB), left out; no verdict",
       row.a.instances_at_floor, row.a.instances_ok, row.b.instances_at_floor, row.b.instances_ok,
-      row.metric.name,
+      kMinTreeSamples, row.metric.name,
       static_cast<double>(std::max(row.a.launch_floor_bytes, row.b.launch_floor_bytes)) /
           (1024.0 * 1024.0));
 }

@@ -28,11 +28,11 @@
 
 namespace benchguard::analysis {
 
-inline constexpr int kSeriesCacheVersion = 1;
+inline constexpr int kSeriesCacheVersion = 2;
 // Entries saved to a transaction when history derives them as it reads.
 inline constexpr std::size_t kSeriesCacheBatch = 64;
 
-// "history/1 burn-in=auto": the key of the entries derived under `policy`.
+// "history/2 burn-in=auto": the key of the entries derived under `policy`.
 std::string series_cache_key(const BurnInPolicy& policy);
 
 // One run's entry: its encoded bytes, read without copying the values until asked for.

@@ -217,10 +217,14 @@ IterationRecord outside_iteration(const InstanceRecord& in);
 // True when `it` is exactly what outside_iteration(in) gives, metrics aside: the store then
 // keeps nothing of it but the instance's columns.
 bool is_outside_iteration(const InstanceRecord& in, const IterationRecord& it);
+// How many samples of a process tree its peak_memory and avg_memory need to be the tree's own
+// when ru_maxrss cannot bound them (it is at the launch floor): one or two samples of a tree
+// that lived 10 to 30 ms are glimpses of whichever of its processes ran at that moment.
+inline constexpr int kMinTreeSamples = 3;
 // True when the instance's own value of `metric` (as outside_metrics gives it) says nothing
 // about the benchmark but only bounds it from above: max_rss at or below the launch floor, and
-// peak_memory and avg_memory taken from such a max_rss because no sample of the tree was taken.
-// False for every other metric and when the floor was not recorded.
+// peak_memory and avg_memory of such an instance whose tree was sampled fewer than
+// kMinTreeSamples times. False for every other metric and when the floor was not recorded.
 bool at_launch_floor(const InstanceRecord& in, std::string_view metric);
 
 struct VariantRecord {

@@ -127,7 +127,7 @@ TEST(CliLayout, UnknownLayoutIsRefused) {
 }
 
 // calibrate --randomize-layout runs each repetition a second time with the layout fixed and
-// reports both; the probe's memory is the same under a fixed layout, instance after instance.
+// reports both.
 TEST(CliLayout, CalibrateReportsTheShareOfLayout) {
   TempDir dir;
   const std::string out = dir.file("cal.json");
@@ -139,10 +139,18 @@ TEST(CliLayout, CalibrateReportsTheShareOfLayout) {
   const auto cal = nlohmann::json::parse(testing::read_file(out));
   EXPECT_EQ(cal["layout"], "randomized");
   ASSERT_FALSE(cal["entries"].empty());
+  bool wall = false;
   for (const auto& e : cal["entries"]) {
-    EXPECT_EQ(e["layout"]["fixed_comparisons"], 2) << e;
     EXPECT_TRUE(e["layout"].contains("share")) << e;
+    EXPECT_LE(e["layout"]["fixed_comparisons"], 2) << e;
+    // Wall time is compared in every repetition; the probe's memory only where its tree lived
+    // long enough to be sampled (docs/measurement.md, "The ru_maxrss floor").
+    if (e["metric"] == "wall_time") {
+      wall = true;
+      EXPECT_EQ(e["layout"]["fixed_comparisons"], 2) << e;
+    }
   }
+  EXPECT_TRUE(wall) << cal.dump();
 }
 
 }  // namespace

@@ -81,8 +81,15 @@ TEST(Model, AtLaunchFloorIsMemoryNoBetterThanTheLaunchersSize) {
   EXPECT_TRUE(at_launch_floor(in, "peak_memory"));
   EXPECT_TRUE(at_launch_floor(in, "avg_memory"));
   EXPECT_FALSE(at_launch_floor(in, "wall_time"));
-  in.mem_samples = 3;  // the tree was sampled: its peak is its own
+  in.mem_samples = 2;  // glimpses of a tree that lived 20 ms: still not its peak
+  EXPECT_TRUE(at_launch_floor(in, "peak_memory"));
+  EXPECT_TRUE(at_launch_floor(in, "avg_memory"));
+  in.mem_samples = kMinTreeSamples;  // the tree was sampled enough: its peak is its own
   EXPECT_TRUE(at_launch_floor(in, "max_rss"));
+  EXPECT_FALSE(at_launch_floor(in, "peak_memory"));
+  EXPECT_FALSE(at_launch_floor(in, "avg_memory"));
+  in.mem_samples = 1;
+  in.max_rss_bytes = 1001;  // one glimpse, but ru_maxrss is the process's own and bounds it
   EXPECT_FALSE(at_launch_floor(in, "peak_memory"));
   in.max_rss_bytes = 1001;  // above the floor: the process's own
   EXPECT_FALSE(at_launch_floor(in, "max_rss"));
