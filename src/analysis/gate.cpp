@@ -32,7 +32,7 @@ bool wanted(const store::RunSummary& r, const HistoryOptions& options,
 }
 
 Result<std::vector<RunData>> load_runs(store::Store& store, const HistoryOptions& options) {
-  BG_ASSIGN(auto summaries, store.list_runs());
+  BG_ASSIGN(auto summaries, store.list_runs({.counts = false}));
   const std::set<std::string> commits(options.commits.begin(), options.commits.end());
   std::vector<RunData> runs;
   for (const auto& s : summaries) {
@@ -332,7 +332,7 @@ Result<GateReport> gate_against(store::Store& store, const GateOptions& options,
 }  // namespace
 
 Result<History> load_history(store::Store& store, const HistoryOptions& options) {
-  BG_ASSIGN(auto summaries, store.list_runs());
+  BG_ASSIGN(auto summaries, store.list_runs({.counts = false}));
   return load_history(store, options, std::move(summaries));
 }
 

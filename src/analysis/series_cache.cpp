@@ -317,7 +317,7 @@ Result<std::size_t> cache_run_series(store::Store& store, const std::vector<int6
 }
 
 Result<std::size_t> cache_store_series(store::Store& store, bool again) {
-  BG_ASSIGN(const auto runs, store.list_runs());
+  BG_ASSIGN(const auto runs, store.list_runs({.counts = false}));
   std::vector<int64_t> ids;
   ids.reserve(runs.size());
   for (const auto& r : runs) ids.push_back(r.id);
@@ -345,7 +345,7 @@ Result<SeriesCacheCheck> check_series_cache(store::Store& store) {
   SeriesCacheCheck out;
   const BurnInPolicy policy;
   const std::string key = series_cache_key(policy);
-  BG_ASSIGN(const auto runs, store.list_runs());
+  BG_ASSIGN(const auto runs, store.list_runs({.counts = false}));
   for (const auto& s : runs) {
     BG_ASSIGN(store::CachedRun cached, store.load_cached_run(s.id, key, {.columns = true}));
     if (!cached.cache) continue;

@@ -56,7 +56,7 @@ Result<std::optional<RunData>> read_task_run(const std::string& path, const std:
   opts.create = false;
   opts.read_only = true;
   BG_ASSIGN(auto store, store::open_store(path, opts));
-  BG_ASSIGN(const auto runs, store->list_runs());
+  BG_ASSIGN(const auto runs, store->list_runs({.counts = false}));
   for (const auto& r : runs)
     if (r.uuid == uuid) {
       BG_ASSIGN(RunData data, store->load_run(uuid));

@@ -23,7 +23,7 @@ std::string short_hash(const std::string& commit) {
 // The runs stored by this session for `key` (a candidate, or the final check), oldest first.
 Result<std::vector<RunData>> stored_rounds(store::Store& store, const std::string& session,
                                            const std::string& key) {
-  BG_ASSIGN(const auto runs, store.list_runs());
+  BG_ASSIGN(const auto runs, store.list_runs({.counts = false}));
   std::vector<RunData> out;
   for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
     const auto* s = find_value(it->labels, "bisect");

@@ -58,7 +58,7 @@ int needed_instances(double change, double cv) {
 Result<std::optional<ConfirmOutcome>> stored_confirmation(store::Store& store,
                                                           const store::ChangeRecord& change,
                                                           const analysis::CompareOptions& compare) {
-  BG_ASSIGN(const auto runs, store.list_runs());
+  BG_ASSIGN(const auto runs, store.list_runs({.counts = false}));
   for (const auto& r : runs) {  // newest first
     const std::string* id = find_value(r.labels, "confirm");
     if (id == nullptr || *id != change.id || r.status != "complete") continue;

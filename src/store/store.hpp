@@ -101,6 +101,13 @@ struct AckRecord {
   int64_t acked_at = 0;
 };
 
+// What list_runs gives beside each run's own row.
+struct ListOptions {
+  // RunSummary::benchmarks and instances (0 when off): every instance of every run counted,
+  // half a second on a history of 3,000,000 instances, which history and gate do not show.
+  bool counts = true;
+};
+
 // How load_run returns iterations.
 struct LoadOptions {
   // Instances of many iterations by column (InstanceRecord::columns, read by IterationsView):
@@ -172,7 +179,12 @@ class Store {
 
   // ---- reading back
   // Newest first: by started_at, then by id.
-  virtual Result<std::vector<RunSummary>> list_runs() = 0;
+  Result<std::vector<RunSummary>> list_runs() { return list_runs(ListOptions{}); }
+  virtual Result<std::vector<RunSummary>> list_runs(const ListOptions& options) = 0;
+  // Changes whenever measurements are added or removed: the newest instance's and summary's
+  // ids and how many variants there are, read without counting instances. With the runs'
+  // ids and statuses (list_runs without counts) it tells serve when to read the store again.
+  virtual Result<std::string> measurements_stamp() = 0;
   // ref: "latest" (or ""), a numeric id, a uuid or a unique uuid prefix.
   Result<RunData> load_run(const std::string& ref) { return load_run(ref, LoadOptions{}); }
   virtual Result<RunData> load_run(const std::string& ref, const LoadOptions& options) = 0;

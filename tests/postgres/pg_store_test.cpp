@@ -220,6 +220,18 @@ TEST_P(StoreTest, ListRunsNewestFirstWithCountsAndLabels) {
   EXPECT_EQ((*runs)[1].benchmarks, 0);
   EXPECT_EQ((*runs)[0].status, "complete");
   EXPECT_EQ((*runs)[0].labels, sample_run("x", 0).labels);
+  // Without the counts (history, gate): the same runs in the same order, their counts 0.
+  auto bare = store->list_runs({.counts = false});
+  ASSERT_TRUE(bare.ok()) << bare.error().message;
+  ASSERT_EQ(bare->size(), runs->size());
+  for (std::size_t k = 0; k < runs->size(); ++k) {
+    EXPECT_EQ((*bare)[k].id, (*runs)[k].id);
+    EXPECT_EQ((*bare)[k].status, (*runs)[k].status);
+    EXPECT_EQ((*bare)[k].git_commit, (*runs)[k].git_commit);
+    EXPECT_EQ((*bare)[k].labels, (*runs)[k].labels);
+    EXPECT_EQ((*bare)[k].instances, 0);
+    EXPECT_EQ((*bare)[k].benchmarks, 0);
+  }
 
   // References: ambiguous and unknown prefixes are errors naming what to give.
   store_run(*store, "22222222-9999-4000-8000-000000000009", 50, {"a"}, 1);
@@ -486,6 +498,42 @@ TEST_P(StoreTest, PruneRemovesOneBenchmarkAndEmptiedRuns) {
   EXPECT_EQ(count("SELECT COUNT(*) FROM instances"), 3);
   EXPECT_EQ(count("SELECT COUNT(*) FROM iteration_blocks"), 3);
   EXPECT_FALSE(store->prune({"nope", 0}).ok());
+}
+
+// serve's cue to read the store again: whatever adds or removes a measurement moves the stamp
+// and reading does not; a running run's new instance moves it while the runs' rows stay as
+// they were.
+TEST_P(StoreTest, MeasurementsStampMovesWithEveryAddedOrRemovedMeasurement) {
+  auto store = open_or_die(url());
+  ASSERT_TRUE(store);
+  const auto stamp = [&] {
+    auto s = store->measurements_stamp();
+    EXPECT_TRUE(s.ok()) << s.error().message;
+    return s.ok() ? *s : std::string();
+  };
+  const std::string empty = stamp();
+  store_run(*store, "f4000000-0000-4000-8000-000000000001", 100, {"a", "b"}, 2);
+  store_run(*store, "f5000000-0000-4000-8000-000000000002", 200, {"a"}, 3);
+  const std::string stored = stamp();
+  EXPECT_NE(stored, empty);
+  ASSERT_TRUE(store->load_run("latest").ok());
+  ASSERT_TRUE(store->list_runs().ok());
+  EXPECT_EQ(stamp(), stored);
+
+  auto run = store->begin_run(sample_run("f6000000-0000-4000-8000-000000000003", 300));
+  ASSERT_TRUE(run.ok());
+  auto v = store->add_variant(*run, sample_variant("a", "default"));
+  ASSERT_TRUE(v.ok());
+  const std::string declared = stamp();
+  EXPECT_NE(declared, stored);
+  ASSERT_TRUE(store->add_instance(*v, sample_instance(0, 3)).ok());
+  const std::string measured = stamp();
+  EXPECT_NE(measured, declared);
+  ASSERT_TRUE(store->finish_run(*run, 400, "complete").ok());
+  EXPECT_EQ(stamp(), measured);  // a status is list_runs' to tell
+
+  ASSERT_TRUE(store->prune({"b", 0}).ok());
+  EXPECT_NE(stamp(), measured);
 }
 
 TEST_P(StoreTest, SeriesCacheEntriesAreKeptBesideTheirRunsAndChecked) {

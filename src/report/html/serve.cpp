@@ -22,13 +22,16 @@ int64_t now_ns() {
       .count();
 }
 
-// What the pages show depends on: the runs, the stored change points and acknowledgements.
+// What the pages show depends on: the runs, their measurements, the stored change points and
+// acknowledgements. Nothing is counted: a request on a history of millions of instances costs
+// what its runs' rows cost.
 Result<std::string> fingerprint(store::Store& store) {
-  BG_ASSIGN(const auto runs, store.list_runs());
+  BG_ASSIGN(const auto runs, store.list_runs({.counts = false}));
+  BG_ASSIGN(std::string f, store.measurements_stamp());
   BG_ASSIGN(const auto changes, store.load_changes());
   BG_ASSIGN(const auto acks, store.load_acks());
-  std::string f;
-  for (const auto& r : runs) f += fmt::format("{}:{}:{};", r.id, r.status, r.instances);
+  f += '|';
+  for (const auto& r : runs) f += fmt::format("{}:{};", r.id, r.status);
   f += fmt::format("|{}|", changes.size());
   for (const auto& c : changes) f += c.id + c.status;
   for (const auto& a : acks) f += fmt::format("{}:{}:{};", a.change_id, a.reason, a.acked_at);

@@ -3,6 +3,8 @@
 // one read-only transaction, joined to its parents by id in memory. Iteration arrays are
 // decoded straight from the binary results, into records or (LoadOptions::columns) into
 // InstanceRecord::columns, as the SQLite reader does.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <limits>
@@ -29,22 +31,23 @@ constexpr int64_t kColumnsFrom = 32;
 
 }  // namespace
 
-Result<std::vector<RunSummary>> PgStore::list_runs() {
+Result<std::vector<RunSummary>> PgStore::list_runs(const ListOptions& options) {
   BG_TRY(require_readable());
   BG_ASSIGN(Transaction snapshot, Transaction::begin(*conn_, /*read_only=*/true));
   std::vector<RunSummary> runs;
   std::unordered_map<int64_t, size_t> position;
   {
+    const std::string counts =
+        options.counts
+            ? "(SELECT COUNT(DISTINCT v.benchmark_id) FROM variants v WHERE v.run_id = r.id AND "
+              "(EXISTS (SELECT 1 FROM instances i WHERE i.variant_id = v.id) OR EXISTS (SELECT 1 "
+              "FROM summaries s WHERE s.variant_id = v.id))), (SELECT COUNT(*) FROM instances i "
+              "JOIN variants v ON v.id = i.variant_id WHERE v.run_id = r.id) "
+            : "0, 0 ";
     BG_ASSIGN(Rows rows,
               conn_->query("SELECT r.id, r.uuid, r.started_at, r.finished_at, r.status, r.suite, "
-                           "r.hostname, r.git_commit, r.git_branch, "
-                           "(SELECT COUNT(DISTINCT v.benchmark_id) FROM variants v WHERE v.run_id "
-                           "= r.id AND (EXISTS (SELECT 1 FROM instances i WHERE i.variant_id = "
-                           "v.id) OR EXISTS (SELECT 1 FROM summaries s WHERE s.variant_id = "
-                           "v.id))), "
-                           "(SELECT COUNT(*) FROM instances i JOIN variants v ON v.id = "
-                           "i.variant_id WHERE v.run_id = r.id) "
-                           "FROM runs r ORDER BY r.started_at DESC, r.id DESC"));
+                           "r.hostname, r.git_commit, r.git_branch, " +
+                           counts + "FROM runs r ORDER BY r.started_at DESC, r.id DESC"));
     for (int r = 0; r < rows.size(); ++r) {
       RunSummary s;
       s.id = rows.int64(r, 0);
@@ -80,6 +83,15 @@ Result<std::vector<RunSummary>> PgStore::list_runs() {
   }
   BG_TRY(snapshot.commit());
   return runs;
+}
+
+Result<std::string> PgStore::measurements_stamp() {
+  BG_TRY(require_readable());
+  BG_ASSIGN(Rows rows, conn_->query("SELECT (SELECT COALESCE(MAX(id), 0) FROM instances), "
+                                    "(SELECT COALESCE(MAX(id), 0) FROM summaries), "
+                                    "(SELECT COUNT(*) FROM variants)"));
+  if (rows.size() == 0) return error("no row from the measurements' stamp");
+  return fmt::format("{}:{}:{}", rows.int64(0, 0), rows.int64(0, 1), rows.int64(0, 2));
 }
 
 Result<int64_t> PgStore::resolve_ref(const std::string& ref) {

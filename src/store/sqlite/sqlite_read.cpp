@@ -1,4 +1,6 @@
 // Reading runs back: list_runs, run references, load_run.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <unordered_map>
@@ -28,7 +30,7 @@ Result<KeyValues> read_key_values(Db& db, std::string_view sql, int64_t run_id) 
 
 }  // namespace
 
-Result<std::vector<RunSummary>> SqliteStore::list_runs() {
+Result<std::vector<RunSummary>> SqliteStore::list_runs(const ListOptions& options) {
   BG_TRY(require_readable());
   BG_ASSIGN(Transaction snapshot, Transaction::begin_read(*db_));
   std::vector<RunSummary> runs;
@@ -39,17 +41,18 @@ Result<std::vector<RunSummary>> SqliteStore::list_runs() {
                                       ? " OR EXISTS (SELECT 1 FROM summaries s WHERE "
                                         "s.variant_id = v.id)"
                                       : "";
+    const std::string counts =
+        options.counts
+            ? "(SELECT COUNT(DISTINCT v.benchmark_id) FROM variants v WHERE v.run_id = r.id AND "
+              "(EXISTS (SELECT 1 FROM instances i WHERE i.variant_id = v.id)" +
+                  summaries +
+                  ")), (SELECT COUNT(*) FROM instances i JOIN variants v ON v.id = "
+                  "i.variant_id WHERE v.run_id = r.id) "
+            : "0, 0 ";
     BG_ASSIGN(Stmt stmt,
               db_->prepare("SELECT r.id, r.uuid, r.started_at, r.finished_at, r.status, r.suite, "
-                           "r.hostname, r.git_commit, r.git_branch, "
-                           "(SELECT COUNT(DISTINCT v.benchmark_id) FROM variants v WHERE v.run_id "
-                           "= r.id AND (EXISTS (SELECT 1 FROM instances i WHERE i.variant_id = "
-                           "v.id)" +
-                           summaries +
-                           ")), "
-                           "(SELECT COUNT(*) FROM instances i JOIN variants v ON v.id = "
-                           "i.variant_id WHERE v.run_id = r.id) "
-                           "FROM runs r ORDER BY r.started_at DESC, r.id DESC"));
+                           "r.hostname, r.git_commit, r.git_branch, " +
+                           counts + "FROM runs r ORDER BY r.started_at DESC, r.id DESC"));
     while (true) {
       BG_ASSIGN(bool row, stmt.step());
       if (!row) break;
@@ -79,6 +82,17 @@ Result<std::vector<RunSummary>> SqliteStore::list_runs() {
   BG_TRY(apply_effective_status(runs));
   BG_TRY(snapshot.commit());
   return runs;
+}
+
+Result<std::string> SqliteStore::measurements_stamp() {
+  BG_TRY(require_readable());
+  const std::string summaries =
+      schema_version_ >= kSummaryVersion ? "(SELECT IFNULL(MAX(id), 0) FROM summaries)" : "0";
+  BG_ASSIGN(Stmt stmt, db_->prepare("SELECT (SELECT IFNULL(MAX(id), 0) FROM instances), " +
+                                    summaries + ", (SELECT COUNT(*) FROM variants)"));
+  BG_ASSIGN(bool row, stmt.step());
+  if (!row) return error("no row from the measurements' stamp");
+  return fmt::format("{}:{}:{}", stmt.int64(0), stmt.int64(1), stmt.int64(2));
 }
 
 Result<int64_t> SqliteStore::resolve_ref(const std::string& ref) {

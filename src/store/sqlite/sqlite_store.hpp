@@ -43,7 +43,9 @@ class SqliteStore final : public Store {
                                         const std::vector<MetricInfo>& metrics) override;
   Status declare_metrics(const std::vector<MetricInfo>& metrics) override;
 
-  Result<std::vector<RunSummary>> list_runs() override;
+  using Store::list_runs;
+  Result<std::vector<RunSummary>> list_runs(const ListOptions& options) override;
+  Result<std::string> measurements_stamp() override;
   using Store::load_run;
   Result<RunData> load_run(const std::string& ref, const LoadOptions& options) override;
 
