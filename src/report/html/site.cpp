@@ -1,10 +1,12 @@
 #include "report/html/site.hpp"
 
 #include <fmt/format.h>
+#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <tuple>
 
@@ -40,6 +42,13 @@ std::vector<Group> group_series(const analysis::History& history) {
 std::string group_page(std::size_t g) {
   return fmt::format("benchmark-{}.html", g);
 }
+
+// The pages of the site that read runs of their own, not the history.
+struct RunPages {
+  std::vector<store::RunSummary> counted;  // the runs with their benchmarks and instances
+  std::string compare;
+  std::vector<SiteFile> runs;
+};
 
 bool all_metrics(const SiteOptions& options) {
   return options.history.metrics.size() == 1 && options.history.metrics.front() == "all";
@@ -84,7 +93,9 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
     return Error{
         "this benchguard was built without the dashboard (configured with "
         "-DBENCHGUARD_DASHBOARD=OFF, or without npm): rebuild it with npm installed"};
-  BG_ASSIGN(const auto runs, store.list_runs());
+  // With readers of its own, the runs are counted (for the runs page) beside the history.
+  const bool beside = static_cast<bool>(asked.open_reader);
+  BG_ASSIGN(const auto runs, store.list_runs({.counts = !beside}));
   SiteOptions options = asked;
   // The dashboard charts wall time unless asked for more (history's own default is every
   // metric a series has).
@@ -92,9 +103,45 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
   if (all_metrics(options)) {
     BG_ASSIGN(options.history.metrics, newest_metrics(store, runs));
   }
-  BG_ASSIGN(const analysis::History history,
-            options.open_reader ? analysis::load_history(options.open_reader, options.history, runs)
-                                : analysis::load_history(store, options.history, runs));
+  // Run pages: the newest runs (list_runs is newest first), or every run.
+  std::vector<int64_t> paged;
+  for (const auto& r : runs)
+    if (options.all_run_pages || paged.size() < options.run_pages) paged.push_back(r.id);
+
+  // The runs' counts, the compare page and the run pages read through `store`; with readers
+  // of its own, the history is read meanwhile (on two cores, one mostly waits on the database
+  // while the other decodes). `store` is used by one thread at a time: the pages' until they
+  // are done.
+  const auto render_pages = [&]() -> Result<RunPages> {
+    RunPages out;
+    out.counted = runs;
+    if (beside) {
+      BG_ASSIGN(const auto counted, store.list_runs());
+      std::map<int64_t, const store::RunSummary*> by_id;
+      for (const auto& r : counted) by_id.emplace(r.id, &r);
+      for (auto& r : out.counted)
+        if (const auto it = by_id.find(r.id); it != by_id.end()) {
+          r.benchmarks = it->second->benchmarks;
+          r.instances = it->second->instances;
+        }
+    }
+    BG_ASSIGN(out.compare, render_compare_page(store, runs, options));
+    if (!options.all_run_pages)
+      for (int64_t id : paged) {
+        BG_ASSIGN(auto page, render_run_page(store, std::to_string(id), options));
+        out.runs.push_back({fmt::format("run-{}.html", id), std::move(page)});
+      }
+    return out;
+  };
+  std::future<Result<RunPages>> pending;
+  if (options.open_reader) pending = std::async(std::launch::async, render_pages);
+  Result<analysis::History> loaded =
+      options.open_reader ? analysis::load_history(options.open_reader, options.history, runs)
+                          : analysis::load_history(store, options.history, runs);
+  Result<RunPages> pages = pending.valid() ? pending.get() : render_pages();
+  if (!loaded.ok()) return loaded.error();
+  if (!pages.ok()) return pages.error();
+  const analysis::History& history = *loaded;
   BG_ASSIGN(const auto states, store.load_series_states());
   BG_ASSIGN(const auto stored, store.load_changes());
   BG_ASSIGN(const auto acks, store.load_acks());
@@ -118,11 +165,6 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
   for (std::size_t g = 0; g < groups.size(); ++g)
     for (std::size_t s : groups[g].series) group_of[history.series[s].key()] = g;
 
-  // Run pages: the newest runs (list_runs is newest first), or every run.
-  std::vector<int64_t> paged;
-  for (const auto& r : runs)
-    if (options.all_run_pages || paged.size() < options.run_pages) paged.push_back(r.id);
-
   const CommitTable commits = commit_table(history);
   std::vector<int64_t> planned;  // runs with a plan page
   if (!options.plan_run.empty()) {
@@ -143,27 +185,26 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
                                         regressions_data(history, rows, group_of), false, true})});
   site.files.push_back(
       {"runs.html",
-       render_page({"runs", "Runs", runs_data(runs, paged, options.all_run_pages), false, false})});
-  BG_ASSIGN(auto compare, render_compare_page(store, runs, options));
-  site.files.push_back({"compare.html", std::move(compare)});
-  for (std::size_t g = 0; g < groups.size(); ++g) {
+       render_page({"runs", "Runs", runs_data(pages->counted, paged, options.all_run_pages), false,
+                    false})});
+  site.files.push_back({"compare.html", std::move(pages->compare)});
+  // Benchmark pages: each from the history alone, rendered in parallel, kept in order.
+  std::vector<SiteFile> group_files(groups.size());
+  tbb::parallel_for(std::size_t{0}, groups.size(), [&](std::size_t g) {
     const auto& grp = groups[g];
     std::vector<const analysis::HistorySeries*> series;
     for (std::size_t s : grp.series) series.push_back(&history.series[s]);
     const std::string title = grp.variant == "default"
                                   ? grp.benchmark
                                   : fmt::format("{} [{}]", grp.benchmark, grp.variant);
-    site.files.push_back(
-        {group_page(g), render_page({"benchmark", title,
-                                     benchmark_data(grp.benchmark, grp.variant, grp.machine, series,
-                                                    rows, commits, options),
-                                     true, true})});
-  }
-  if (!options.all_run_pages)
-    for (int64_t id : paged) {
-      BG_ASSIGN(auto page, render_run_page(store, std::to_string(id), options));
-      site.files.push_back({fmt::format("run-{}.html", id), std::move(page)});
-    }
+    group_files[g] = {group_page(g),
+                      render_page({"benchmark", title,
+                                   benchmark_data(grp.benchmark, grp.variant, grp.machine, series,
+                                                  rows, commits, options),
+                                   true, true})};
+  });
+  for (auto& f : group_files) site.files.push_back(std::move(f));
+  for (auto& page : pages->runs) site.files.push_back(std::move(page));
   for (const auto& f : dashboard_asset_files())
     site.files.push_back({"assets/" + std::string(f.name), std::string(f.content)});
   return site;
