@@ -9,6 +9,7 @@
 #include "cli/app.hpp"
 #include "cli/confirm_flags.hpp"
 #include "cli/history_flags.hpp"
+#include "core/suite.hpp"
 #include "report/history.hpp"
 #include "vcs/git.hpp"
 #include "vcs/log.hpp"
@@ -39,7 +40,9 @@ Action add_gate(CLI::App& app, Context& ctx) {
               "Measure each regression suspected at the newest commit again (its commit and the "
               "one before, built in worktrees, run interleaved here) and fail only when that "
               "confirms it");
-  c->add_option("--suite", cf->run.suite, "With --confirm: the suite file to measure");
+  c->add_option("--suite", cf->run.suite,
+                "The suite file: its gate: {require: [...]} where --require is not given, and "
+                "with --confirm what is measured");
   c->add_option("--build", cf->build,
                 "With --confirm: shell command that builds a checked-out commit");
   c->add_option("--confirm-instances", cf->run.instances,
@@ -48,6 +51,11 @@ Action add_gate(CLI::App& app, Context& ctx) {
     analysis::GateOptions o;
     o.against = *against;
     o.require = *require;
+    // The suite's `gate: {require: [...]}` where the command line names no channel.
+    if (o.require.empty() && !cf->run.suite.empty()) {
+      BG_ASSIGN(const Suite suite, load_suite(cf->run.suite));
+      o.require = suite.gate_require;
+    }
     if (o.against != "history") {
       o.against_commit = vcs::rev_parse(f->repo, o.against);
       if (!o.against_commit.empty()) {

@@ -117,6 +117,9 @@ struct Suite {
   std::string name;
   std::string schedule = "sequential";
   std::optional<UntilDecided> until_decided;
+  // `gate: {require: [...]}`: the channels (metrics) `gate --suite` requires when the command
+  // line names none (docs/history.md, "Channels").
+  std::vector<std::string> gate_require;
   std::vector<BenchmarkSpec> benchmarks;
 };
 

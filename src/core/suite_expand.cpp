@@ -143,6 +143,7 @@ Result<Suite> expand_suite(const RawSuite& raw, const Reader& r, const std::stri
   suite.name = raw.name;
   suite.schedule = raw.schedule;
   suite.until_decided = raw.until_decided;
+  suite.gate_require = raw.gate_require;
   std::map<std::string, int> first_line;  // expanded name -> line of its benchmark
   static const std::vector<RawVariant> kDefault = [] {
     RawVariant v;

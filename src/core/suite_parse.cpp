@@ -27,7 +27,7 @@ std::vector<std::string_view> with_settings(std::vector<std::string_view> keys) 
   return keys;
 }
 const std::vector<std::string_view> kSuiteKeys =
-    with_settings({"name", "schedule", "benchmarks", "until_decided"});
+    with_settings({"name", "schedule", "benchmarks", "until_decided", "gate"});
 const std::vector<std::string_view> kBenchmarkKeys = with_settings({"name", "command", "params"});
 
 bool has_space(const std::string& s) {
@@ -315,6 +315,31 @@ Result<std::optional<UntilDecided>> read_until_decided(const Reader& r, const Fi
   return std::optional<UntilDecided>(u);
 }
 
+// `gate: {require: [instructions, wall_time]}`: the channels gate requires.
+Result<std::vector<std::string>> read_gate(const Reader& r, const Field& f) {
+  BG_ASSIGN(auto fields, r.fields(f.value, {"require"}, "gate", f.line));
+  std::vector<std::string> require;
+  for (const auto& g : fields.all()) {
+    if (!g.value.IsSequence() || g.value.size() == 0)
+      return r.error(g,
+                     "gate require must be a non-empty list of metrics, e.g. [instructions, "
+                     "wall_time], got " +
+                         yaml::describe(g.value));
+    for (const auto& item : g.value) {
+      BG_ASSIGN(std::string name, r.element(item, "require", g.line));
+      const int line = std::max(yaml::line_of(item), g.line);
+      if (!valid_metric_name(name))
+        return r.error(line, "gate require: metric name '" + name +
+                                 "' is invalid: use lowercase letters, digits, '_' and '.', "
+                                 "starting with a letter or '_'");
+      if (std::find(require.begin(), require.end(), name) != require.end())
+        return r.error(line, "gate require: metric '" + name + "' is listed twice");
+      require.push_back(std::move(name));
+    }
+  }
+  return require;
+}
+
 }  // namespace
 
 Result<RawSuite> read_suite(const YAML::Node& root, const Reader& r,
@@ -336,6 +361,8 @@ Result<RawSuite> read_suite(const YAML::Node& root, const Reader& r,
       BG_TRY(check_schedule(r, f, suite.schedule));
     } else if (f.key == "until_decided") {
       BG_ASSIGN(suite.until_decided, read_until_decided(r, f));
+    } else if (f.key == "gate") {
+      BG_ASSIGN(suite.gate_require, read_gate(r, f));
     }
   }
   const Field* list = fields.find("benchmarks");

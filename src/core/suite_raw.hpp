@@ -52,6 +52,7 @@ struct RawSuite {
   std::string name;
   std::string schedule = "sequential";
   std::optional<UntilDecided> until_decided;
+  std::vector<std::string> gate_require;
   std::vector<RawBenchmark> benchmarks;
 };
 

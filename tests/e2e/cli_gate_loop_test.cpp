@@ -242,6 +242,29 @@ TEST(CliGateLoop, RequiredChannelsDecideAndTheReportSaysWhichMoved) {
                            "RESULT at the newest run for work"),
             std::string::npos)
       << table.out;
+  // The suite can hold the requirement: gate --suite takes it where --require is not given,
+  // and the command line's wins.
+  write_file(repo + "/gated.yml",
+             cost_suite("channels", 4, "", "bytes") + "gate:\n  require: [instructions]\n");
+  const CliResult from_suite = run_cli(
+      {"gate", "--db", db, "--repo", repo, "--against", hashes[0], "--suite", "gated.yml"}, repo);
+  EXPECT_EQ(from_suite.exit_code, 1) << from_suite.out << from_suite.err;
+  EXPECT_NE(from_suite.out.find("channel instructions (required)"), std::string::npos)
+      << from_suite.out;
+  EXPECT_NE(from_suite.out.find("NO RESULT at the newest run for work"), std::string::npos)
+      << from_suite.out;
+  const CliResult over = run_cli({"gate", "--db", db, "--repo", repo, "--against", hashes[0],
+                                  "--suite", "gated.yml", "--require", "bytes"},
+                                 repo);
+  EXPECT_EQ(over.exit_code, 0) << over.out << over.err;
+  EXPECT_EQ(over.out.find("channel instructions (required)"), std::string::npos) << over.out;
+  write_file(repo + "/bad.yml", cost_suite("channels", 4, "", "bytes") + "gate: {require: 3}\n");
+  const CliResult bad = run_cli(
+      {"gate", "--db", db, "--repo", repo, "--against", hashes[0], "--suite", "bad.yml"}, repo);
+  EXPECT_EQ(bad.exit_code, 2) << bad.out << bad.err;
+  EXPECT_NE(bad.err.find("bad.yml:"), std::string::npos) << bad.err;
+  EXPECT_EQ(testing::count_lines(bad.err), 1) << bad.err;
+
   // Against history too: two points are too few for a verdict, not for a missing channel.
   const CliResult history =
       run_cli({"gate", "--db", db, "--repo", repo, "--require", "instructions"}, repo);

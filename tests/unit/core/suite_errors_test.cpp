@@ -35,6 +35,15 @@ TEST(SuiteErrors, UntilDecidedNamesTheBadSetting) {
   expect_error("until_decided: maybe\n" + list, 1, "until_decided");
 }
 
+TEST(SuiteErrors, GateRequireNamesTheBadChannel) {
+  expect_error("gate: {require: []}\n" + kBenchmarks, 1, "non-empty list of metrics");
+  expect_error("gate:\n  require: wall_time\n" + kBenchmarks, 2, "non-empty list of metrics");
+  expect_error("gate:\n  require:\n    - wall_time\n    - Wall Time\n" + kBenchmarks, 4,
+               "metric name 'Wall Time' is invalid");
+  expect_error("gate: {require: [wall_time, wall_time]}\n" + kBenchmarks, 1, "listed twice");
+  expect_error("gate: {requires: [wall_time]}\n" + kBenchmarks, 1, "requires");
+}
+
 TEST(SuiteErrors, MeasureTakesInstructionsOnly) {
   expect_error("measure: [instructions, cycles]\n" + kBenchmarks, 1,
                "measure takes instructions (Valgrind's count of executed instructions), not "

@@ -115,6 +115,13 @@ TEST(SuiteParse, UntilDecidedIsAFlagOrABudget) {
   EXPECT_EQ(budget->round, 2);
 }
 
+TEST(SuiteParse, GateRequiresTheChannelsListed) {
+  const std::string list = "benchmarks:\n  - {name: t, command: [x]}\n";
+  EXPECT_TRUE(parse(list).gate_require.empty());
+  EXPECT_EQ(parse("gate: {require: [instructions, wall_time]}\n" + list).gate_require,
+            (std::vector<std::string>{"instructions", "wall_time"}));
+}
+
 TEST(SuiteParse, LoadSuiteReadsTheFile) {
   testing::TempDir dir;
   const std::string path = dir.file("nightly.yml");
