@@ -103,14 +103,17 @@ Result<std::vector<std::string>> read_measure(const Reader& r, const Field& f) {
   return out;
 }
 
-Result<std::vector<std::string>> read_metrics(const Reader& r, const Field& f) {
+// A list of metric names under the key `what` ("metrics", "gate require"): each valid and listed
+// once.
+Result<std::vector<std::string>> read_metrics(const Reader& r, const Field& f,
+                                              const std::string& what = "metrics") {
   if (!f.value.IsSequence())
-    return r.error(f, "metrics must be a list, got " + yaml::describe(f.value));
+    return r.error(f, what + " must be a list, got " + yaml::describe(f.value));
   if (f.value.size() == 0)
-    return r.error(f, "metrics is empty; list at least one, e.g. [wall_time]");
+    return r.error(f, what + " is empty; list at least one, e.g. [wall_time]");
   std::vector<std::string> metrics;
   for (const auto& item : f.value) {
-    BG_ASSIGN(std::string name, r.element(item, "metrics", f.line));
+    BG_ASSIGN(std::string name, r.element(item, what, f.line));
     const int line = std::max(yaml::line_of(item), f.line);
     if (!valid_metric_name(name))
       return r.error(line, "metric name '" + name +
@@ -319,23 +322,8 @@ Result<std::optional<UntilDecided>> read_until_decided(const Reader& r, const Fi
 Result<std::vector<std::string>> read_gate(const Reader& r, const Field& f) {
   BG_ASSIGN(auto fields, r.fields(f.value, {"require"}, "gate", f.line));
   std::vector<std::string> require;
-  for (const auto& g : fields.all()) {
-    if (!g.value.IsSequence() || g.value.size() == 0)
-      return r.error(g,
-                     "gate require must be a non-empty list of metrics, e.g. [instructions, "
-                     "wall_time], got " +
-                         yaml::describe(g.value));
-    for (const auto& item : g.value) {
-      BG_ASSIGN(std::string name, r.element(item, "require", g.line));
-      const int line = std::max(yaml::line_of(item), g.line);
-      if (!valid_metric_name(name))
-        return r.error(line, "gate require: metric name '" + name +
-                                 "' is invalid: use lowercase letters, digits, '_' and '.', "
-                                 "starting with a letter or '_'");
-      if (std::find(require.begin(), require.end(), name) != require.end())
-        return r.error(line, "gate require: metric '" + name + "' is listed twice");
-      require.push_back(std::move(name));
-    }
+  if (const Field* g = fields.find("require")) {
+    BG_ASSIGN(require, read_metrics(r, *g, "gate require"));
   }
   return require;
 }

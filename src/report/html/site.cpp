@@ -134,11 +134,11 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
     return out;
   };
   std::future<Result<RunPages>> pending;
-  if (options.open_reader) pending = std::async(std::launch::async, render_pages);
+  if (beside) pending = std::async(std::launch::async, render_pages);
   Result<analysis::History> loaded =
-      options.open_reader ? analysis::load_history(options.open_reader, options.history, runs)
-                          : analysis::load_history(store, options.history, runs);
-  Result<RunPages> pages = pending.valid() ? pending.get() : render_pages();
+      beside ? analysis::load_history(options.open_reader, options.history, runs)
+             : analysis::load_history(store, options.history, runs);
+  Result<RunPages> pages = beside ? pending.get() : render_pages();
   if (!loaded.ok()) return loaded.error();
   if (!pages.ok()) return pages.error();
   const analysis::History& history = *loaded;

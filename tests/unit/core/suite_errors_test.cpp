@@ -36,8 +36,9 @@ TEST(SuiteErrors, UntilDecidedNamesTheBadSetting) {
 }
 
 TEST(SuiteErrors, GateRequireNamesTheBadChannel) {
-  expect_error("gate: {require: []}\n" + kBenchmarks, 1, "non-empty list of metrics");
-  expect_error("gate:\n  require: wall_time\n" + kBenchmarks, 2, "non-empty list of metrics");
+  expect_error("gate: {require: []}\n" + kBenchmarks, 1, "gate require is empty");
+  expect_error("gate:\n  require: wall_time\n" + kBenchmarks, 2,
+               "gate require must be a list, got");
   expect_error("gate:\n  require:\n    - wall_time\n    - Wall Time\n" + kBenchmarks, 4,
                "metric name 'Wall Time' is invalid");
   expect_error("gate: {require: [wall_time, wall_time]}\n" + kBenchmarks, 1, "listed twice");
