@@ -133,6 +133,12 @@ void InstanceTable::push_back(const InstanceRecord& in) {
   rss_floor_.push_back(in.rss_floor_bytes);
   instructions_.push_back(in.instructions);
   cycles_.push_back(in.cycles);
+  for (const auto& [name, count] : in.counts) {
+    auto code = std::find(count_names_.begin(), count_names_.end(), name);
+    if (code == count_names_.end()) code = count_names_.insert(code, name);
+    counts_.emplace_back(static_cast<uint32_t>(code - count_names_.begin()), count);
+  }
+  counts_end_.push_back(static_cast<uint32_t>(counts_.size()));
   cpus_.push_back(in.cpus);
   schedule_.push_back(in.schedule);
   schedule_tag_.push_back(in.schedule_tag);
@@ -156,6 +162,7 @@ void InstanceTable::shrink_to_fit() {
     m.present.shrink_to_fit();
   }
   ends_.shrink_to_fit();
+  counts_.shrink_to_fit();
 }
 
 void InstanceTable::read(std::size_t i, InstanceRecord& out) const {
@@ -177,6 +184,9 @@ void InstanceTable::read(std::size_t i, InstanceRecord& out) const {
   out.rss_floor_bytes = rss_floor_[i];
   out.instructions = instructions_[i];
   out.cycles = cycles_[i];
+  out.counts.clear();
+  for (std::size_t k = i == 0 ? 0 : counts_end_[i - 1]; k < counts_end_[i]; ++k)
+    out.counts.emplace_back(count_names_[counts_[k].first], counts_[k].second);
   out.cpus = cpus_[i];
   out.schedule = schedule_[i];
   out.schedule_tag = schedule_tag_[i];
@@ -201,6 +211,7 @@ std::size_t InstanceTable::bytes() const {
        iterations_.flags.capacity();
   for (const auto& m : iterations_.metrics)
     n += sizeof(MetricColumn) + m.values.capacity() * sizeof(double) + m.present.capacity();
+  n += counts_.capacity() * sizeof(counts_[0]) + count_names_.capacity() * sizeof(std::string);
   return n + ends_.capacity() * sizeof(std::size_t);
 }
 

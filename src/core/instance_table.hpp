@@ -130,6 +130,7 @@ class InstanceTable {
     for (auto* c : {&t.user_s_, &t.sys_s_, &t.mem_avg_}) f(*c);
     for (auto* c : {&t.instructions_, &t.cycles_}) f(*c);
     f(t.flags_);
+    f(t.counts_end_);
     for (auto* c : {&t.failure_, &t.cpus_, &t.schedule_, &t.schedule_tag_}) f(*c);
   }
   void add_range(std::size_t count);
@@ -142,6 +143,11 @@ class InstanceTable {
   UniformColumn<std::optional<int64_t>> instructions_, cycles_;
   UniformColumn<uint8_t> flags_;
   TextColumn failure_, cpus_, schedule_, schedule_tag_;
+  // InstanceRecord::counts of every instance, one after another: instance i holds
+  // [counts_end_[i - 1], counts_end_[i]) (a formula while each holds as many), names by number.
+  UniformColumn<uint32_t> counts_end_;
+  std::vector<std::pair<uint32_t, int64_t>> counts_;
+  std::vector<std::string> count_names_;
   // The iterations of every instance, one instance after another: instance i holds
   // [i * uniform_count_, ...) while every instance has uniform_count_ of them, then
   // [ends_[i], ends_[i + 1]).

@@ -17,6 +17,11 @@ const std::vector<MetricInfo>& builtin_metrics() {
       {"avg_memory", "B", Direction::kLowerIsBetter},
       {"instructions", "", Direction::kLowerIsBetter},
       {"cycles", "", Direction::kLowerIsBetter},
+      {"l1_misses", "", Direction::kLowerIsBetter},
+      {"ll_misses", "", Direction::kLowerIsBetter},
+      {"estimated_cycles", "", Direction::kLowerIsBetter},
+      {"branch_misses", "", Direction::kLowerIsBetter},
+      {"cache_misses", "", Direction::kLowerIsBetter},
       {"throughput", "1/s", Direction::kHigherIsBetter},
   };
   return kMetrics;
@@ -30,7 +35,7 @@ const MetricInfo* find_builtin_metric(const std::string& name) {
 
 std::vector<std::pair<std::string, double>> outside_metrics(const InstanceRecord& in) {
   std::vector<std::pair<std::string, double>> m;
-  m.reserve(9);
+  m.reserve(9 + in.counts.size());
   m.emplace_back("wall_time", static_cast<double>(in.end_ns - in.start_ns) * 1e-9);
   m.emplace_back("cpu_time", in.user_s + in.sys_s);
   m.emplace_back("user_time", in.user_s);
@@ -40,7 +45,18 @@ std::vector<std::pair<std::string, double>> outside_metrics(const InstanceRecord
   m.emplace_back("avg_memory", in.mem_avg_bytes);
   if (in.instructions) m.emplace_back("instructions", static_cast<double>(*in.instructions));
   if (in.cycles) m.emplace_back("cycles", static_cast<double>(*in.cycles));
+  for (const auto& [name, count] : in.counts) m.emplace_back(name, static_cast<double>(count));
   return m;
+}
+
+bool is_count_metric(std::string_view metric) {
+  return std::find(std::begin(kCountMetrics), std::end(kCountMetrics), metric) !=
+         std::end(kCountMetrics);
+}
+
+bool is_simulated_metric(std::string_view metric) {
+  return std::find(std::begin(kSimulatedMetrics), std::end(kSimulatedMetrics), metric) !=
+         std::end(kSimulatedMetrics);
 }
 
 IterationRecord outside_iteration(const InstanceRecord& in) {

@@ -83,10 +83,13 @@ struct BenchmarkSpec {
   std::vector<std::string> metrics{"wall_time"};
   // Channels measured beside time and memory (suite key `measure`, `run --measure`):
   // "instructions" runs each instance under Valgrind (callgrind), whose count of executed
-  // instructions is the same on every run (docs/measurement.md).
+  // instructions is the same on every run; "caches" does too, with its cache simulation on
+  // (l1_misses, ll_misses, estimated_cycles; docs/measurement.md).
   std::vector<std::string> measure;
-  bool counts_instructions() const {
-    return std::find(measure.begin(), measure.end(), "instructions") != measure.end();
+  bool counts_instructions() const { return simulates_caches() || has_measure("instructions"); }
+  bool simulates_caches() const { return has_measure("caches"); }
+  bool has_measure(std::string_view channel) const {
+    return std::find(measure.begin(), measure.end(), channel) != measure.end();
   }
   // Memory layout of its instances (suite key `layout`, `run --layout`; docs/measurement.md):
   // "" as the kernel gives it (ASLR), "randomized": each instance's stack and heap start at a
@@ -195,6 +198,10 @@ struct InstanceRecord {
   int64_t rss_floor_bytes = 0;
   std::optional<int64_t> instructions;  // unset: counters unavailable
   std::optional<int64_t> cycles;
+  // Further counts of the whole process tree, by name, in the order measured: l1_misses,
+  // ll_misses and estimated_cycles from Valgrind's cache simulation; branch_misses and
+  // cache_misses from hardware counters (kCountMetrics). Empty when none was measured.
+  std::vector<std::pair<std::string, int64_t>> counts;
   std::string cpus;  // CPU list it was pinned to, "" if not pinned
   // The schedule that launched it: sequential | alternate | randomized | duet | sync-duet
   // ("" when unknown, e.g. imported). Both members of a duet pair share `order`.
@@ -210,6 +217,15 @@ struct InstanceRecord {
 
   bool ok() const { return failure.empty(); }
 };
+
+// The counts an instance may hold in InstanceRecord::counts, and those of them (with
+// instructions) that Valgrind simulates: the same on every run of the same program and input.
+inline constexpr std::string_view kCountMetrics[] = {"l1_misses", "ll_misses", "estimated_cycles",
+                                                     "branch_misses", "cache_misses"};
+inline constexpr std::string_view kSimulatedMetrics[] = {"instructions", "l1_misses", "ll_misses",
+                                                         "estimated_cycles"};
+bool is_count_metric(std::string_view metric);
+bool is_simulated_metric(std::string_view metric);
 
 // The metrics of an iteration timed from outside: the instance's wall time, CPU times and
 // memory, and its hardware counters when they were available.

@@ -153,28 +153,35 @@ class Writer {
 };
 
 json instance_columns(const InstanceRecord& inst) {
-  return {{"index", inst.index},
-          {"order", inst.order},
-          {"start_ns", inst.start_ns},
-          {"end_ns", inst.end_ns},
-          {"started_at", format_iso8601(inst.started_at)},
-          {"exit_code", inst.exit_code},
-          {"signal", inst.signal},
-          {"timed_out", inst.timed_out},
-          {"failure", inst.failure},
-          {"user_s", inst.user_s},
-          {"sys_s", inst.sys_s},
-          {"max_rss_bytes", inst.max_rss_bytes},
-          {"mem_peak_bytes", inst.mem_peak_bytes},
-          {"mem_avg_bytes", inst.mem_avg_bytes},
-          {"mem_samples", inst.mem_samples},
-          {"rss_floor_bytes", inst.rss_floor_bytes},
-          {"instructions", inst.instructions ? json(*inst.instructions) : json(nullptr)},
-          {"cycles", inst.cycles ? json(*inst.cycles) : json(nullptr)},
-          {"cpus", inst.cpus},
-          {"schedule", inst.schedule},
-          {"schedule_tag", inst.schedule_tag},
-          {"timed_outside", inst.timed_outside}};
+  json out = {{"index", inst.index},
+              {"order", inst.order},
+              {"start_ns", inst.start_ns},
+              {"end_ns", inst.end_ns},
+              {"started_at", format_iso8601(inst.started_at)},
+              {"exit_code", inst.exit_code},
+              {"signal", inst.signal},
+              {"timed_out", inst.timed_out},
+              {"failure", inst.failure},
+              {"user_s", inst.user_s},
+              {"sys_s", inst.sys_s},
+              {"max_rss_bytes", inst.max_rss_bytes},
+              {"mem_peak_bytes", inst.mem_peak_bytes},
+              {"mem_avg_bytes", inst.mem_avg_bytes},
+              {"mem_samples", inst.mem_samples},
+              {"rss_floor_bytes", inst.rss_floor_bytes},
+              {"instructions", inst.instructions ? json(*inst.instructions) : json(nullptr)},
+              {"cycles", inst.cycles ? json(*inst.cycles) : json(nullptr)},
+              {"cpus", inst.cpus},
+              {"schedule", inst.schedule},
+              {"schedule_tag", inst.schedule_tag},
+              {"timed_outside", inst.timed_outside}};
+  // Only where some were measured, so that exports of other runs keep their shape.
+  if (!inst.counts.empty()) {
+    json counts = json::object();
+    for (const auto& [name, count] : inst.counts) counts[name] = count;
+    out["counts"] = std::move(counts);
+  }
+  return out;
 }
 
 json run_columns(const RunRecord& rr) {

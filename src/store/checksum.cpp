@@ -145,6 +145,14 @@ int64_t instance_checksum(const std::string& variant_key, const InstanceRecord& 
     h.str("rss_floor_bytes");
     h.i64(in.rss_floor_bytes);
   }
+  // The same for counts (0012).
+  if (!in.counts.empty()) {
+    h.str("counts");
+    for (const auto& [name, count] : in.counts) {
+      h.str(name);
+      h.i64(count);
+    }
+  }
   // Timed from outside: the store keeps no metric values (they are the instance's columns,
   // hashed above) and rebuilds a missing iteration from the instance.
   const bool with_metrics = !in.timed_outside;

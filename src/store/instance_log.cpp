@@ -148,8 +148,13 @@ void write_instance(Writer& w, int64_t variant_id, const InstanceRecord& in) {
       w.f64(value);
     }
   }
-  // Last, so that a record written before it existed still reads (as 0: not recorded).
+  // Last, so that a record written before them still reads (as 0: not recorded; no counts).
   w.i64(in.rss_floor_bytes);
+  w.raw(static_cast<uint32_t>(in.counts.size()));
+  for (const auto& [name, count] : in.counts) {
+    w.str(name);
+    w.i64(count);
+  }
 }
 
 bool read_instance(Reader& r, int64_t& variant_id, InstanceRecord& in) {
@@ -177,6 +182,14 @@ bool read_instance(Reader& r, int64_t& variant_id, InstanceRecord& in) {
     in.iterations.push_back(std::move(it));
   }
   if (!r.done() && !r.i64(in.rss_floor_bytes)) return false;
+  uint32_t counts = 0;
+  if (!r.done() && !r.raw(counts)) return false;
+  for (uint32_t c = 0; c < counts; ++c) {
+    std::string name;
+    int64_t count = 0;
+    if (!(r.str(name) && r.i64(count))) return false;
+    in.counts.emplace_back(std::move(name), count);
+  }
   return r.done();
 }
 

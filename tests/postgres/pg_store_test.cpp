@@ -422,12 +422,13 @@ TEST_F(PgStoreTest, MigrationsAreIdempotentAndSafeUnderConcurrentOpeners) {
     EXPECT_EQ(st->current, st->latest);
     EXPECT_EQ(st->latest, sqlite::latest_schema_version());  // the same schema versions
     EXPECT_TRUE(st->pending.empty());
-    ASSERT_EQ(st->applied.size(), 3u);
+    ASSERT_EQ(st->applied.size(), 4u);
     EXPECT_EQ(st->applied[0].second, "initial");
     EXPECT_EQ(st->applied[1].second, "rss_floor");
     EXPECT_EQ(st->applied[2].second, "series_cache");
+    EXPECT_EQ(st->applied[3].second, "instance_counts");
   }
-  EXPECT_EQ(count("SELECT COUNT(*) FROM schema_migrations"), 3);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM schema_migrations"), 4);
   // A newer schema than this binary knows is refused, not written to.
   {
     auto conn = raw();

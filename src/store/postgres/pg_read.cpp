@@ -355,6 +355,23 @@ Status PgStore::read_instances(int64_t run_id, const std::vector<int64_t>& varia
                      std::to_string(rows.int64(r, 1)) + ": " + s.error().message);
     }
   }
+  if (schema_version_ >= kInstanceCountsVersion) {
+    BG_ASSIGN(Rows rows, conn_->query("SELECT c.instance_id, c.metric_id, c.value FROM "
+                                      "instance_counts c JOIN instances i ON i.id = "
+                                      "c.instance_id JOIN variants v ON v.id = i.variant_id WHERE "
+                                      "v.run_id = $1 ORDER BY c.instance_id, c.position",
+                                      {int8(run_id)}));
+    for (int r = 0; r < rows.size(); ++r) {
+      const auto found = instances.find(rows.int64(r, 0));
+      if (found == instances.end()) continue;
+      const auto name = metric_names.find(rows.int64(r, 1));
+      if (name == metric_names.end())
+        return error("instance_counts row of instance " + std::to_string(found->first) +
+                     " names metric id " + std::to_string(rows.int64(r, 1)) +
+                     ", which is not stored");
+      found->second->counts.emplace_back(name->second, rows.int64(r, 2));
+    }
+  }
   for (auto& v : data.variants)
     for (auto& in : v.instances) {
       if (!in.timed_outside) continue;

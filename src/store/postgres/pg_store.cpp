@@ -45,26 +45,42 @@ constexpr const char* kInstanceColumns =
     "mem_samples, instructions, cycles, cpus, schedule_tag, schedule, timed_outside, checksum, "
     "rss_floor_bytes";
 
-// The statement storing an instance, its iteration block (when `block`) and `metrics`
-// iteration_values rows at once: one round trip, one transaction of its own.
-std::string instance_sql(bool block, size_t metrics) {
+// The statement storing an instance, its iteration block (when `block`), `metrics`
+// iteration_values rows and `counts` instance_counts rows at once: one round trip, one
+// transaction of its own. Parameters: the instance's 24, the block's 6, then a triple for each
+// metric and each count.
+std::string instance_sql(bool block, size_t metrics, size_t counts) {
   std::string values;
   for (int i = 1; i <= 24; ++i) values += (i > 1 ? ",$" : "$") + std::to_string(i);
   std::string sql = "INSERT INTO instances(" + std::string(kInstanceColumns) + ") VALUES(" +
                     values + ") RETURNING id";
-  if (!block) return sql;
-  sql = "WITH i AS (" + sql +
-        "), b AS (INSERT INTO iteration_blocks(instance_id, count, idx, start_ns, end_ns, flags, "
-        "failures) SELECT id, $25, $26, $27, $28, $29, $30 FROM i RETURNING instance_id) ";
-  if (metrics == 0) return sql + "SELECT instance_id FROM b";
-  sql +=
-      "INSERT INTO iteration_values(instance_id, metric_id, present, data) SELECT "
-      "b.instance_id, v.m, v.p, v.d FROM b, (VALUES ";
-  int n = 31;
-  for (size_t k = 0; k < metrics; ++k, n += 3)
-    sql += (k ? ",($" : "($") + std::to_string(n) + "::int8,$" + std::to_string(n + 1) +
-           "::bytea,$" + std::to_string(n + 2) + "::bytea)";
-  return sql + ") AS v(m, p, d)";
+  if (!block && counts == 0) return sql;
+  sql = "WITH i AS (" + sql + ")";
+  int n = 25;
+  if (block) {
+    sql +=
+        ", b AS (INSERT INTO iteration_blocks(instance_id, count, idx, start_ns, end_ns, flags, "
+        "failures) SELECT id, $25, $26, $27, $28, $29, $30 FROM i RETURNING instance_id)";
+    n = 31;
+  }
+  const auto triples = [&](size_t k_count, const char* t1, const char* t2, const char* t3) {
+    std::string rows;
+    for (size_t k = 0; k < k_count; ++k, n += 3)
+      rows += (k ? ",($" : "($") + std::to_string(n) + "::" + t1 + ",$" + std::to_string(n + 1) +
+              "::" + t2 + ",$" + std::to_string(n + 2) + "::" + t3 + ")";
+    return rows;
+  };
+  const std::string value_rows = triples(block ? metrics : 0, "int8", "bytea", "bytea");
+  if (counts > 0)
+    sql +=
+        ", c AS (INSERT INTO instance_counts(instance_id, metric_id, position, value) SELECT "
+        "i.id, v.m, v.p, v.x FROM i, (VALUES " +
+        triples(counts, "int8", "int8", "int8") + ") AS v(m, p, x) RETURNING instance_id)";
+  if (!block || metrics == 0) return sql + " SELECT id FROM i";
+  return sql +
+         " INSERT INTO iteration_values(instance_id, metric_id, present, data) SELECT "
+         "b.instance_id, v.m, v.p, v.d FROM b, (VALUES " +
+         value_rows + ") AS v(m, p, d)";
 }
 
 }  // namespace
@@ -250,25 +266,32 @@ Status PgStore::insert_instance(int64_t variant_id, const InstanceRecord& in) {
   // Timed from outside: the one iteration is rebuilt from the instance's columns on reading.
   const bool outside_only =
       in.timed_outside && in.iterations.size() == 1 && is_outside_iteration(in, in.iterations[0]);
-  if (outside_only || in.iterations.empty()) {
-    BG_TRY(conn_->query(instance_sql(false, 0), params));
-    return ok_status();
+  const bool block = !outside_only && !in.iterations.empty();
+  std::size_t metrics = 0;
+  if (block) {
+    BG_ASSIGN(PackedIterations packed,
+              pack_iterations(in.iterations, in.index, /*with_metrics=*/!in.timed_outside));
+    params.push_back(int8(packed.count));
+    params.push_back(bytea(packed.idx));
+    params.push_back(bytea(packed.start_ns));
+    params.push_back(bytea(packed.end_ns));
+    params.push_back(bytea(packed.flags));
+    params.push_back(text(packed.failures));
+    for (auto& m : packed.metrics) {
+      BG_ASSIGN(int64_t metric, metric_id(m.name));
+      params.push_back(int8(metric));
+      params.push_back(bytea(std::move(m.present)));
+      params.push_back(bytea(std::move(m.data)));
+    }
+    metrics = packed.metrics.size();
   }
-  BG_ASSIGN(PackedIterations packed,
-            pack_iterations(in.iterations, in.index, /*with_metrics=*/!in.timed_outside));
-  params.push_back(int8(packed.count));
-  params.push_back(bytea(packed.idx));
-  params.push_back(bytea(packed.start_ns));
-  params.push_back(bytea(packed.end_ns));
-  params.push_back(bytea(packed.flags));
-  params.push_back(text(packed.failures));
-  for (auto& m : packed.metrics) {
-    BG_ASSIGN(int64_t metric, metric_id(m.name));
+  for (std::size_t k = 0; k < in.counts.size(); ++k) {
+    BG_ASSIGN(int64_t metric, metric_id(in.counts[k].first));
     params.push_back(int8(metric));
-    params.push_back(bytea(std::move(m.present)));
-    params.push_back(bytea(std::move(m.data)));
+    params.push_back(int8(static_cast<int64_t>(k)));
+    params.push_back(int8(in.counts[k].second));
   }
-  BG_TRY(conn_->query(instance_sql(true, packed.metrics.size()), params));
+  BG_TRY(conn_->query(instance_sql(block, metrics, in.counts.size()), params));
   return ok_status();
 }
 

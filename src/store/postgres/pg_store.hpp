@@ -133,6 +133,8 @@ class PgStore final : public Store {
   Status apply_effective_status(RunRecord& run, int64_t run_id);
   // The series cache (0011) is read where the table exists.
   static constexpr int kSeriesCacheVersion = 11;
+  // Instances keep counts beyond instructions and cycles (0012).
+  static constexpr int kInstanceCountsVersion = 12;
   Status read_instances(int64_t run_id, const std::vector<int64_t>& variant_ids, RunData& data,
                         const LoadOptions& options);
 

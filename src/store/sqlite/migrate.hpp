@@ -55,6 +55,8 @@ inline constexpr int kIterationColumnsVersion = 9;
 inline constexpr int kRssFloorVersion = 10;
 // The version from which runs may keep a series cache entry (0011).
 inline constexpr int kSeriesCacheVersion = 11;
+// The version from which instances may keep counts beyond instructions and cycles (0012).
+inline constexpr int kInstanceCountsVersion = 12;
 
 Result<SchemaStatus> read_schema_status(Db& db);
 

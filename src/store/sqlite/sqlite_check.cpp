@@ -123,6 +123,10 @@ std::vector<ColumnTypes> column_types(int version) {
                    "iteration_id || '/' || metric_id",
                    {{"iteration_id", kInt}, {"metric_id", kInt}, {"value", kRealOrNull}}});
   }
+  if (version >= kInstanceCountsVersion)
+    out.push_back({"instance_counts",
+                   "instance_id || '/' || metric_id",
+                   {{"position", kInt}, {"value", kInt}}});
   if (version >= kRunWritersVersion)
     out.push_back({"run_writers",
                    "run_id",
@@ -306,6 +310,11 @@ std::vector<Invariant> invariants(int version) {
     out.push_back({"instances",
                    "SELECT id, rss_floor_bytes FROM instances WHERE rss_floor_bytes < 0",
                    "rss_floor_bytes is negative ({})"});
+  if (version >= kInstanceCountsVersion)
+    out.push_back({"instance_counts",
+                   "SELECT instance_id || '/' || metric_id, value FROM instance_counts WHERE "
+                   "value < 0",
+                   "count is negative ({})"});
   if (version >= kSummariesVersion) {
     out.push_back(
         {"summaries", "SELECT id, count FROM summaries WHERE count < 0", "count is negative ({})"});

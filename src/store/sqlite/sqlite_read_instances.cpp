@@ -75,14 +75,41 @@ Status read_iteration_rows(Db& db, int64_t run_id, const InstanceMap& instances,
 // from outside (whose one record the caller completes).
 constexpr int64_t kColumnsFrom = 32;
 
-Status read_iteration_columns(Db& db, const InstanceMap& instances, const MetricNames& metric_names,
-                              const LoadOptions& options) {
-  if (instances.empty()) return ok_status();
+// The smallest and the largest id of `instances` (not empty): the range a read walks.
+std::pair<int64_t, int64_t> id_range(const InstanceMap& instances) {
   int64_t first = INT64_MAX, last = INT64_MIN;
   for (const auto& [id, instance] : instances) {
     first = std::min(first, id);
     last = std::max(last, id);
   }
+  return {first, last};
+}
+
+// The counts (0012) of the instances in `instances`, in the order they were measured.
+Status read_instance_counts(Db& db, const InstanceMap& instances, const MetricNames& metric_names) {
+  if (instances.empty()) return ok_status();
+  const auto [first, last] = id_range(instances);
+  BG_ASSIGN(Stmt stmt, db.prepare("SELECT instance_id, metric_id, value FROM instance_counts "
+                                  "WHERE instance_id BETWEEN ? AND ? ORDER BY instance_id, "
+                                  "position"));
+  stmt.bind_all(first, last);
+  while (true) {
+    BG_ASSIGN(bool row, stmt.step());
+    if (!row) return ok_status();
+    const auto found = instances.find(stmt.int64(0));
+    if (found == instances.end()) continue;
+    const auto name = metric_names.find(stmt.int64(1));
+    if (name == metric_names.end())
+      return Error{"instance_counts row of instance " + std::to_string(stmt.int64(0)) +
+                   " names metric id " + std::to_string(stmt.int64(1)) + ", which is not stored"};
+    found->second->counts.emplace_back(name->second, stmt.int64(2));
+  }
+}
+
+Status read_iteration_columns(Db& db, const InstanceMap& instances, const MetricNames& metric_names,
+                              const LoadOptions& options) {
+  if (instances.empty()) return ok_status();
+  const auto [first, last] = id_range(instances);
   const auto optional_blob = [](Stmt& stmt, int col) -> std::optional<std::string_view> {
     if (stmt.is_null(col)) return std::nullopt;
     return stmt.blob(col);
@@ -244,6 +271,8 @@ Status SqliteStore::read_instance_rows(int64_t run_id,
     BG_TRY(read_iteration_columns(*db_, instances, metric_names, options));
   else
     BG_TRY(read_iteration_rows(*db_, run_id, instances, metric_names));
+  if (schema_version_ >= kInstanceCountsVersion)
+    BG_TRY(read_instance_counts(*db_, instances, metric_names));
   for (auto& v : data.variants)
     for (auto& in : v.instances) {
       if (!in.timed_outside) continue;

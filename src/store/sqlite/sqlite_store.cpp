@@ -184,6 +184,15 @@ Status SqliteStore::insert_instance(int64_t variant_id, const InstanceRecord& in
                        in.rss_floor_bytes)
              .run());
   const int64_t instance_id = db_->last_insert_rowid();
+  if (!in.counts.empty()) {
+    BG_ASSIGN(Stmt counts, db_->prepare("INSERT INTO instance_counts(instance_id, metric_id, "
+                                        "position, value) VALUES(?,?,?,?)"));
+    for (std::size_t k = 0; k < in.counts.size(); ++k) {
+      BG_ASSIGN(int64_t metric, metric_id(in.counts[k].first));
+      BG_TRY(
+          counts.bind_all(instance_id, metric, static_cast<int64_t>(k), in.counts[k].second).run());
+    }
+  }
 
   // Timed from outside: the one iteration is rebuilt from the instance's columns on reading.
   if (in.timed_outside && in.iterations.size() == 1 && is_outside_iteration(in, in.iterations[0]))

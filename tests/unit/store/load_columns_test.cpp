@@ -155,7 +155,7 @@ void expect_same_sample(const analysis::MetricSample& a, const analysis::MetricS
 }
 
 // Two variants whose instances vary in every field a table keeps by column: iteration counts
-// (0, 1, many), failures, timeouts, counters on some, CPUs and schedules, memory at the
+// (0, 1, many), failures, timeouts, counters and counts on some, CPUs and schedules, memory at the
 // launch floor, and instances timed from outside (one with the iteration its own
 // measurements make, one with an iteration of its own).
 RunData mixed_run() {
@@ -182,6 +182,9 @@ RunData mixed_run() {
       in.mem_samples = k == 8 ? 0 : 3;
       if (k % 4 == 0) in.instructions = 1'000'000 + k;
       if (k == 2) in.cycles = 777;
+      // Counts on some, as many and as few as they come, timed from outside among them.
+      if (k % 4 == 0) in.counts = {{"l1_misses", 10 + k}, {"estimated_cycles", 5'000'000 + k}};
+      if (k == 10) in.counts = {{"branch_misses", 3}};
       in.cpus = k % 2 ? "0" : "1";
       in.schedule = k % 7 == 0 ? "alternate" : "duet";
       if (k == 10 || k == 12) {
