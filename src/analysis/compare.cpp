@@ -62,7 +62,9 @@ std::vector<std::string> metric_selection(
   bool simulated = false, native = pairs.empty();
   for (const auto& [va, vb] : pairs)
     (counted_by_simulation(*va) && counted_by_simulation(*vb) ? simulated : native) = true;
-  if (simulated && !all && shared_has("instructions")) out.emplace_back("instructions");
+  if (simulated && !all)
+    for (const auto m : kSimulatedMetrics)
+      if (shared_has(std::string(m))) out.emplace_back(m);
   // Built-in metrics in their display order, then the others as first seen.
   for (const auto& b : builtin_metrics()) {
     if (std::find(out.begin(), out.end(), b.name) != out.end()) continue;
@@ -119,8 +121,9 @@ void withhold_unmeasured(BenchmarkComparison& row) {
       finite ? "rests on the resolution" : "has no finite interval"));
 }
 
-// Simulated instruction counts that agree within each side: the ratio of the counts is exact,
-// its interval spans only what spread there is, and the verdict needs one instance a side.
+// Simulated counts (instructions, cache misses) that agree within each side: the ratio of the
+// counts is exact, its interval spans only what spread there is, and the verdict needs one instance
+// a side.
 void apply_exact(BenchmarkComparison& row) {
   const auto range = [](const MetricSample& m) {
     double lo = INFINITY, hi = -INFINITY, sum = 0;
@@ -139,9 +142,9 @@ void apply_exact(BenchmarkComparison& row) {
   auto& r = row.result;
   if (hi_a / lo_a - 1 > kExactSpread || hi_b / lo_b - 1 > kExactSpread) {
     r.warnings.push_back(fmt::format(
-        "instruction counts under Valgrind differ between instances (A by {:.3g}%, B by "
-        "{:.3g}%): the program does not run the same instructions every time, so the usual "
-        "rule applies",
+        "{} counts under Valgrind differ between instances (A by {:.3g}%, B by {:.3g}%): the "
+        "program does not run the same way every time, so the usual rule applies",
+        row.metric.name == "instructions" ? "instruction" : row.metric.name,
         100 * (hi_a / lo_a - 1), 100 * (hi_b / lo_b - 1)));
     return;
   }
@@ -156,8 +159,9 @@ void apply_exact(BenchmarkComparison& row) {
   const double p = mean_a == mean_b ? 1.0 : 0.0;
   r.p_value = r.p_value_adjusted = r.p_value_bootstrap = r.p_value_bootstrap_adjusted = p;
   r.warnings.push_back(
-      fmt::format("exact: Valgrind's instruction counts agree within {:g}% on each side ({} and {} "
+      fmt::format("exact: Valgrind's {} counts agree within {:g}% on each side ({} and {} "
                   "instances), so B/A is the ratio of the counts",
+                  row.metric.name == "instructions" ? "instruction" : row.metric.name,
                   100 * kExactSpread, row.a.data.instances(), row.b.data.instances()));
 }
 
@@ -243,7 +247,7 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
       row.benchmark = va->variant.benchmark;
       row.metric = mc.metric;
       row.simulated =
-          metric == "instructions" && counted_by_simulation(*va) && counted_by_simulation(*vb);
+          is_simulated_metric(metric) && counted_by_simulation(*va) && counted_by_simulation(*vb);
       // The two sides are independent (and on long series steady-state detection dominates).
       // (Through pointers: clang 14 cannot capture structured bindings.)
       const VariantData* side_a = va;

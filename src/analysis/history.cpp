@@ -56,13 +56,16 @@ std::vector<std::string> followed_metrics(const std::vector<std::string>& measur
   const auto has = [](const std::vector<std::string>& names, const std::string& m) {
     return std::find(names.begin(), names.end(), m) != names.end();
   };
-  // Under Valgrind only the instruction count is the benchmark's: its time and memory are the
+  // Under Valgrind only the simulated counts are the benchmark's: its time and memory are the
   // simulator's, and would mix with native runs' points of the same commit.
   if (simulated) {
-    const bool wanted =
-        asked.empty() || all || has(asked, "instructions") || has(also, "instructions");
-    if (wanted && has(measured, "instructions")) return {"instructions"};
-    return {};
+    std::vector<std::string> out;
+    for (const auto m : kSimulatedMetrics) {
+      const std::string name(m);
+      const bool wanted = asked.empty() || all || has(asked, name) || has(also, name);
+      if (wanted && has(measured, name)) out.push_back(name);
+    }
+    return out;
   }
   std::vector<std::string> out;
   const auto add = [&](const std::string& m) {

@@ -38,8 +38,9 @@ namespace {
 // What an instance's process tree used, measured from outside whatever the benchmark reports:
 // one value per instance. Memory, then counts over the whole process (hardware counters or
 // Valgrind).
-constexpr const char* kInstanceLevel[] = {"max_rss", "peak_memory", "avg_memory", "instructions",
-                                          "cycles"};
+constexpr const char* kInstanceLevel[] = {
+    "max_rss",   "peak_memory", "avg_memory",       "instructions",  "cycles",
+    "l1_misses", "ll_misses",   "estimated_cycles", "branch_misses", "cache_misses"};
 
 bool is_instance_level(const std::string& metric) {
   return std::find(std::begin(kInstanceLevel), std::end(kInstanceLevel), metric) !=
@@ -49,7 +50,7 @@ bool is_instance_level(const std::string& metric) {
 // The instance's own value of an instance-level metric, as outside_metrics gives it; nullopt
 // when it was not measured (an imported instance, counters refused).
 std::optional<double> instance_value(const InstanceRecord& in, const std::string& metric) {
-  const bool memory = metric != "instructions" && metric != "cycles";
+  const bool memory = metric == "max_rss" || metric == "peak_memory" || metric == "avg_memory";
   if (memory && in.max_rss_bytes <= 0 && in.mem_peak_bytes <= 0) return std::nullopt;
   for (const auto& [name, value] : outside_metrics(in))
     if (name == metric) return value;
@@ -87,7 +88,11 @@ std::vector<std::string> metrics_of(const VariantData& v) {
 }
 
 std::string unmeasured_hint(const std::string& metric) {
-  if (metric != "instructions" && metric != "cycles") return "";
+  if (metric == "l1_misses" || metric == "ll_misses" || metric == "estimated_cycles")
+    return " (simulated caches are counted by `run --measure caches`, under Valgrind)";
+  if (metric != "instructions" && metric != "cycles" && metric != "branch_misses" &&
+      metric != "cache_misses")
+    return "";
   return " (hardware counters were refused where it ran: a VM without a PMU, "
          "perf_event_paranoid above 2 or a container, as `benchguard system check` shows; or "
          "--no-counters. `run --measure instructions` counts instructions under Valgrind)";
@@ -99,7 +104,8 @@ bool counted_by_simulation(const VariantData& v) {
   if (!config.is_object()) return false;
   const auto measure = config.find("measure");
   if (measure == config.end() || !measure->is_array()) return false;
-  return std::find(measure->begin(), measure->end(), "instructions") != measure->end();
+  return std::find(measure->begin(), measure->end(), "instructions") != measure->end() ||
+         std::find(measure->begin(), measure->end(), "caches") != measure->end();
 }
 
 std::string layout_of(const VariantData& v) {

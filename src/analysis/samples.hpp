@@ -58,17 +58,18 @@ MetricInfo metric_info(const VariantData& v, const std::string& name);
 
 // Names of the metrics the variant's measured iterations carry, wall_time first; then, for a
 // benchmark that reports its own iterations, what was measured of its instances (max_rss,
-// peak_memory, avg_memory, and instructions and cycles when counted) unless it reports those
-// itself.
+// peak_memory, avg_memory, and instructions, cycles and the other counts when counted)
+// unless it reports those itself.
 std::vector<std::string> metrics_of(const VariantData& v);
 
-// Why a metric may have no values at all, for the message that says so: for instructions and
-// cycles, the hardware counters this machine refused (or --no-counters) and the Valgrind
-// channel; "" for the others.
+// Why a metric may have no values at all, for the message that says so: for the hardware
+// counters' metrics, the counters this machine refused (or --no-counters) and the Valgrind
+// channel; for the simulated caches', `--measure caches`; "" for the others.
 std::string unmeasured_hint(const std::string& metric);
 
 // True when the variant's instances counted instructions under Valgrind (its
-// configuration records `measure: [instructions]`): a count that does not vary between runs.
+// configuration records `measure: [instructions]` or `[caches]`): counts that do not vary
+// between runs (is_simulated_metric).
 bool counted_by_simulation(const VariantData& v);
 
 // The memory layout its instances ran with (BenchmarkSpec::layout, from its configuration):

@@ -149,8 +149,9 @@ void add_run_flags(CLI::App* c, RunFlags& f) {
   c->add_option("--measure", f.measure,
                 "Extra channels for every benchmark: instructions (each instance under "
                 "Valgrind's callgrind: an exact count of executed instructions, per iteration for "
-                "programs using the C++ client)")
-      ->check(CLI::IsMember({"instructions"}));
+                "programs using the C++ client); caches (the same with its cache simulation: "
+                "l1_misses, ll_misses, estimated_cycles)")
+      ->check(CLI::IsMember({"instructions", "caches"}));
   auto* layout = c->add_option("--layout", f.layout,
                                "Memory layout of every instance: native (as the kernel gives "
                                "it), randomized (a random stack and heap offset per instance) "

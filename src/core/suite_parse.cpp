@@ -86,7 +86,7 @@ Result<RawCommand> read_command(const Reader& r, const Field& f) {
   return cmd;
 }
 
-// `measure: [instructions]` (or `measure: instructions`): the extra channels.
+// `measure: [instructions]` (or `measure: instructions`, or caches): the extra channels.
 Result<std::vector<std::string>> read_measure(const Reader& r, const Field& f) {
   std::vector<std::string> out;
   if (f.value.IsScalar()) {
@@ -95,10 +95,10 @@ Result<std::vector<std::string>> read_measure(const Reader& r, const Field& f) {
     BG_ASSIGN(out, read_list(r, f, "measure"));
   }
   for (const auto& m : out)
-    if (m != "instructions")
+    if (m != "instructions" && m != "caches")
       return r.error(f,
                      "measure takes instructions (Valgrind's count of executed "
-                     "instructions), not '" +
+                     "instructions) or caches (the same with its cache simulation), not '" +
                          m + "'");
   return out;
 }

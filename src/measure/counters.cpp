@@ -37,7 +37,9 @@ int open_event(const CounterEvent& ev, pid_t pid, bool on_exec) {
 
 std::vector<CounterEvent> hardware_counter_events() {
   return {{PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
-          {PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES}};
+          {PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+          {PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
+          {PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES}};
 }
 
 std::string describe_counter_refusal(int err, std::optional<int> paranoid) {

@@ -15,8 +15,10 @@ struct CounterEvent {
   uint64_t config = 0;
 };
 
-// Instructions, then cycles: the order LaunchResult reports them in.
+// Instructions, cycles, branch misses, then cache misses: the order LaunchResult reports them
+// in (instructions, cycles, then counts named kHardwareCounts).
 std::vector<CounterEvent> hardware_counter_events();
+inline constexpr const char* kHardwareCounts[] = {"branch_misses", "cache_misses"};
 
 // Open perf events on one process. Move-only; closes its descriptors.
 class CounterSet {

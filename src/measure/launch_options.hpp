@@ -19,7 +19,8 @@ enum class LaunchMethod { kAuto, kPosixSpawn, kFork };
 
 struct LaunchOptions {
   LaunchMethod method = LaunchMethod::kAuto;
-  // Opened with the fork method and reported as instructions, cycles (in this order).
+  // Opened with the fork method and reported as instructions, cycles, then the counts named
+  // kHardwareCounts (in this order).
   // Unset: hardware_counter_events() when spec.counters and counters_available().
   std::optional<std::vector<CounterEvent>> events;
   // How often the tree's memory is sampled while wait() waits.

@@ -127,15 +127,20 @@ class ProcessChild final : public Child {
       r.mem_avg_bytes = static_cast<double>(r.max_rss_bytes);
     }
     if (valgrind_.has_value() && !r.timed_out) {
-      auto counted = valgrind_->instructions();
-      if (counted.ok())
-        r.instructions = *counted;
-      else
+      auto counted = valgrind_->counts();
+      if (counted.ok()) {
+        r.instructions = counted->instructions;
+        r.counts = std::move(counted->counts);
+      } else {
         r.measure_error = counted.error().message;
+      }
     } else if (!s_.counters.empty()) {
       const auto counts = s_.counters.read();
       if (!counts.empty()) r.instructions = counts[0];
       if (counts.size() > 1) r.cycles = counts[1];
+      // Then the further events, in hardware_counter_events()' order.
+      for (std::size_t k = 2; k < counts.size() && k - 2 < std::size(kHardwareCounts); ++k)
+        if (counts[k]) r.counts.emplace_back(kHardwareCounts[k - 2], *counts[k]);
     }
   }
 
@@ -162,7 +167,7 @@ Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchO
     if (spec.argv[0].find('/') == std::string::npos) {
       BG_TRY(resolve_executable(spec.argv[0], before.get("PATH"), spec.cwd));
     }
-    BG_ASSIGN(ValgrindRun run, ValgrindRun::prepare(before.get("PATH")));
+    BG_ASSIGN(ValgrindRun run, ValgrindRun::prepare(before.get("PATH"), spec.simulate_caches));
     wrapped = run.wrap(spec.argv);
     // Where a program using the C++ client reads its per-iteration counts.
     env_values.emplace_back("BENCHGUARD_CALLGRIND_OUT", run.prefix());

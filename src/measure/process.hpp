@@ -27,6 +27,9 @@ struct LaunchSpec {
   // Run under Valgrind (callgrind): `instructions` is its exact count over the whole tree
   // (measure/valgrind_count.hpp), hardware counters are not read, and time is Valgrind's.
   bool count_instructions = false;
+  // With count_instructions: callgrind's cache simulation too (l1_misses, ll_misses,
+  // estimated_cycles in LaunchResult::counts).
+  bool simulate_caches = false;
   // Address space layout randomization off for this child (personality ADDR_NO_RANDOMIZE, as
   // `setarch -R`): its stack, heap and libraries start where they did last time.
   bool fixed_layout = false;
@@ -53,6 +56,9 @@ struct LaunchResult {
   int mem_samples = 0;
   std::optional<int64_t> instructions;
   std::optional<int64_t> cycles;
+  // Further counts, as InstanceRecord::counts: Valgrind's simulated caches, or the hardware's
+  // branch_misses and cache_misses (the kernel may refuse one event and count another).
+  std::vector<std::pair<std::string, int64_t>> counts;
   // Why a channel asked for (count_instructions) gave nothing: the instance failed.
   std::string measure_error;
 

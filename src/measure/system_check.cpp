@@ -6,9 +6,9 @@
 #include <cstdlib>
 
 #include "core/units.hpp"
-#include "measure/valgrind_count.hpp"
 #include "measure/process.hpp"
 #include "measure/system.hpp"
+#include "measure/valgrind_count.hpp"
 
 namespace benchguard::measure {
 namespace {
@@ -202,7 +202,8 @@ Finding paranoid(const SystemFacts& f) {
   Finding x{"perf_event_paranoid",
             "unreadable",
             Severity::kUnknown,
-            "hardware counters (instructions, cycles) need perf_event_paranoid <= 2 or "
+            "hardware counters (instructions, cycles, branch and cache misses) need "
+            "perf_event_paranoid <= 2 or "
             "CAP_PERFMON",
             {}};
   if (!f.perf_event_paranoid) return x;
@@ -302,8 +303,9 @@ std::vector<Finding> evaluate(const SystemFacts& f,
     Finding x{"hardware_counters",
               *f.hardware_counters ? "available" : "refused",
               *f.hardware_counters ? Severity::kOk : Severity::kInfo,
-              "instructions and cycles per instance from perf_event_open; refused in a VM without "
-              "a PMU, above perf_event_paranoid 2, or in a container without CAP_PERFMON",
+              "instructions, cycles, branch and cache misses per instance from perf_event_open; "
+              "refused in a VM without a PMU, above perf_event_paranoid 2, or in a container "
+              "without CAP_PERFMON",
               {}};
     if (!*f.hardware_counters)
       x.fix = {"benchguard run SUITE.yml --measure instructions   # counts from Valgrind instead"};
@@ -313,8 +315,8 @@ std::vector<Finding> evaluate(const SystemFacts& f,
     Finding x{"valgrind_instructions",
               *f.valgrind ? "available" : "not installed",
               *f.valgrind ? Severity::kOk : Severity::kInfo,
-              "measure: [instructions] counts executed instructions under Valgrind: the same on "
-              "every run, where time moves by percents",
+              "measure: [instructions] counts executed instructions under Valgrind, [caches] also "
+              "its simulated cache misses: the same on every run, where time moves by percents",
               {}};
     if (!*f.valgrind) x.fix = {"sudo apt-get install valgrind"};
     out.push_back(std::move(x));

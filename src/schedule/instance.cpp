@@ -68,6 +68,7 @@ InstanceRecord make_instance_record(const BenchmarkSpec& b, int instance,
   rec.mem_samples = launch.mem_samples;
   rec.instructions = launch.instructions;
   rec.cycles = launch.cycles;
+  rec.counts = launch.counts;
 
   if (launch.timed_out) {
     rec.failure = fmt::format("timed out after {:g} s", timeout_s);

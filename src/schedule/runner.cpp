@@ -25,10 +25,10 @@
 #include "core/json_error.hpp"
 #include "ingest/ingest.hpp"
 #include "measure/affinity.hpp"
-#include "measure/valgrind_count.hpp"
 #include "measure/host.hpp"
 #include "measure/process.hpp"
 #include "measure/protocol.hpp"
+#include "measure/valgrind_count.hpp"
 #include "schedule/instance.hpp"
 #include "schedule/order.hpp"
 
@@ -101,7 +101,8 @@ std::vector<std::string> run_notes(const Suite& suite, const RunOptions& options
   if (options.counters && reads_counters) {
     if (const std::string why = measure::counters_refusal(); !why.empty())
       notes.push_back("hardware counters refused: " + why +
-                      "; instructions and cycles are not measured (`--measure instructions` "
+                      "; instructions, cycles, branch and cache misses are not measured "
+                      "(`--measure instructions` "
                       "counts instructions under Valgrind; --no-counters leaves them out "
                       "without this note)");
   }
@@ -399,6 +400,7 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
     spec.cpus = pin;
     spec.counters = options.counters;
     spec.count_instructions = b.counts_instructions();
+    spec.simulate_caches = b.simulates_caches();
     spec.quiet = !options.show_output;
     return spec;
   };

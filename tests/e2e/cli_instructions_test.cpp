@@ -91,6 +91,66 @@ TEST(CliInstructions, HalfAPercentMoreIsSlowerWithOneInstanceASide) {
   EXPECT_EQ(r.out.find("a verdict needs at least 2"), std::string::npos) << r.out;
 }
 
+// The row of `metric` in a JSON comparison, or null.
+json metric_row(const std::string& out, const std::string& metric) {
+  const json report = json::parse(out);
+  for (const auto& m : report["metrics"])
+    if (m["metric"] == metric) return m["rows"][0];
+  return nullptr;
+}
+
+// --measure caches adds callgrind's simulated cache misses and estimated cycles: stored with
+// each instance, compared by default beside the instructions, exact with one instance a side.
+// A program touching twice the pages misses the last level about twice as often; the same
+// program again is unchanged in every simulated count.
+TEST(CliInstructions, CachesAddSimulatedMissesWithExactVerdicts) {
+  TempDir dir;
+  const std::string db = dir.file("c.db");
+  const std::string hog = testing::helper("memory_hog");
+  for (const auto& [side, mib] :
+       {std::pair{"side=a", "16"}, std::pair{"side=b", "32"}, std::pair{"side=c", "16"}}) {
+    const auto r = run_cli({"run", "--measure", "caches", "--instances", "1", "--label", side,
+                            "--db", db, "-q", "--", hog, mib, "0"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  auto r = run_cli({"compare", "side=a", "side=b", "--db", db, "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> names;
+  const json report = json::parse(r.out);
+  for (const auto& m : report["metrics"]) names.push_back(m["metric"]);
+  ASSERT_GE(names.size(), 4u) << r.out;
+  EXPECT_EQ(
+      std::vector<std::string>(names.begin(), names.begin() + 4),
+      (std::vector<std::string>{"instructions", "l1_misses", "ll_misses", "estimated_cycles"}))
+      << r.out;
+  const json ll = metric_row(r.out, "ll_misses");
+  ASSERT_FALSE(ll.is_null()) << r.out;
+  EXPECT_EQ(ll["verdict"], "slower") << r.out;
+  EXPECT_GT(ll["ratio"].get<double>(), 1.5) << r.out;  // 4,096 more pages touched
+  EXPECT_EQ(ll["ci"][0], ll["ci"][1]) << r.out;
+  r = run_cli({"compare", "side=a", "side=c", "--db", db, "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* metric : {"instructions", "l1_misses", "ll_misses", "estimated_cycles"}) {
+    const json row = metric_row(r.out, metric);
+    ASSERT_FALSE(row.is_null()) << metric << r.out;
+    EXPECT_EQ(row["verdict"], "unchanged") << metric << r.out;
+    EXPECT_NEAR(row["ratio"].get<double>(), 1.0, 1e-4) << metric << r.out;
+  }
+  // The counts are the instance's, in the export and in a history of the channel.
+  r = run_cli({"export", "side=b", "--db", db, "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json in = json::parse(r.out)["runs"][0]["variants"][0]["instances"][0];
+  ASSERT_TRUE(in.contains("counts")) << in.dump();
+  EXPECT_GT(in["counts"]["ll_misses"].get<int64_t>(), 8000) << in.dump();
+  EXPECT_GE(in["counts"]["estimated_cycles"].get<int64_t>(), in["instructions"].get<int64_t>());
+  r = run_cli({"history", "--db", db, "--metric", "ll_misses", "--format", "csv"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("ll_misses"), std::string::npos) << r.out;
+  // db check verifies the counts' checksums.
+  r = run_cli({"db", "check", "--db", db});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+}
+
 // Without Valgrind the run stops before it starts and says what to install; nothing stored.
 TEST(CliInstructions, WithoutValgrindTheRunSaysWhatToInstall) {
   TempDir dir;

@@ -45,10 +45,10 @@ TEST(SuiteErrors, GateRequireNamesTheBadChannel) {
   expect_error("gate: {requires: [wall_time]}\n" + kBenchmarks, 1, "requires");
 }
 
-TEST(SuiteErrors, MeasureTakesInstructionsOnly) {
+TEST(SuiteErrors, MeasureTakesInstructionsOrCachesOnly) {
   expect_error("measure: [instructions, cycles]\n" + kBenchmarks, 1,
-               "measure takes instructions (Valgrind's count of executed instructions), not "
-               "'cycles'");
+               "measure takes instructions (Valgrind's count of executed instructions) or caches "
+               "(the same with its cache simulation), not 'cycles'");
   expect_error("benchmarks:\n  - name: a\n    command: [x]\n    measure: {a: 1}\n", 4,
                "measure must be a list");
   const auto ok = parse_suite("measure: instructions\n" + kBenchmarks +
