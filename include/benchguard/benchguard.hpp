@@ -221,15 +221,7 @@ inline int run_benchmarks(const HarnessOptions& o, std::FILE* out, std::FILE* er
   for (const auto* b : selected) {
     const uint64_t batch = calibrate_batch(b->op, o.sample_time_s, &Client::now_ns);
     std::vector<double> per_op;
-    for (int i = 0; i < samples; ++i) {
-      client.sync();
-      const int64_t start = Client::now_ns();
-      for (uint64_t k = 0; k < batch; ++k) b->op();
-      const int64_t end = Client::now_ns();
-      const double op_s = static_cast<double>(end - start) * 1e-9 / static_cast<double>(batch);
-      client.report_per_op(start, end, op_s);
-      per_op.push_back(op_s);
-    }
+    for (int i = 0; i < samples; ++i) per_op.push_back(client.measure_batch(b->op, batch));
     rows.push_back({b, {batch, summarize_samples(per_op)}});
   }
   if (client.active()) return 0;

@@ -83,17 +83,37 @@ class Client {
     return static_cast<double>(end - start) * 1e-9;
   }
 
+  // Runs `batch` calls of f back to back as the next iteration, and reports the seconds one
+  // call took as its wall_time, and under `--measure instructions` the instructions one call
+  // executed (the batch's count over `batch`). Returns the seconds per call.
+  template <class F>
+  double measure_batch(F&& f, uint64_t batch) {
+    sync();
+    const int64_t start = now_ns();
+    count_.begin();
+    for (uint64_t k = 0; k < batch; ++k) f();
+    const auto counted = count_.end();
+    const int64_t end = now_ns();
+    const double n = static_cast<double>(batch == 0 ? 1 : batch);
+    const double per_op = static_cast<double>(end - start) * 1e-9 / n;
+    if (counted)
+      write(start, end, per_op, {{"instructions", static_cast<double>(*counted) / n}});
+    else
+      write(start, end, per_op, {});
+    return per_op;
+  }
+
+  // For an iteration timed by the caller: just before and just after its work. Under
+  // `--measure instructions` end_count() gives what the work executed, to report as
+  // {"instructions", n}; otherwise nothing (instruction_count.hpp).
+  void begin_count() { count_.begin(); }
+  std::optional<int64_t> end_count() { return count_.end(); }
+
   // Reports an iteration timed by the caller, with optional extra metrics
   // (name, value); wall_time is derived from the timestamps.
   void report(int64_t start_ns, int64_t end_ns,
               const std::vector<std::pair<std::string, double>>& metrics = {}) {
     write(start_ns, end_ns, static_cast<double>(end_ns - start_ns) * 1e-9, metrics);
-  }
-
-  // Reports an iteration that ran an operation many times between the timestamps, with
-  // wall_time the seconds one operation took (benchguard.hpp's batches).
-  void report_per_op(int64_t start_ns, int64_t end_ns, double seconds_per_op) {
-    write(start_ns, end_ns, seconds_per_op, {});
   }
 
  private:

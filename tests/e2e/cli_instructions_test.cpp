@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <tuple>
@@ -149,6 +150,34 @@ TEST(CliInstructions, CachesAddSimulatedMissesWithExactVerdicts) {
   // db check verifies the counts' checksums.
   r = run_cli({"db", "check", "--db", db});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+}
+
+// Iterations timed by the caller (Client::begin_count, end_count, report) and batches of calls
+// (Client::measure_batch, as benchguard.hpp's in-process benchmarks run them) report the same
+// per-iteration count as Client::measure for the same work: a batch its share per call.
+TEST(CliInstructions, CallerTimedIterationsAndBatchesCountTheirWorkToo) {
+  TempDir dir;
+  const std::string db = dir.file("i.db");
+  const std::string work = testing::helper("counted_work");
+  std::map<std::string, std::vector<double>> counts;
+  for (const char* mode : {"measure", "report", "batch"}) {
+    const std::string label = std::string("mode=") + mode;
+    auto r = run_cli({"run", "--measure", "instructions", "--instances", "1", "--iterations", "3",
+                      "--label", label, "--db", db, "-q", "--", work, "1000", "200000", mode});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    r = run_cli({"export", label, "--db", db, "--format", "json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json in = json::parse(r.out)["runs"][0]["variants"][0]["instances"][0];
+    ASSERT_EQ(in["iterations"].size(), 3u) << in.dump();
+    for (const auto& it : in["iterations"]) {
+      ASSERT_TRUE(it["metrics"].contains("instructions")) << mode << it.dump();
+      counts[mode].push_back(it["metrics"]["instructions"].get<double>());
+    }
+  }
+  const double reference = counts["measure"][0];
+  EXPECT_GT(reference, 200000) << "a turn takes more than one instruction";
+  for (const auto& [mode, values] : counts)
+    for (const double v : values) EXPECT_NEAR(v, reference, 1e-3 * reference) << mode;
 }
 
 // Without Valgrind the run stops before it starts and says what to install; nothing stored.
