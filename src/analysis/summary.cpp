@@ -148,8 +148,15 @@ RunSummary summarize_run(const RunData& run, const std::vector<std::string>& met
   RunSummary out;
   const bool all = metrics.size() == 1 && metrics.front() == "all";
   for (const auto& v : run.variants) {
-    for (const auto& m : metrics.empty() || all ? metrics_of(v) : metrics) {
-      if (metrics.empty() && m != "wall_time" && !every_metric) continue;
+    const auto names = metrics.empty() || all ? metrics_of(v) : metrics;
+    // By default each variant's headline: its wall time, or for one counted under Valgrind its
+    // simulated counts (its time is the simulator's), as compare and history choose.
+    const bool headline = metrics.empty() && !every_metric;
+    const bool simulated = headline && counted_by_simulation(v) &&
+                           std::any_of(names.begin(), names.end(),
+                                       [](const std::string& m) { return is_simulated_metric(m); });
+    for (const auto& m : names) {
+      if (headline && (simulated ? !is_simulated_metric(m) : m != "wall_time")) continue;
       out.rows.push_back(summarize_variant(v, m, options));
     }
     if (instance_count(v) == 0 && !v.summaries.empty()) ++out.summary_only;

@@ -64,7 +64,8 @@ struct RunSummary {
   std::size_t summary_only = 0;  // variants that hold summary records and no measurements
 };
 
-// `metrics` empty: wall_time, or every metric of each variant when `every_metric`; {"all"}:
+// `metrics` empty: wall_time (the simulated counts of a variant counted under Valgrind), or
+// every metric of each variant when `every_metric`; {"all"}:
 // every metric; otherwise these.
 RunSummary summarize_run(const RunData& run, const std::vector<std::string>& metrics,
                          bool every_metric, const SummaryOptions& options);

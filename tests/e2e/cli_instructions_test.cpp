@@ -147,6 +147,12 @@ TEST(CliInstructions, CachesAddSimulatedMissesWithExactVerdicts) {
   r = run_cli({"history", "--db", db, "--metric", "ll_misses", "--format", "csv"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("ll_misses"), std::string::npos) << r.out;
+  // summary's headline for such a run is its simulated counts, not the simulator's time.
+  r = run_cli({"summary", "side=b", "--db", db});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* metric : {"instructions", "l1_misses", "ll_misses", "estimated_cycles"})
+    EXPECT_NE(r.out.find(metric), std::string::npos) << metric << r.out;
+  EXPECT_EQ(r.out.find("wall_time"), std::string::npos) << r.out;
   // db check verifies the counts' checksums.
   r = run_cli({"db", "check", "--db", db});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
