@@ -1,5 +1,6 @@
 #include "measure/valgrind_count.hpp"
 
+#include <fmt/format.h>
 #include <stdlib.h>
 
 #include <algorithm>
@@ -112,7 +113,7 @@ Result<std::vector<std::pair<std::string, int64_t>>> parse_valgrind_events(
       int64_t n = 0;
       const auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), n);
       if (ec != std::errc() || end != w.data() + w.size() || n < 0)
-        return Error{"its summary line '" + line + "' holds '" + w + "', not a count"};
+        return Error{fmt::format("its summary line '{}' holds '{}', not a count", line, w)};
       if (out.size() == names.size())
         return Error{"its summary line '" + line + "' holds more figures than events"};
       out.emplace_back(names[out.size()], n);
@@ -168,13 +169,14 @@ Result<ValgrindCounts> ValgrindRun::counts() const {
     if (events->empty() || events->front().first != "Ir")
       return Error{"Valgrind's count " + e.path().filename().string() +
                    ": its first event is not Ir (instructions)"};
-    for (const auto& [name, n] : *events) {
-      auto at =
-          std::find_if(total.begin(), total.end(), [&](const auto& t) { return t.first == name; });
+    // Every file names the same events in the same order; summed by name all the same.
+    for (const auto& event : *events) {
+      auto at = std::find_if(total.begin(), total.end(),
+                             [&event](const auto& t) { return t.first == event.first; });
       if (at == total.end())
-        total.emplace_back(name, n);
+        total.push_back(event);
       else
-        at->second += n;
+        at->second += event.second;
     }
     ++files;
   }
