@@ -4,6 +4,7 @@
 #   include/benchguard/*.hpp                  the header-only client (benchguard::client)
 #   include/benchguard/internal/...           the library's headers (benchguard::benchguard)
 #   lib/libbenchguard_lib.a                   the library
+#   lib/benchguard/libbenchguard_count.so     per-iteration instruction counts for Python
 #   lib/cmake/benchguard/                     find_package(benchguard CONFIG)
 #   share/pkgconfig/benchguard.pc             pkg-config: the client
 #   lib/pkgconfig/benchguard-library.pc       pkg-config: the library
@@ -37,6 +38,7 @@ target_include_directories(benchguard_lib PUBLIC
 target_compile_features(benchguard_lib INTERFACE $<INSTALL_INTERFACE:cxx_std_20>)
 
 install(TARGETS benchguard RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS benchguard_count LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/benchguard)
 install(TARGETS benchguard_client EXPORT benchguardClientTargets)
 install(TARGETS benchguard_lib EXPORT benchguardLibraryTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})

@@ -21,6 +21,8 @@ import os
 import threading
 import time
 
+from . import _count
+
 SAMPLE_INTERVAL_S = 0.002
 
 
@@ -136,13 +138,15 @@ class RssSampler:
 
 class Measurement:
     """One iteration: call start(), run the body, call stop(); stop() gives
-    (start_ns, end_ns, metrics)."""
+    (start_ns, end_ns, metrics). Under `benchguard run --measure instructions` the metrics
+    hold the body's `instructions` too (_count.py)."""
 
     def __init__(self, memory):
         self._rss = RssSampler() if memory else None
         if self._rss is not None and not self._rss.available:
             self._rss.close()
             self._rss = None
+        self._count = _count.Counter()
         self._start = 0
 
     @property
@@ -153,10 +157,14 @@ class Measurement:
         if self._rss is not None:
             self._rss.start()
         self._start = now_ns()
+        self._count.begin()
 
     def stop(self):
+        counted = self._count.end()
         end = now_ns()
         metrics = {}
+        if counted is not None:
+            metrics["instructions"] = counted
         if self._rss is not None:
             peak, mean = self._rss.stop()
             metrics["rss_peak_bytes"] = peak

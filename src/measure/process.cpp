@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "measure/affinity.hpp"
+#include "measure/count_library.hpp"
 #include "measure/environment.hpp"
 #include "measure/exec_resolve.hpp"
 #include "measure/launch_options.hpp"
@@ -169,8 +170,14 @@ Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchO
     }
     BG_ASSIGN(ValgrindRun run, ValgrindRun::prepare(before.get("PATH"), spec.simulate_caches));
     wrapped = run.wrap(spec.argv);
-    // Where a program using the C++ client reads its per-iteration counts.
+    // Where a program using the C++ client reads its per-iteration counts, and the library
+    // through which one that cannot issue client requests (Python) asks for them.
     env_values.emplace_back("BENCHGUARD_CALLGRIND_OUT", run.prefix());
+    if (const std::string& lib = count_library(); !lib.empty())
+      env_values.emplace_back("BENCHGUARD_COUNT_LIB", lib);
+    // Python randomizes its string hashes per process, which moves a program's count by a
+    // few in 10,000 from run to run; a fixed seed makes it exact (an explicit one is kept).
+    if (before.get("PYTHONHASHSEED") == nullptr) env_values.emplace_back("PYTHONHASHSEED", "0");
     valgrind.emplace(std::move(run));
   }
   const ChildEnvironment env(env_values);

@@ -44,6 +44,10 @@ for f in bin/benchguard include/benchguard/client.hpp include/benchguard/barrier
   [ -e "$prefix/$f" ] || fail "not installed: $f"
 done
 [ -n "$config" ] || fail "not installed: lib/cmake/benchguard/benchguardConfig.cmake"
+# Where benchguard looks for it (src/measure/count_library.cpp): lib/benchguard beside bin.
+[ -e "$prefix/lib/benchguard/libbenchguard_count.so" ] ||
+  [ -n "$(find "$prefix" -path '*/lib/*/benchguard/libbenchguard_count.so')" ] ||
+  fail "not installed: lib/benchguard/libbenchguard_count.so"
 for f in benchguardConfigVersion.cmake benchguardClientTargets.cmake \
   benchguardLibraryTargets.cmake; do
   [ -e "$(dirname "$config")/$f" ] || fail "not installed: $(dirname "$config")/$f"
