@@ -127,7 +127,10 @@ TEST(CliInstructions, CachesAddSimulatedMissesWithExactVerdicts) {
   const json ll = metric_row(r.out, "ll_misses");
   ASSERT_FALSE(ll.is_null()) << r.out;
   EXPECT_EQ(ll["verdict"], "slower") << r.out;
-  EXPECT_GT(ll["ratio"].get<double>(), 1.5) << r.out;  // 4,096 more pages touched
+  // 4,096 more pages touched, each a line the caches never held (1.6x here; 1.3x when the
+  // helper is built with the sanitizers, whose own accesses miss too).
+  EXPECT_GE(ll["mean_b"].get<double>() - ll["mean_a"].get<double>(), 4000) << r.out;
+  EXPECT_GT(ll["ratio"].get<double>(), 1.2) << r.out;
   EXPECT_EQ(ll["ci"][0], ll["ci"][1]) << r.out;
   r = run_cli({"compare", "side=a", "side=c", "--db", db, "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
