@@ -70,17 +70,7 @@ class Client {
   // (instruction_count.hpp).
   template <class F>
   double measure(F&& f) {
-    sync();
-    const int64_t start = now_ns();
-    count_.begin();
-    std::forward<F>(f)();
-    const auto counted = count_.end();
-    const int64_t end = now_ns();
-    if (counted)
-      report(start, end, {{"instructions", static_cast<double>(*counted)}});
-    else
-      report(start, end);
-    return static_cast<double>(end - start) * 1e-9;
+    return measure_batch(std::forward<F>(f), 1);
   }
 
   // Runs `batch` calls of f back to back as the next iteration, and reports the seconds one

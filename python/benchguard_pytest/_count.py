@@ -46,10 +46,6 @@ class Counter:
     def __init__(self):
         self._lib = library()
 
-    @property
-    def active(self):
-        return self._lib is not None
-
     def begin(self):
         if self._lib is not None:
             self._lib.benchguard_count_begin()

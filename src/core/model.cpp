@@ -49,11 +49,6 @@ std::vector<std::pair<std::string, double>> outside_metrics(const InstanceRecord
   return m;
 }
 
-bool is_count_metric(std::string_view metric) {
-  return std::find(std::begin(kCountMetrics), std::end(kCountMetrics), metric) !=
-         std::end(kCountMetrics);
-}
-
 bool is_simulated_metric(std::string_view metric) {
   return std::find(std::begin(kSimulatedMetrics), std::end(kSimulatedMetrics), metric) !=
          std::end(kSimulatedMetrics);

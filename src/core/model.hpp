@@ -200,7 +200,7 @@ struct InstanceRecord {
   std::optional<int64_t> cycles;
   // Further counts of the whole process tree, by name, in the order measured: l1_misses,
   // ll_misses and estimated_cycles from Valgrind's cache simulation; branch_misses and
-  // cache_misses from hardware counters (kCountMetrics). Empty when none was measured.
+  // cache_misses from hardware counters. Empty when none was measured.
   std::vector<std::pair<std::string, int64_t>> counts;
   std::string cpus;  // CPU list it was pinned to, "" if not pinned
   // The schedule that launched it: sequential | alternate | randomized | duet | sync-duet
@@ -218,13 +218,10 @@ struct InstanceRecord {
   bool ok() const { return failure.empty(); }
 };
 
-// The counts an instance may hold in InstanceRecord::counts, and those of them (with
-// instructions) that Valgrind simulates: the same on every run of the same program and input.
-inline constexpr std::string_view kCountMetrics[] = {"l1_misses", "ll_misses", "estimated_cycles",
-                                                     "branch_misses", "cache_misses"};
+// The counts Valgrind simulates (instructions, and InstanceRecord::counts under its cache
+// simulation): the same on every run of the same program and input.
 inline constexpr std::string_view kSimulatedMetrics[] = {"instructions", "l1_misses", "ll_misses",
                                                          "estimated_cycles"};
-bool is_count_metric(std::string_view metric);
 bool is_simulated_metric(std::string_view metric);
 
 // The metrics of an iteration timed from outside: the instance's wall time, CPU times and

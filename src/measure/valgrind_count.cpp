@@ -77,22 +77,6 @@ std::vector<std::string> ValgrindRun::wrap(const std::vector<std::string>& argv)
   return out;
 }
 
-Result<int64_t> parse_valgrind_summary(const std::string& text) {
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.starts_with("summary:")) continue;
-    std::size_t at = 8;
-    while (at < line.size() && line[at] == ' ') ++at;
-    int64_t n = 0;
-    const auto [end, ec] = std::from_chars(line.data() + at, line.data() + line.size(), n);
-    if (ec != std::errc() || end == line.data() + at || n < 0)
-      return Error{"its summary line '" + line + "' holds no count"};
-    return n;
-  }
-  return Error{"it has no summary line"};
-}
-
 Result<std::vector<std::pair<std::string, int64_t>>> parse_valgrind_events(
     const std::string& text) {
   std::istringstream in(text);

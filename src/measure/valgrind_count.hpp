@@ -59,10 +59,8 @@ inline constexpr const char* kSimulatedCaches[] = {"--I1=32768,8,64", "--D1=3276
 // Whether valgrind is on `path_env`; the Error says what to install.
 Status valgrind_available(const char* path_env);
 
-// The count in one callgrind (or cachegrind) output file's text: its `summary:` line's first
-// figure (Ir, the event listed first). An Error names what is missing.
-Result<int64_t> parse_valgrind_summary(const std::string& text);
-// Every event of one output file, named by its `events:` line, with its `summary:` figure.
+// Every event of one callgrind (or cachegrind) output file, named by its `events:` line, with
+// its `summary:` figure (Ir, the instructions, first). An Error names what is missing.
 Result<std::vector<std::pair<std::string, int64_t>>> parse_valgrind_events(const std::string& text);
 // What the cache simulation's events (Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw) give, in this
 // order: l1_misses (I1mr + D1mr + D1mw), ll_misses (ILmr + DLmr + DLmw) and estimated_cycles,

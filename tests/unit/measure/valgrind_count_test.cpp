@@ -16,17 +16,17 @@ TEST(MeasureValgrindCount, TheSummaryLineHoldsTheCount) {
   const std::string file =
       "desc: I1 cache: 32768 B, 64 B, 8-way associative\ncmd: /bin/true\nevents: Ir\n"
       "fl=/x.c\nfn=main\n3 10\nsummary: 1456014\n";
-  auto n = parse_valgrind_summary(file);
+  auto n = parse_valgrind_events(file);
   ASSERT_TRUE(n.ok()) << n.error().message;
-  EXPECT_EQ(*n, 1456014);
+  EXPECT_EQ(*n, (std::vector<std::pair<std::string, int64_t>>{{"Ir", 1456014}}));
   // With cache simulation, Ir comes first.
-  n = parse_valgrind_summary("events: Ir I1mr ILmr\nsummary: 99 3 2\n");
+  n = parse_valgrind_events("events: Ir I1mr ILmr\nsummary: 99 3 2\n");
   ASSERT_TRUE(n.ok());
-  EXPECT_EQ(*n, 99);
-  EXPECT_EQ(parse_valgrind_summary("events: Ir\nfn=main\n3 10\n").error().message,
+  EXPECT_EQ(n->front(), (std::pair<std::string, int64_t>{"Ir", 99}));
+  EXPECT_EQ(parse_valgrind_events("events: Ir\nfn=main\n3 10\n").error().message,
             "it has no summary line");
-  EXPECT_EQ(parse_valgrind_summary("summary: many\n").error().message,
-            "its summary line 'summary: many' holds no count");
+  EXPECT_EQ(parse_valgrind_events("events: Ir\nsummary: many\n").error().message,
+            "its summary line 'summary: many' holds 'many', not a count");
 }
 
 // Every event by name, and the cache figures derived from them, checked against the sums and
