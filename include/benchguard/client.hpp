@@ -13,7 +13,8 @@
 // first waits for the other side (BENCHGUARD_BARRIER, barrier.hpp), so that both sides start
 // every iteration together. Under `--measure instructions` each measured iteration also
 // reports the instructions it executed (instruction_count.hpp, with Valgrind's headers when
-// they are installed). Header-only, no other dependencies.
+// they are installed); where hardware counters work, it reports its own instructions, cycles,
+// branch and cache misses (iteration_counters.hpp). Header-only, no other dependencies.
 #pragma once
 
 #include <time.h>
@@ -27,6 +28,7 @@
 
 #include "benchguard/barrier.hpp"
 #include "benchguard/instruction_count.hpp"
+#include "benchguard/iteration_counters.hpp"
 
 namespace benchguard {
 
@@ -40,6 +42,8 @@ class Client {
     burn_in_ = env_int("BENCHGUARD_BURN_IN", 0);
     if (const char* name = std::getenv("BENCHGUARD_BARRIER"); name != nullptr && *name != '\0')
       barrier_ = SharedBarrier::attach(name);
+    // Under Valgrind the simulation counts; hardware counters would count the simulator.
+    if (count_.active()) counters_ = IterationCounters(nullptr);
   }
   ~Client() {
     if (out_ != nullptr) std::fclose(out_);
@@ -67,37 +71,51 @@ class Client {
 
   // Times one call of f as the next iteration and reports it. Returns the seconds taken.
   // Under `--measure instructions` the iteration also reports the instructions f executed
-  // (instruction_count.hpp).
+  // (instruction_count.hpp); where hardware counters work, the counts of its events
+  // (iteration_counters.hpp).
   template <class F>
   double measure(F&& f) {
     return measure_batch(std::forward<F>(f), 1);
   }
 
   // Runs `batch` calls of f back to back as the next iteration, and reports the seconds one
-  // call took as its wall_time, and under `--measure instructions` the instructions one call
-  // executed (the batch's count over `batch`). Returns the seconds per call.
+  // call took as its wall_time, and its counts (instructions under `--measure instructions`,
+  // hardware counters where they work) as one call's share of the batch's. Returns the
+  // seconds per call.
   template <class F>
   double measure_batch(F&& f, uint64_t batch) {
     sync();
+    // The counters are read outside the timed span, so that their cost is not timed.
+    counters_.begin();
     const int64_t start = now_ns();
     count_.begin();
     for (uint64_t k = 0; k < batch; ++k) f();
     const auto counted = count_.end();
     const int64_t end = now_ns();
+    std::vector<std::pair<std::string, double>> metrics;
+    counters_.end(metrics, batch);
     const double n = static_cast<double>(batch == 0 ? 1 : batch);
     const double per_op = static_cast<double>(end - start) * 1e-9 / n;
-    if (counted)
-      write(start, end, per_op, {{"instructions", static_cast<double>(*counted) / n}});
-    else
-      write(start, end, per_op, {});
+    if (counted) metrics.emplace_back("instructions", static_cast<double>(*counted) / n);
+    write(start, end, per_op, metrics);
     return per_op;
   }
 
-  // For an iteration timed by the caller: just before and just after its work. Under
-  // `--measure instructions` end_count() gives what the work executed, to report as
-  // {"instructions", n}; otherwise nothing (instruction_count.hpp).
-  void begin_count() { count_.begin(); }
-  std::optional<int64_t> end_count() { return count_.end(); }
+  // For an iteration timed by the caller: just before and just after its work. end_count()
+  // gives what the work counted, to pass on to report(): the instructions it executed under
+  // `--measure instructions`, the counts of the hardware counters where they work, and
+  // nothing otherwise.
+  void begin_count() {
+    counters_.begin();
+    count_.begin();
+  }
+  std::vector<std::pair<std::string, double>> end_count() {
+    std::vector<std::pair<std::string, double>> metrics;
+    if (const auto counted = count_.end())
+      metrics.emplace_back("instructions", static_cast<double>(*counted));
+    counters_.end(metrics);
+    return metrics;
+  }
 
   // Reports an iteration timed by the caller, with optional extra metrics
   // (name, value); wall_time is derived from the timestamps.
@@ -148,6 +166,7 @@ class Client {
   std::FILE* out_ = nullptr;
   SharedBarrier barrier_;
   InstructionCount count_;
+  IterationCounters counters_;
   int iterations_ = -1;
   int burn_in_ = 0;
   int next_ = 0;

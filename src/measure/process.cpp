@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 
@@ -26,6 +27,10 @@
 
 namespace benchguard::measure {
 namespace {
+
+// The events a program using the C++ client counts per iteration where hardware counters work
+// (BENCHGUARD_COUNTERS): those benchguard counts per instance, under the same names.
+constexpr const char* kIterationCounters = "instructions,cycles,branch_misses,cache_misses";
 
 double seconds(const timeval& tv) {
   return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) * 1e-6;
@@ -162,6 +167,18 @@ Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchO
   std::optional<ValgrindRun> valgrind;
   std::vector<std::string> wrapped;
   KeyValues env_values = spec.env;
+  // Hardware counters would count Valgrind's own work.
+  const bool hardware = spec.counters && !spec.count_instructions && counters_available();
+  // Where they work, a program using the C++ client counts each iteration too
+  // (iteration_counters.hpp), unless the suite or the environment names events of its own.
+  const bool named = std::getenv("BENCHGUARD_COUNTERS") != nullptr ||
+                     std::any_of(spec.env.begin(), spec.env.end(),
+                                 [](const auto& kv) { return kv.first == "BENCHGUARD_COUNTERS"; });
+  if (hardware && !named) env_values.emplace_back("BENCHGUARD_COUNTERS", kIterationCounters);
+  // One that cannot open perf events itself (Python) does so through benchguard's library.
+  if (!spec.count_instructions && (hardware || named))
+    if (const std::string& lib = count_library(); !lib.empty())
+      env_values.emplace_back("BENCHGUARD_COUNT_LIB", lib);
   if (spec.count_instructions) {
     const ChildEnvironment before(spec.env);
     // The benchmark's own name is checked first, so that its errors name it, not valgrind.
@@ -218,8 +235,6 @@ Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchO
     }
   }
 
-  // Hardware counters would count Valgrind's own work.
-  const bool hardware = spec.counters && !spec.count_instructions && counters_available();
   const bool fork_path =
       options.method == LaunchMethod::kFork || (options.method == LaunchMethod::kAuto && hardware);
   Result<Spawned> spawned = Error{};

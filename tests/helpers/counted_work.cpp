@@ -36,10 +36,7 @@ int main(int argc, char** argv) {
       spin(work);
       const auto counted = bg.end_count();
       const int64_t end = benchguard::Client::now_ns();
-      if (counted)
-        bg.report(start, end, {{"instructions", static_cast<double>(*counted)}});
-      else
-        bg.report(start, end);
+      bg.report(start, end, counted);
     } else if (mode == "batch") {
       bg.measure_batch([&] { spin(work); }, 4);
     } else {

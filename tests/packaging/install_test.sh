@@ -37,7 +37,8 @@ cmake --install "$build" --prefix "$prefix" --strip >"$tmp/install.log" 2>&1 ||
 
 config=$(find "$prefix" -path '*/cmake/benchguard/benchguardConfig.cmake' | head -n 1)
 for f in bin/benchguard include/benchguard/client.hpp include/benchguard/barrier.hpp \
-  include/benchguard/benchguard.hpp include/benchguard/gtest.hpp include/benchguard/internal/core/version.hpp \
+  include/benchguard/benchguard.hpp include/benchguard/gtest.hpp include/benchguard/iteration_counters.hpp \
+  include/benchguard/internal/core/version.hpp \
   include/benchguard/internal/stats/descriptive.hpp share/pkgconfig/benchguard.pc \
   share/man/man1/benchguard.1.gz share/man/man1/benchguard-run.1.gz \
   share/bash-completion/completions/benchguard share/zsh/vendor-completions/_benchguard; do
