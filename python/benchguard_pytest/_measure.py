@@ -139,7 +139,8 @@ class RssSampler:
 class Measurement:
     """One iteration: call start(), run the body, call stop(); stop() gives
     (start_ns, end_ns, metrics). Under `benchguard run --measure instructions` the metrics
-    hold the body's `instructions` too (_count.py)."""
+    hold the body's `instructions` too, and where hardware counters work its counts of them
+    (_count.py)."""
 
     def __init__(self, memory):
         self._rss = RssSampler() if memory else None
@@ -162,9 +163,7 @@ class Measurement:
     def stop(self):
         counted = self._count.end()
         end = now_ns()
-        metrics = {}
-        if counted is not None:
-            metrics["instructions"] = counted
+        metrics = dict(counted)
         if self._rss is not None:
             peak, mean = self._rss.stop()
             metrics["rss_peak_bytes"] = peak

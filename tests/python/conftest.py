@@ -38,7 +38,8 @@ def clean_env(monkeypatch, benchguard_bin):
     """The environment of a pytest run outside benchguard, with the binary known."""
     for name in ("BENCHGUARD_RESULTS", "BENCHGUARD_ITERATIONS", "BENCHGUARD_BURN_IN",
                  "BENCHGUARD_BENCHMARK", "BENCHGUARD_VARIANT", "BENCHGUARD_INSTANCE",
-                 "BENCHGUARD_BARRIER", "BENCHGUARD_DB"):
+                 "BENCHGUARD_BARRIER", "BENCHGUARD_DB", "BENCHGUARD_COUNTERS",
+                 "BENCHGUARD_COUNT_LIB", "BENCHGUARD_CALLGRIND_OUT"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("BENCHGUARD_BIN", benchguard_bin)
     # Only the plugins a test names (-p): other installed plugins stay out of its sessions.
