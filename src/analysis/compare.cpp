@@ -123,8 +123,8 @@ void withhold_unmeasured(BenchmarkComparison& row) {
 
 // Simulated counts (instructions, cache misses) that agree within each side: the ratio of the
 // counts is exact, its interval spans only what spread there is, and the verdict needs one instance
-// a side.
-void apply_exact(BenchmarkComparison& row) {
+// a side. True when the row was judged so (exact_notes says why, once per benchmark).
+bool apply_exact(BenchmarkComparison& row) {
   const auto range = [](const MetricSample& m) {
     double lo = INFINITY, hi = -INFINITY, sum = 0;
     std::size_t n = 0;
@@ -138,7 +138,7 @@ void apply_exact(BenchmarkComparison& row) {
   };
   const auto [lo_a, hi_a, mean_a] = range(row.a);
   const auto [lo_b, hi_b, mean_b] = range(row.b);
-  if (!(lo_a > 0 && lo_b > 0)) return;
+  if (!(lo_a > 0 && lo_b > 0)) return false;
   auto& r = row.result;
   if (hi_a / lo_a - 1 > kExactSpread || hi_b / lo_b - 1 > kExactSpread) {
     r.warnings.push_back(fmt::format(
@@ -146,7 +146,7 @@ void apply_exact(BenchmarkComparison& row) {
         "program does not run the same way every time, so the usual rule applies",
         row.metric.name == "instructions" ? "instruction" : row.metric.name,
         100 * (hi_a / lo_a - 1), 100 * (hi_b / lo_b - 1)));
-    return;
+    return false;
   }
   // What the statistics said about too few instances does not hold for exact counts.
   r.warnings.clear();
@@ -158,11 +158,32 @@ void apply_exact(BenchmarkComparison& row) {
   // No test is needed where nothing varies: the counts either differ or they do not.
   const double p = mean_a == mean_b ? 1.0 : 0.0;
   r.p_value = r.p_value_adjusted = r.p_value_bootstrap = r.p_value_bootstrap_adjusted = p;
-  r.warnings.push_back(
-      fmt::format("exact: Valgrind's {} counts agree within {:g}% on each side ({} and {} "
-                  "instances), so B/A is the ratio of the counts",
-                  row.metric.name == "instructions" ? "instruction" : row.metric.name,
-                  100 * kExactSpread, row.a.data.instances(), row.b.data.instances()));
+  return true;
+}
+
+// Says, on the first exact row of each benchmark, which of its counts were judged exact: one
+// note for all of them (a run under `caches` has four), not one per metric.
+void exact_notes(CompareReport& report,
+                 const std::vector<std::pair<std::size_t, std::size_t>>& exact) {
+  std::vector<std::string> done;
+  for (const auto& [m, i] : exact) {
+    BenchmarkComparison& first = report.metrics[m].rows[i];
+    if (std::find(done.begin(), done.end(), first.benchmark) != done.end()) continue;
+    done.push_back(first.benchmark);
+    std::vector<std::string> names;
+    for (const auto& [m2, i2] : exact) {
+      const BenchmarkComparison& row = report.metrics[m2].rows[i2];
+      if (row.benchmark != first.benchmark) continue;
+      names.push_back(row.metric.name == "instructions" ? "instruction" : row.metric.name);
+    }
+    std::string list = names.front();
+    for (std::size_t k = 1; k < names.size(); ++k)
+      list += (k + 1 == names.size() ? " and " : ", ") + names[k];
+    first.result.warnings.push_back(fmt::format(
+        "exact: Valgrind's {} counts agree within {:g}% on each side ({} and {} instances), so "
+        "B/A is the ratio of the counts",
+        list, 100 * kExactSpread, first.a.data.instances(), first.b.data.instances()));
+  }
 }
 
 }  // namespace
@@ -235,6 +256,7 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
     for (const auto& e : options.calibration->entries)
       calibrated.try_emplace({e.benchmark, e.metric}, &e);
   std::size_t uncalibrated = 0;
+  std::vector<std::pair<std::size_t, std::size_t>> exact;  // (metric, row) judged exactly
   for (const auto& metric : metrics) {
     MetricComparison mc;
     std::vector<double> thresholds;
@@ -324,7 +346,8 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
       mc.rows[i].result = std::move(set.benchmarks[i]);
       if (!notes[i].empty()) mc.rows[i].result.warnings.push_back(notes[i]);
       withhold_unmeasured(mc.rows[i]);
-      if (mc.rows[i].simulated) apply_exact(mc.rows[i]);
+      if (mc.rows[i].simulated && apply_exact(mc.rows[i]))
+        exact.emplace_back(report.metrics.size(), i);
       if (options.sequential != nullptr && options.sequential->setup.metric == metric)
         if (const auto* o = options.sequential->find(mc.rows[i].benchmark))
           apply_sequential(*o, mc.rows[i].result);
@@ -332,6 +355,7 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
     if (mc.rows.size() > 1) mc.geomean = set.geomean;
     report.metrics.push_back(std::move(mc));
   }
+  exact_notes(report, exact);
   if (options.calibration != nullptr) {
     const Calibration& c = *options.calibration;
     const std::string statistic = stats::to_string(options.verdict.statistic);
