@@ -1,6 +1,7 @@
 // benchguard show [RUN]
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "cli/app.hpp"
@@ -61,22 +62,38 @@ void print_run(Context& ctx, const RunData& run) {
     return;
   }
   const bool machine = format == "csv";
+  // A variant counted under Valgrind is shown by its instructions: then the table names the
+  // metric of each row.
+  const bool named =
+      std::any_of(rows.begin(), rows.end(), [](const auto& s) { return s.metric != "wall_time"; });
   report::Table t;
   t.header = {"benchmark", "variant", "instances", "iterations", "mean",       "median",
               "min",       "max",     "stdev",     "cv",         "peak memory"};
   t.right = {false, false, true, true, true, true, true, true, true, true, true};
+  if (named) {
+    t.header.insert(t.header.begin() + 2, "metric");
+    t.right.insert(t.right.begin() + 2, false);
+  }
   for (const auto& s : rows) {
     auto v = [&](double x) { return machine ? fmt::format("{:.9g}", x) : format_value(x, s.unit); };
     std::string inst = std::to_string(s.instances_ok);
     if (s.instances_failed > 0 && !machine)
       inst += fmt::format(" (+{} failed)", s.instances_failed);
     const bool empty = s.iterations == 0;
-    t.add_row(
-        {s.benchmark, s.variant, inst, std::to_string(s.iterations), empty ? "-" : v(s.mean),
-         empty ? "-" : v(s.median), empty ? "-" : v(s.min), empty ? "-" : v(s.max),
-         empty ? "-" : v(s.stdev),
-         empty ? "-" : (machine ? fmt::format("{:.6g}", s.cv) : fmt::format("{:.1f}%", 100 * s.cv)),
-         machine ? fmt::format("{:.0f}", s.peak_memory) : format_bytes(s.peak_memory)});
+    std::vector<std::string> row = {
+        s.benchmark,
+        s.variant,
+        inst,
+        std::to_string(s.iterations),
+        empty ? "-" : v(s.mean),
+        empty ? "-" : v(s.median),
+        empty ? "-" : v(s.min),
+        empty ? "-" : v(s.max),
+        empty ? "-" : v(s.stdev),
+        empty ? "-" : (machine ? fmt::format("{:.6g}", s.cv) : fmt::format("{:.1f}%", 100 * s.cv)),
+        machine ? fmt::format("{:.0f}", s.peak_memory) : format_bytes(s.peak_memory)};
+    if (named) row.insert(row.begin() + 2, s.metric);
+    t.add_row(std::move(row));
   }
   if (format == "table" || format == "md") {
     const auto& r = run.run;

@@ -19,12 +19,14 @@ double instance_peak_memory(const InstanceRecord& inst) {
 
 std::vector<VariantSummary> summarize_run(const RunData& run, const std::string& metric) {
   std::vector<VariantSummary> out;
-  const MetricInfo* info = find_builtin_metric(metric);
   for (const auto& v : run.variants) {
     VariantSummary s;
     s.benchmark = v.variant.benchmark;
     s.variant = v.variant.name;
-    s.metric = metric;
+    s.metric = !metric.empty()                      ? metric
+               : analysis::counted_by_simulation(v) ? "instructions"
+                                                    : "wall_time";
+    const MetricInfo* info = find_builtin_metric(s.metric);
     s.unit = info != nullptr ? info->unit : "";
     std::vector<double> all;
     for (const auto& inst : v.instances) {
@@ -36,7 +38,7 @@ std::vector<VariantSummary> summarize_run(const RunData& run, const std::string&
     // What `show` reports is what was measured: flagged burn-in out, nothing detected on top.
     analysis::BurnInPolicy configured;
     configured.mode = analysis::BurnInPolicy::Mode::kConfigured;
-    const auto sample = analysis::extract(v, metric, configured);
+    const auto sample = analysis::extract(v, s.metric, configured);
     all.assign(sample.data.values().begin(), sample.data.values().end());
     s.iterations = static_cast<int>(all.size());
     if (!all.empty()) {

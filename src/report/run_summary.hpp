@@ -28,8 +28,9 @@ struct VariantSummary {
 // the largest of what was seen (an upper bound for instances shorter than a sample interval).
 double instance_peak_memory(const InstanceRecord& inst);
 
-std::vector<VariantSummary> summarize_run(const RunData& run,
-                                          const std::string& metric = "wall_time");
+// `metric` empty: each variant's headline, its wall time or, for a variant counted under
+// Valgrind, its instructions (its time is the simulator's).
+std::vector<VariantSummary> summarize_run(const RunData& run, const std::string& metric = "");
 
 // The summary records of a run (statistics a source kept without its measurements), one row
 // per variant and metric: benchmark, variant, metric, count ("?" when unknown), mean,
