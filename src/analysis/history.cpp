@@ -9,10 +9,10 @@
 #include <functional>
 #include <limits>
 #include <map>
-#include <set>
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "analysis/compare.hpp"
 #include "analysis/series_cache.hpp"
@@ -33,14 +33,30 @@ int64_t commit_time_ns(const RunRecord& run) {
   return secs * 1'000'000'000;
 }
 
+// The 97.5% quantiles of Student's t by degrees of freedom, computed once each: a history's
+// points mostly have the same few instance counts, and each quantile is an iterative inversion.
+class TQuantiles {
+ public:
+  double operator()(std::size_t df) {
+    if (df >= q_.size()) q_.resize(df + 1, 0.0);
+    if (q_[df] == 0.0) {
+      const boost::math::students_t t(static_cast<double>(df));
+      q_[df] = boost::math::quantile(boost::math::complement(t, 0.025));
+    }
+    return q_[df];
+  }
+
+ private:
+  std::vector<double> q_;
+};
+
 // The 95% Student t interval of the mean of `x`; NaN bounds for fewer than 2 values.
-stats::Interval mean_interval(std::span<const double> x) {
+stats::Interval mean_interval(std::span<const double> x, TQuantiles& quantile) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   if (x.size() < 2) return {nan, nan};
   const double m = stats::mean(x);
   const double se = stats::stdev(x) / std::sqrt(static_cast<double>(x.size()));
-  const boost::math::students_t t(static_cast<double>(x.size() - 1));
-  const double q = boost::math::quantile(boost::math::complement(t, 0.025));
+  const double q = quantile(x.size() - 1);
   return {m - q * se, m + q * se};
 }
 
@@ -171,11 +187,16 @@ struct HistoryBuilder::State {
   std::vector<std::string> metrics;
   std::unordered_map<std::string, size_t> position;  // commit -> index in options.commits
   int skipped_commit = 0;
-  std::set<std::string> benchmarks, metric_names, machines;
+  // Sorted when the history is finished.
+  std::unordered_set<std::string> benchmarks, metric_names, machines;
   std::size_t runs = 0;
   // Series by (benchmark, variant, metric, machine); found by views of the names, without
   // copying them, for each variant of each run.
-  std::map<SeriesKey, Gathering, SeriesKeyLess> gathered;
+  using Gathered = std::map<SeriesKey, Gathering, SeriesKeyLess>;
+  Gathered gathered;
+  // The series of the previous run's n-th (variant, metric), tried first: the runs of a
+  // history mostly hold the same benchmarks in the same order.
+  std::vector<Gathered::iterator> recent;
   // Point keys (a commit, or "run:" and a run's uuid) numbered in the order met.
   std::unordered_map<std::string, uint32_t> point_ids;
 };
@@ -233,9 +254,11 @@ void HistoryBuilder::add_sources(const RunRecord& run, int64_t id,
   ++state_->runs;
   state_->machines.insert(machine);
   for (const auto& v : variants) {
-    state_->benchmarks.insert(v.benchmark);
-    for (const auto& m : v.measured) state_->metric_names.insert(m);
-    for (const auto& s : v.summaries) state_->metric_names.insert(s.metric);
+    if (!state_->benchmarks.contains(v.benchmark)) state_->benchmarks.insert(v.benchmark);
+    for (const auto& m : v.measured)
+      if (!state_->metric_names.contains(m)) state_->metric_names.insert(m);
+    for (const auto& s : v.summaries)
+      if (!state_->metric_names.contains(s.metric)) state_->metric_names.insert(s.metric);
   }
   if (!options.machine.empty() && machine != options.machine) return;
   const std::string point_key = run.git_commit.empty() ? "run:" + run.uuid : run.git_commit;
@@ -244,6 +267,7 @@ void HistoryBuilder::add_sources(const RunRecord& run, int64_t id,
           .first->second;
   const int64_t ctime = commit_time_ns(run);
   const int64_t time = ctime > 0 ? ctime : run.started_at;
+  std::size_t slot = 0;  // into state_->recent
   for (const auto& v : variants) {
     if (!options.benchmarks.empty() &&
         std::find(options.benchmarks.begin(), options.benchmarks.end(), v.benchmark) ==
@@ -255,7 +279,16 @@ void HistoryBuilder::add_sources(const RunRecord& run, int64_t id,
       const auto summary = std::find_if(v.summaries.begin(), v.summaries.end(),
                                         [&](const SummaryRecord& x) { return x.metric == m; });
       if (data.empty() && summary == v.summaries.end()) continue;
-      auto it = state_->gathered.find(SeriesKeyView(v.benchmark, v.name, m, machine));
+      auto& recent = state_->recent;
+      auto it = state_->gathered.end();
+      if (slot < recent.size()) {
+        const SeriesKey& k = recent[slot]->first;
+        if (std::get<0>(k) == v.benchmark && std::get<1>(k) == v.name && std::get<2>(k) == m &&
+            std::get<3>(k) == machine)
+          it = recent[slot];
+      }
+      if (it == state_->gathered.end())
+        it = state_->gathered.find(SeriesKeyView(v.benchmark, v.name, m, machine));
       if (it == state_->gathered.end()) {
         it = state_->gathered.try_emplace({v.benchmark, v.name, m, machine}).first;
         Gathering& g = it->second;
@@ -264,6 +297,11 @@ void HistoryBuilder::add_sources(const RunRecord& run, int64_t id,
         g.series.machine = machine;
         g.series.metric = std::move(info);
       }
+      if (slot < recent.size())
+        recent[slot] = it;
+      else
+        recent.push_back(it);
+      ++slot;
       Gathering& g = it->second;
       if (g.point_of.size() <= point_id) g.point_of.resize(point_id + 1, 0);
       if (g.point_of[point_id] == 0) {
@@ -295,23 +333,30 @@ History HistoryBuilder::finish() {
     out.warnings.push_back(fmt::format("{} run(s) of commits outside the history followed left out",
                                        state_->skipped_commit));
   const auto& position = state_->position;
+  TQuantiles quantile;
+  std::vector<double> means;
   for (auto& [key, g] : state_->gathered) {
     HistorySeries& s = g.series;
+    // Runs are mostly added in the order of their commits: the points are then in order
+    // already, and a sort would only move them.
     if (!options.commits.empty()) {
-      std::stable_sort(s.points.begin(), s.points.end(), [&](const auto& a, const auto& b) {
+      const auto before = [&](const auto& a, const auto& b) {
         return position.at(a.commit) < position.at(b.commit);
-      });
+      };
+      if (!std::is_sorted(s.points.begin(), s.points.end(), before))
+        std::stable_sort(s.points.begin(), s.points.end(), before);
     } else {
-      std::stable_sort(s.points.begin(), s.points.end(),
-                       [](const auto& a, const auto& b) { return a.time < b.time; });
+      const auto before = [](const auto& a, const auto& b) { return a.time < b.time; };
+      if (!std::is_sorted(s.points.begin(), s.points.end(), before))
+        std::stable_sort(s.points.begin(), s.points.end(), before);
     }
     if (options.since > 0)
       std::erase_if(s.points, [&](const HistoryPoint& p) { return p.time < options.since; });
     if (options.last > 0 && s.points.size() > options.last)
       s.points.erase(s.points.begin(), s.points.end() - static_cast<std::ptrdiff_t>(options.last));
     for (auto& p : s.points) {
+      means.clear();
       if (p.summary()) {
-        std::vector<double> means;
         double weighted = 0;
         for (const auto& x : p.summaries) {
           means.push_back(x.mean);
@@ -319,19 +364,25 @@ History HistoryBuilder::finish() {
         }
         const int64_t n = p.summarised();
         p.centre = n > 0 ? weighted / static_cast<double>(n) : stats::mean(means);
-        p.interval = mean_interval(means);
+        p.interval = mean_interval(means, quantile);
         continue;
       }
-      const std::vector<double> means = stats::instance_means(p.data);
+      // stats::instance_means, into a vector that is reused.
+      for (std::size_t i = 0; i < p.data.instances(); ++i)
+        means.push_back(stats::mean(p.data.instance(i)));
       p.centre = stats::mean(means);
-      p.interval = mean_interval(means);
+      p.interval = mean_interval(means, quantile);
     }
     if (!s.points.empty()) out.series.push_back(std::move(s));
   }
+  state_->recent.clear();
   state_->gathered.clear();
   out.benchmarks.assign(state_->benchmarks.begin(), state_->benchmarks.end());
   out.metrics.assign(state_->metric_names.begin(), state_->metric_names.end());
   out.machines.assign(state_->machines.begin(), state_->machines.end());
+  std::sort(out.benchmarks.begin(), out.benchmarks.end());
+  std::sort(out.metrics.begin(), out.metrics.end());
+  std::sort(out.machines.begin(), out.machines.end());
   out.runs = state_->runs;
   return out;
 }
