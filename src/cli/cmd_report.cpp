@@ -70,10 +70,14 @@ Action add_report(CLI::App& app, Context& ctx) {
     BG_ASSIGN(auto store, ctx.open_store_read_only());
     BG_ASSIGN(auto site, report::html::build_site(*store, options, now_ns()));
     for (const auto& w : site.warnings) ctx.err << "benchguard: " << escape_text(w) << "\n";
-    BG_TRY(report::html::write_site(site, *dir));
-    if (!ctx.globals.quiet)
-      ctx.err << fmt::format("benchguard: {} files written to {} (open {}/index.html)\n",
-                             site.files.size(), escape_text(*dir), escape_text(*dir));
+    BG_ASSIGN(const auto written, report::html::write_site(site, *dir));
+    if (!ctx.globals.quiet) {
+      std::string changes;
+      if (written.unchanged > 0) changes += fmt::format(", {} unchanged", written.unchanged);
+      if (written.removed > 0) changes += fmt::format(", {} removed", written.removed);
+      ctx.err << fmt::format("benchguard: {} files written to {}{} (open {}/index.html)\n",
+                             written.written, escape_text(*dir), changes, escape_text(*dir));
+    }
     return 0;
   };
 }

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <future>
 #include <map>
+#include <optional>
+#include <set>
 #include <tuple>
 
 #include "analysis/gate.hpp"
@@ -210,11 +212,59 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
   return site;
 }
 
-Status write_site(const Site& site, const std::string& dir) {
+namespace {
+
+// The bytes of `path`, or nullopt when it cannot be read (missing, a directory).
+std::optional<std::string> read_existing(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string bytes;
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size < 0) return std::nullopt;
+  bytes.resize(static_cast<std::size_t>(size));
+  in.seekg(0);
+  in.read(bytes.data(), size);
+  if (!in) return std::nullopt;
+  return bytes;
+}
+
+// A path from the manifest that stays inside the site: relative, without "..".
+bool inside(const std::string& path) {
+  const std::filesystem::path p(path);
+  if (path.empty() || p.is_absolute()) return false;
+  return std::none_of(p.begin(), p.end(), [](const auto& part) { return part == ".."; });
+}
+
+}  // namespace
+
+Result<SiteWrite> write_site(const Site& site, const std::string& dir) {
   namespace fs = std::filesystem;
+  SiteWrite done;
   std::error_code ec;
+  const fs::path root(dir);
+  // What the previous build wrote: removed below unless this site has it too.
+  std::vector<std::string> before;
+  if (const auto listed = read_existing(root / kSiteManifest)) {
+    std::size_t from = 0;
+    while (from < listed->size()) {
+      std::size_t end = listed->find('\n', from);
+      if (end == std::string::npos) end = listed->size();
+      if (end > from) before.push_back(listed->substr(from, end - from));
+      from = end + 1;
+    }
+  }
+  std::string manifest;
+  std::set<std::string> now;
   for (const auto& f : site.files) {
-    const fs::path path = fs::path(dir) / f.path;
+    manifest += f.path + "\n";
+    now.insert(f.path);
+    const fs::path path = root / f.path;
+    // The same bytes are left alone: a published copy then sees only what changed.
+    if (const auto existing = read_existing(path); existing && *existing == f.content) {
+      ++done.unchanged;
+      continue;
+    }
     fs::create_directories(path.parent_path(), ec);
     if (ec)
       return Error{fmt::format("cannot create {}: {}", path.parent_path().string(), ec.message())};
@@ -222,8 +272,17 @@ Status write_site(const Site& site, const std::string& dir) {
     out.write(f.content.data(), static_cast<std::streamsize>(f.content.size()));
     out.close();
     if (!out) return Error{fmt::format("cannot write {}", path.string())};
+    ++done.written;
   }
-  return ok_status();
+  for (const auto& path : before) {
+    if (now.contains(path) || !inside(path)) continue;
+    if (fs::remove(root / path, ec)) ++done.removed;
+  }
+  std::ofstream out(root / kSiteManifest, std::ios::binary | std::ios::trunc);
+  out << manifest;
+  out.close();
+  if (!out) return Error{fmt::format("cannot write {}", (root / kSiteManifest).string())};
+  return done;
 }
 
 }  // namespace benchguard::report::html

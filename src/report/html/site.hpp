@@ -78,7 +78,20 @@ Result<std::string> render_compare_page(store::Store& store,
 Result<std::string> render_plan_page(store::Store& store, const std::string& ref,
                                      const SiteOptions& options);
 
-// Writes the site into `dir` (created when missing; files of the same names replaced).
-Status write_site(const Site& site, const std::string& dir);
+// What write_site changed in the directory.
+struct SiteWrite {
+  std::size_t written = 0;    // new or different files
+  std::size_t unchanged = 0;  // already there with the same bytes: left alone (their times too)
+  std::size_t removed = 0;    // written by an earlier build, not part of this site any more
+};
+
+// The list of the files a build wrote, kept in the site's directory so that the next build
+// removes those it no longer has (and nothing else).
+inline constexpr const char* kSiteManifest = ".benchguard-site";
+
+// Writes the site into `dir` (created when missing): a file whose bytes are already there is
+// left alone, and the files of the previous build (kSiteManifest) that this site does not have
+// are removed, so that the directory holds what a build into an empty one would.
+Result<SiteWrite> write_site(const Site& site, const std::string& dir);
 
 }  // namespace benchguard::report::html

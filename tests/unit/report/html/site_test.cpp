@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 
@@ -144,12 +146,80 @@ TEST_F(HtmlSite, WritesTheFilesIntoADirectory) {
   auto site = build_site(**store, {}, 0);
   ASSERT_TRUE(site) << site.error().message;
   const std::string out = dir_.file("site");
-  ASSERT_TRUE(write_site(*site, out));
+  const auto written = write_site(*site, out);
+  ASSERT_TRUE(written) << written.error().message;
+  EXPECT_EQ(written->written, site->files.size());
   EXPECT_EQ(testing::read_file(out + "/index.html"), site->find("index.html")->content);
   EXPECT_TRUE(std::filesystem::exists(out + "/assets/uPlot.iife.min.js"));
   // The newest 20 of 30 runs have pages.
   EXPECT_TRUE(std::filesystem::exists(out + "/run-11.html"));
   EXPECT_FALSE(std::filesystem::exists(out + "/run-10.html"));
+}
+
+// Every file under `dir` by its path below it, with its bytes.
+std::map<std::string, std::string> files_under(const std::string& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+    if (e.is_regular_file())
+      out[std::filesystem::relative(e.path(), dir).string()] = testing::read_file(e.path());
+  return out;
+}
+
+// A nightly build into the site of the night before writes only the files that changed, leaves
+// the others alone, removes the pages it no longer has (and nothing it did not write), and the
+// directory then holds exactly what a build into an empty one does.
+TEST_F(HtmlSite, ABuildIntoAnEarlierSiteEqualsAFreshOne) {
+  const std::string out = dir_.file("site");
+  const auto build = [&](std::size_t run_pages) {
+    auto store = store::open_store(db_, {.create = false, .read_only = true});
+    EXPECT_TRUE(store);
+    SiteOptions options;
+    options.run_pages = run_pages;
+    auto site = build_site(**store, options, 0);
+    EXPECT_TRUE(site) << site.error().message;
+    return std::move(site.value());
+  };
+  const Site first = build(20);
+  auto w = write_site(first, out);
+  ASSERT_TRUE(w) << w.error().message;
+  EXPECT_EQ(w->written, first.files.size());
+  testing::write_file(out + "/notes.txt", "the team's own file");
+  // The same site again: nothing to write.
+  w = write_site(build(20), out);
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->written, 0u);
+  EXPECT_EQ(w->unchanged, first.files.size());
+  EXPECT_EQ(w->removed, 0u);
+  // One more commit, and pages for the newest 5 runs only.
+  {
+    auto store = store::open_store(db_);
+    ASSERT_TRUE(store);
+    ASSERT_TRUE((*store)->add_runs({testing::history_run(30, 30, 4, 4, 5, true)}, {}));
+  }
+  const Site second = build(5);
+  w = write_site(second, out);
+  ASSERT_TRUE(w);
+  EXPECT_GT(w->written, 0u);
+  EXPECT_GT(w->unchanged, 0u);  // the assets at least
+  EXPECT_EQ(w->written + w->unchanged, second.files.size());
+  EXPECT_EQ(w->removed, 16u);  // run-11 .. run-26
+  EXPECT_FALSE(std::filesystem::exists(out + "/run-26.html"));
+  EXPECT_TRUE(std::filesystem::exists(out + "/run-31.html"));
+  // Byte for byte what a build into an empty directory writes, besides the team's file.
+  const std::string fresh = dir_.file("fresh");
+  ASSERT_TRUE(write_site(second, fresh));
+  auto have = files_under(out);
+  EXPECT_EQ(have.erase("notes.txt"), 1u);
+  EXPECT_EQ(have, files_under(fresh));
+  // A manifest naming files outside the site (edited by hand) removes none of them.
+  testing::write_file(dir_.file("outside.txt"), "x");
+  testing::write_file(out + "/" + kSiteManifest, testing::read_file(out + "/" + kSiteManifest) +
+                                                     "../outside.txt\n" + dir_.file("outside.txt") +
+                                                     "\n");
+  w = write_site(second, out);
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->removed, 0u);
+  EXPECT_TRUE(std::filesystem::exists(dir_.file("outside.txt")));
 }
 
 }  // namespace
