@@ -224,11 +224,21 @@ inline std::string json_string(std::string_view s) {
   std::string out = "\"";
   for (const char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];
@@ -288,8 +298,9 @@ class Recorder {
         char* end = nullptr;
         const long n = std::strtol(v.c_str(), &end, 10);
         if (v.empty() || *end != '\0' || n < 1 || n > 1000000) {
-          std::fprintf(stderr, "benchguard: --benchguard-iterations needs a whole number from 1 "
-                               "to 1000000, not \"%s\"\n",
+          std::fprintf(stderr,
+                       "benchguard: --benchguard-iterations needs a whole number from 1 "
+                       "to 1000000, not \"%s\"\n",
                        v.c_str());
           ok = false;
         } else {
@@ -334,8 +345,8 @@ class Recorder {
     if (mode_ != Mode::protocol) return;
     std::FILE* f = std::fopen(env("BENCHGUARD_RESULTS").c_str(), "a");
     if (f == nullptr) {
-      ADD_FAILURE() << "benchguard: cannot open BENCHGUARD_RESULTS ("
-                    << env("BENCHGUARD_RESULTS") << "): " << std::strerror(errno);
+      ADD_FAILURE() << "benchguard: cannot open BENCHGUARD_RESULTS (" << env("BENCHGUARD_RESULTS")
+                    << "): " << std::strerror(errno);
       return;
     }
     for (size_t i = 0; i < record.iterations.size(); ++i) {
@@ -363,8 +374,8 @@ class Recorder {
     if (mode_ != Mode::database || records_.empty()) return;
     const std::string path = write_csv();
     if (path.empty()) return;
-    std::vector<std::string> args = {binary(), "import", path, "--format", "duet-csv", "--db",
-                                     database_};
+    std::vector<std::string> args = {binary(),   "import", path,     "--format",
+                                     "duet-csv", "--db",   database_};
     for (const auto& label : labels_) {
       args.push_back("--label");
       args.push_back(label);
@@ -499,9 +510,10 @@ class Recorder {
       a.emplace_back("gtest_binary", std::string(exe, static_cast<size_t>(n)));
     a.emplace_back("gtest_filter", GTEST_FLAG_GET(filter));
     const auto* unit = ::testing::UnitTest::GetInstance();
-    a.emplace_back("gtest_outcomes", "failed=" + std::to_string(unit->failed_test_count()) +
-                                         " passed=" + std::to_string(unit->successful_test_count()) +
-                                         " skipped=" + std::to_string(unit->skipped_test_count()));
+    a.emplace_back("gtest_outcomes",
+                   "failed=" + std::to_string(unit->failed_test_count()) +
+                       " passed=" + std::to_string(unit->successful_test_count()) +
+                       " skipped=" + std::to_string(unit->skipped_test_count()));
     return a;
   }
 
@@ -524,15 +536,16 @@ class Environment : public ::testing::Environment {
   void TearDown() override { Recorder::get().finish(); }
 };
 
-inline const bool kEnvironmentAdded =
-    (::testing::AddGlobalTestEnvironment(new Environment), true);
+inline const bool kEnvironmentAdded = (::testing::AddGlobalTestEnvironment(new Environment), true);
 
 }  // namespace detail
 
 // For a main of your own: takes --benchguard[=DB], --benchguard-iterations=N and
 // --benchguard-label=KEY=VALUE out of argv (call it beside ::testing::InitGoogleTest).
 // False when one of them is malformed (the message is printed).
-inline bool init(int* argc, char** argv) { return detail::Recorder::get().parse_flags(argc, argv); }
+inline bool init(int* argc, char** argv) {
+  return detail::Recorder::get().parse_flags(argc, argv);
+}
 
 template <Measures M>
 class Fixture : public ::testing::Test {
@@ -553,7 +566,8 @@ class Fixture : public ::testing::Test {
 
  protected:
   void SetUp() override {
-    record_ = detail::Recorder::get().begin(*::testing::UnitTest::GetInstance()->current_test_info());
+    record_ =
+        detail::Recorder::get().begin(*::testing::UnitTest::GetInstance()->current_test_info());
     if (record_ == nullptr) return;
     if (kMemory) {
       sampler_ = std::make_unique<detail::RssSampler>();
@@ -597,18 +611,23 @@ class Fixture : public ::testing::Test {
 
   void start() {
     if (sampler_ != nullptr) sampler_->start();
+    // Under Valgrind the simulation counts; perf events would count the simulator.
+    if (!count_.active()) counters_.begin();
     body_start_ = Client::now_ns();
     count_.begin();
   }
   void stop() {
     const auto counted = count_.end();
     detail::Iteration it{body_start_, Client::now_ns(), {}};
+    // Under `--measure instructions`: what the iteration executed (instruction_count.hpp);
+    // where hardware counters work, their counts (iteration_counters.hpp).
+    if (counted) it.metrics.emplace_back("instructions", static_cast<double>(*counted));
+    if (!count_.active()) counters_.end(it.metrics);
     if (sampler_ != nullptr) {
       const auto [peak, mean] = sampler_->stop();
-      it.metrics = {{"rss_peak_bytes", peak}, {"rss_avg_bytes", mean}};
+      it.metrics.emplace_back("rss_peak_bytes", peak);
+      it.metrics.emplace_back("rss_avg_bytes", mean);
     }
-    // Under `--measure instructions`: what the iteration executed (instruction_count.hpp).
-    if (counted) it.metrics.emplace_back("instructions", static_cast<double>(*counted));
     if (record_ != nullptr) record_->iterations.push_back(std::move(it));
   }
 
@@ -639,6 +658,7 @@ class Fixture : public ::testing::Test {
   std::unique_ptr<detail::RssSampler> sampler_;  // only when recording memory
   int64_t body_start_ = 0;
   InstructionCount count_;
+  IterationCounters counters_;
   bool explicit_ = false;
 };
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "benchguard/iteration_counters.hpp"
 #include "support/test_support.hpp"
 
 namespace benchguard {
@@ -181,6 +182,31 @@ TEST(CliGTest, UnderBenchguardRunEachInstanceIsOneTestsIterations) {
       for (const auto& in : instances)
         said = said || in["failure"].get<std::string>().find("exit") != std::string::npos;
   EXPECT_TRUE(said) << after.dump();
+}
+
+// Each of the fixture's iterations counts the perf events benchguard names
+// (iteration_counters.hpp): hardware ones where they work; here software events named in the
+// environment stand in (this VM has no PMU).
+TEST(CliGTest, EachIterationCountsTheEventsBenchguardNames) {
+  if (PerfCounterSource("task_clock").names().empty())
+    GTEST_SKIP() << "perf_event_open is refused here";
+  TempDir dir;
+  const std::string db = dir.file("run.db");
+  const CliResult r =
+      run_program({BG_BINARY, "-q", "run", "--db", db, "--name", "sorted", "--instances", "1",
+                   "--iterations", "3", "--", sample(), "--gtest_filter=Sorted.Measure"},
+                  environment({"BENCHGUARD_COUNTERS=task_clock,page_faults"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json runs = export_runs(db);
+  ASSERT_EQ(runs.size(), 1u);
+  const json in = instances_of(runs[0]).at("sorted").at(0);
+  ASSERT_EQ(in["iterations"].size(), 3u) << in.dump();
+  for (const auto& it : in["iterations"]) {
+    ASSERT_TRUE(it["metrics"].contains("task_clock")) << it.dump();
+    EXPECT_TRUE(it["metrics"].contains("page_faults")) << it.dump();
+    // A sort of 100,000 values: more than 100 microseconds of the thread's time.
+    EXPECT_GT(it["metrics"]["task_clock"].get<double>(), 1e5) << it.dump();
+  }
 }
 
 // Under `--measure instructions` the fixture's measure() reports each sort's own count
