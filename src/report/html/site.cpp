@@ -7,13 +7,14 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <limits>
 #include <map>
-#include <optional>
 #include <set>
 #include <tuple>
 
 #include "analysis/gate.hpp"
 #include "core/embedded.hpp"
+#include "core/yaml_util.hpp"
 #include "report/html/encode.hpp"
 #include "report/html/page.hpp"
 #include "report/html/site_data.hpp"
@@ -214,20 +215,8 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
 
 namespace {
 
-// The bytes of `path`, or nullopt when it cannot be read (missing, a directory).
-std::optional<std::string> read_existing(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string bytes;
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size < 0) return std::nullopt;
-  bytes.resize(static_cast<std::size_t>(size));
-  in.seekg(0);
-  in.read(bytes.data(), size);
-  if (!in) return std::nullopt;
-  return bytes;
-}
+// Files of the site are compared whatever their size.
+constexpr std::size_t kNoLimit = std::numeric_limits<std::size_t>::max();
 
 // A path from the manifest that stays inside the site: relative, without "..".
 bool inside(const std::string& path) {
@@ -245,7 +234,8 @@ Result<SiteWrite> write_site(const Site& site, const std::string& dir) {
   const fs::path root(dir);
   // What the previous build wrote: removed below unless this site has it too.
   std::vector<std::string> before;
-  if (const auto listed = read_existing(root / kSiteManifest)) {
+  if (const auto listed = yaml::read_text_file((root / kSiteManifest).string(), kNoLimit);
+      listed.ok()) {
     std::size_t from = 0;
     while (from < listed->size()) {
       std::size_t end = listed->find('\n', from);
@@ -261,7 +251,8 @@ Result<SiteWrite> write_site(const Site& site, const std::string& dir) {
     now.insert(f.path);
     const fs::path path = root / f.path;
     // The same bytes are left alone: a published copy then sees only what changed.
-    if (const auto existing = read_existing(path); existing && *existing == f.content) {
+    if (const auto existing = yaml::read_text_file(path.string(), kNoLimit);
+        existing.ok() && *existing == f.content) {
       ++done.unchanged;
       continue;
     }
