@@ -1,6 +1,8 @@
 // benchguard run SUITE.yml | run [options] -- CMD ARGS...
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "cli/app.hpp"
 #include "cli/progress.hpp"
 #include "cli/run_flags.hpp"
@@ -8,6 +10,7 @@
 #include "cli/stop_signals.hpp"
 #include "cli/until_decided.hpp"
 #include "core/names.hpp"
+#include "measure/host.hpp"
 #include "schedule/runner.hpp"
 
 namespace benchguard::cli {
@@ -20,6 +23,8 @@ Result<int> do_run(Context& ctx, const RunFlags& f, const UntilDecidedFlags& unt
   if (f.null) opts.labels.emplace_back("null", f.null_variant.empty() ? "first" : f.null_variant);
 
   BG_TRY(schedule::preflight(suite));
+  // git runs while the store opens (a new database's schema takes about as long).
+  opts.git = measure::git_info_async(std::filesystem::current_path().string());
   BG_ASSIGN(auto store, ctx.open_store(/*create=*/true));
 
   auto outcome = [&]() -> Result<schedule::RunOutcome> {
@@ -37,8 +42,10 @@ Result<int> do_run(Context& ctx, const RunFlags& f, const UntilDecidedFlags& unt
   if (!outcome.ok()) return outcome.error();
 
   ctx.cache_series(*store, {outcome->run_id});
-  BG_ASSIGN(const RunData data, store->load_run(std::to_string(outcome->run_id)));
-  if (!ctx.globals.quiet) print_run(ctx, data);
+  if (!ctx.globals.quiet) {
+    BG_ASSIGN(const RunData data, store->load_run(std::to_string(outcome->run_id)));
+    print_run(ctx, data);
+  }
   for (const auto& b : outcome->benchmarks) {
     if (b.abandoned)
       ctx.err << fmt::format("benchguard: {}: abandoned after {} failed instances in a row: {}\n",

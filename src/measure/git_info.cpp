@@ -1,17 +1,32 @@
 #include <charconv>
+#include <future>
 #include <string_view>
+#include <vector>
 
 #include "measure/capture.hpp"
 #include "measure/host.hpp"
 
 namespace benchguard::measure {
 
+namespace {
+
+// No optional locks: benchguard must not rewrite the index of a repository a developer is
+// working in.
+Result<Captured> git(const std::string& dir, std::vector<std::string> args) {
+  args.insert(args.begin(), {"git", "-C", dir.empty() ? "." : dir});
+  return capture_output(args, "", {{"GIT_OPTIONAL_LOCKS", "0"}, {"LC_ALL", "C"}});
+}
+
+}  // namespace
+
 GitInfo git_info(const std::string& dir) {
-  // One `git status` answers all three questions. No optional locks: benchguard must not
-  // rewrite the index of a repository a developer is working in.
-  auto st = capture_output({"git", "-C", dir.empty() ? "." : dir, "status", "--porcelain=v2",
-                            "--branch", "--untracked-files=no"},
-                           "", {{"GIT_OPTIONAL_LOCKS", "0"}, {"LC_ALL", "C"}});
+  // The committer time orders runs of a series when no repository is given (docs/history.md):
+  // asked of HEAD while `git status` runs, and kept when HEAD is the commit status names.
+  auto log = std::async(std::launch::async,
+                        [&] { return git(dir, {"log", "-1", "--format=%H %ct", "HEAD", "--"}); });
+  // One `git status` answers the other three questions.
+  auto st = git(dir, {"status", "--porcelain=v2", "--branch", "--untracked-files=no"});
+  const auto logged = log.get();
   GitInfo info;
   if (!st.ok() || st->exit_code != 0) return info;  // git missing, or not a repository
   std::string_view out = st->out;
@@ -30,19 +45,21 @@ GitInfo git_info(const std::string& dir) {
       if (head != "(detached)") info.branch = std::string(head);
     }
   }
-  if (info.commit.empty()) return info;
-  // The committer time orders runs of a series when no repository is given (docs/history.md).
-  auto log = capture_output(
-      {"git", "-C", dir.empty() ? "." : dir, "log", "-1", "--format=%ct", info.commit, "--"}, "",
-      {{"GIT_OPTIONAL_LOCKS", "0"}, {"LC_ALL", "C"}});
-  if (log.ok() && log->exit_code == 0) {
-    std::string_view t = log->out;
-    while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.remove_suffix(1);
+  if (info.commit.empty() || !logged.ok() || logged->exit_code != 0) return info;
+  std::string_view t = logged->out;
+  while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.remove_suffix(1);
+  if (t.size() > info.commit.size() && t.substr(0, info.commit.size()) == info.commit &&
+      t[info.commit.size()] == ' ') {
+    t.remove_prefix(info.commit.size() + 1);
     int64_t secs = 0;
     const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), secs);
     if (ec == std::errc() && end == t.data() + t.size() && secs > 0) info.commit_time = secs;
   }
   return info;
+}
+
+std::shared_future<GitInfo> git_info_async(const std::string& dir) {
+  return std::async(std::launch::async, [dir] { return git_info(dir); }).share();
 }
 
 }  // namespace benchguard::measure

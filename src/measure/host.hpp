@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <future>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,9 @@ struct GitInfo {
 // Keys whose value cannot be read are left out.
 KeyValues host_artifacts();
 GitInfo git_info(const std::string& dir);
+// git_info on a thread of its own, started now: its git commands (about 10 ms) run while the
+// caller does something else, such as opening the store.
+std::shared_future<GitInfo> git_info_async(const std::string& dir);
 std::string hostname();
 
 // The web page of the CI job running us, from the variables GitHub Actions, GitLab CI,

@@ -339,7 +339,8 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
   run.suite = suite.name;
   run.suite_path = suite.path;
   run.hostname = measure::hostname();
-  const auto git = measure::git_info(fs::current_path().string());
+  const auto git =
+      options.git.valid() ? options.git.get() : measure::git_info(fs::current_path().string());
   run.git_commit = git.commit;
   run.git_branch = git.branch;
   run.git_dirty = git.dirty;

@@ -4,11 +4,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <string>
 #include <vector>
 
 #include "core/model.hpp"
 #include "core/result.hpp"
+#include "measure/host.hpp"
 #include "schedule/order.hpp"
 #include "store/store.hpp"
 
@@ -40,6 +42,9 @@ struct RunOptions {
   std::function<bool(int benchmark)> after_step;
   // Sequential runs: artifacts only the end of the run knows, stored by finish_run.
   std::function<KeyValues()> final_artifacts;
+  // The working directory's commit, branch and state, when they are being read already
+  // (measure::git_info_async, started before the store opens); unset: read as the run begins.
+  std::shared_future<measure::GitInfo> git;
 };
 
 // Called before each instance starts (done = instances finished so far, total) and after

@@ -119,11 +119,8 @@ constexpr std::pair<int, Status (*)(Db&)> kSteps[] = {
     {kIterationColumnsVersion, pack_iteration_rows},
 };
 
-Status apply_one(Db& db, const Migration& m) {
-  BG_ASSIGN(Transaction txn, Transaction::begin(db));
-  // Another process may have migrated while this one waited for the write lock.
-  BG_ASSIGN(int64_t current, db.query_int("PRAGMA user_version"));
-  if (current >= m.version) return txn.commit();
+// One migration inside the caller's transaction: its SQL, its step, its record.
+Status apply_in_transaction(Db& db, const Migration& m) {
   const std::string what = fmt::format("migration {:04d}_{} failed", m.version, m.name);
   if (auto s = db.exec(std::string(m.sql)); !s.ok())
     return Error{s.error().message + " (" + what + ")"};
@@ -134,7 +131,15 @@ Status apply_one(Db& db, const Migration& m) {
             db.prepare("INSERT INTO schema_migrations(version, name, applied_at) VALUES(?,?,?)"));
   BG_TRY(insert.bind_all(m.version, m.name, now_ns()).run());
   // PRAGMA takes no parameters; the version is an integer we produced.
-  BG_TRY(db.exec("PRAGMA user_version = " + std::to_string(m.version)));
+  return db.exec("PRAGMA user_version = " + std::to_string(m.version));
+}
+
+Status apply_one(Db& db, const Migration& m) {
+  BG_ASSIGN(Transaction txn, Transaction::begin(db));
+  // Another process may have migrated while this one waited for the write lock.
+  BG_ASSIGN(int64_t current, db.query_int("PRAGMA user_version"));
+  if (current >= m.version) return txn.commit();
+  BG_TRY(apply_in_transaction(db, m));
   return txn.commit();
 }
 
@@ -206,6 +211,17 @@ Result<SchemaProbe> check_schema(Db& db) {
 Status apply_migrations(Db& db, int target) {
   BG_ASSIGN(std::vector<Migration> migrations, embedded_migrations());
   BG_ASSIGN(int64_t current, db.query_int("PRAGMA user_version"));
+  if (current == 0) {
+    // A new database gets its whole schema in one transaction: one commit instead of one a
+    // migration, and no process ever sees it half made. Another process may have made it
+    // meanwhile.
+    BG_ASSIGN(Transaction txn, Transaction::begin(db));
+    BG_ASSIGN(current, db.query_int("PRAGMA user_version"));
+    if (current == 0)
+      for (const auto& m : migrations)
+        if (m.version <= target) BG_TRY(apply_in_transaction(db, m));
+    return txn.commit();
+  }
   for (const auto& m : migrations)
     if (m.version > current && m.version <= target) BG_TRY(apply_one(db, m));
   return ok_status();

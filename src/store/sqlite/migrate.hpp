@@ -1,5 +1,5 @@
 // Versioned schema: the embedded src/store/migrations/NNNN_name.sql files, applied in
-// order, each in its own transaction, recorded in schema_migrations and PRAGMA user_version.
+// order, each in its own transaction (a new database's all in one), recorded in schema_migrations and PRAGMA user_version.
 #pragma once
 
 #include <string>
@@ -46,7 +46,8 @@ Result<SchemaProbe> probe_schema(Db& db);
 // Refuses foreign databases and newer schema versions with a one-line Error naming the path.
 Result<SchemaProbe> check_schema(Db& db);
 
-// Applies the migrations after the database's version up to `target`, one transaction each.
+// Applies the migrations after the database's version up to `target`, one transaction each;
+// those of a new database (version 0) in one transaction together.
 Status apply_migrations(Db& db, int target);
 
 // The version from which iterations are stored by column (iteration_columns.hpp).

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "store/sqlite/migrate.hpp"
 #include "store/store.hpp"
@@ -44,6 +47,44 @@ TEST(Migration, NewDatabaseGetsEveryMigration) {
 
   auto db = raw_db(dir.file("bg.db"));
   ASSERT_TRUE(db);
+  EXPECT_EQ(*db->query_int("PRAGMA user_version"), latest);
+  EXPECT_EQ(count_rows(*db, "schema_migrations"), latest);
+}
+
+// A new database's schema is made in one transaction; connections that open the same new
+// file at once wait for it, find it made, and add nothing.
+TEST(Migration, ConnectionsOpeningOneNewFileAtOnceMakeItsSchemaOnce) {
+  TempDir dir;
+  const std::string path = dir.file("bg.db");
+  constexpr int kOpeners = 6;
+  std::vector<std::string> errors(kOpeners);
+  {
+    std::vector<std::thread> openers;
+    for (int i = 0; i < kOpeners; ++i)
+      openers.emplace_back([&, i] {
+        auto store = open_store(path);
+        if (!store.ok()) errors[i] = store.error().message;
+      });
+    for (auto& t : openers) t.join();
+  }
+  for (const auto& e : errors) EXPECT_EQ(e, "");
+  auto db = raw_db(path);
+  ASSERT_TRUE(db);
+  const int latest = sqlite::latest_schema_version();
+  EXPECT_EQ(*db->query_int("PRAGMA user_version"), latest);
+  EXPECT_EQ(count_rows(*db, "schema_migrations"), latest);
+}
+
+// Up to a version short of the newest: only the migrations up to it, and the rest later.
+TEST(Migration, ANewDatabaseMadeToAnOlderVersionIsMigratedOnLater) {
+  TempDir dir;
+  auto db = raw_db(dir.file("bg.db"));
+  ASSERT_TRUE(db);
+  ASSERT_TRUE(sqlite::apply_migrations(*db, 4).ok());
+  EXPECT_EQ(*db->query_int("PRAGMA user_version"), 4);
+  EXPECT_EQ(count_rows(*db, "schema_migrations"), 4);
+  const int latest = sqlite::latest_schema_version();
+  ASSERT_TRUE(sqlite::apply_migrations(*db, latest).ok());
   EXPECT_EQ(*db->query_int("PRAGMA user_version"), latest);
   EXPECT_EQ(count_rows(*db, "schema_migrations"), latest);
 }
