@@ -22,8 +22,9 @@ Result<Captured> git(const std::string& dir, std::vector<std::string> args) {
 GitInfo git_info(const std::string& dir) {
   // The committer time orders runs of a series when no repository is given (docs/history.md):
   // asked of HEAD while `git status` runs, and kept when HEAD is the commit status names.
-  auto log = std::async(std::launch::async,
-                        [&] { return git(dir, {"log", "-1", "--format=%H %ct", "HEAD", "--"}); });
+  auto log = std::async(std::launch::async, [&] {
+    return git(dir, {"log", "-1", "--format=%H %ct", "HEAD", "--"});
+  });
   // One `git status` answers the other three questions.
   auto st = git(dir, {"status", "--porcelain=v2", "--branch", "--untracked-files=no"});
   const auto logged = log.get();

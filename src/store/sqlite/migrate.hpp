@@ -1,5 +1,6 @@
 // Versioned schema: the embedded src/store/migrations/NNNN_name.sql files, applied in
-// order, each in its own transaction (a new database's all in one), recorded in schema_migrations and PRAGMA user_version.
+// order, each in its own transaction (a new database's all in one), recorded in
+// schema_migrations and PRAGMA user_version.
 #pragma once
 
 #include <string>
