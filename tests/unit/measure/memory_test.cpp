@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <thread>
+#include <vector>
 
 #include "launch_test_util.hpp"
 #include "measure/memory_sampler.hpp"
@@ -147,6 +148,24 @@ TEST(MeasureMemory, SamplesKeepTheirCadenceThroughATimeout) {
   EXPECT_LE(r->mem_samples, 45);
   EXPECT_NEAR(static_cast<double>(r->mem_peak_bytes) / kMiB, 40, 8);
   EXPECT_LT(r->wall_s(), 2.0);
+}
+
+// The floor is the launching process's peak, whichever of its threads made it.
+TEST(MeasureMemory, TheFloorIsTheLaunchersPeakWhicheverThreadMadeIt) {
+  std::thread([] {
+    std::vector<char> touched(96 * 1024 * 1024);
+    for (std::size_t i = 0; i < touched.size(); i += 4096) touched[i] = 1;
+    volatile char keep = touched[touched.size() / 2];
+    (void)keep;
+  }).join();
+  rusage self{};
+  getrusage(RUSAGE_SELF, &self);
+  ASSERT_GT(static_cast<int64_t>(self.ru_maxrss) * 1024, 96 * 1024 * 1024);
+  LaunchSpec spec;
+  spec.argv = {"/bin/true"};
+  auto r = launch(spec);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_GE(r->rss_floor_bytes, static_cast<int64_t>(self.ru_maxrss) * 1024);
 }
 
 TEST(MeasureMemory, LaunchersOwnRssStaysOutOfTheTreePeak) {
