@@ -68,13 +68,16 @@ Action add_report(CLI::App& app, Context& ctx) {
     BG_ASSIGN(auto options, f->options());
     options.open_reader = [&ctx] { return ctx.open_store_read_only(); };
     BG_ASSIGN(auto store, ctx.open_store_read_only());
-    BG_ASSIGN(auto site, report::html::build_site(*store, options, now_ns()));
+    const auto previous = report::html::read_previous_site(*dir);
+    BG_ASSIGN(auto site, report::html::build_site(*store, options, now_ns(), &previous));
     for (const auto& w : site.warnings) ctx.err << "benchguard: " << escape_text(w) << "\n";
     BG_ASSIGN(const auto written, report::html::write_site(site, *dir));
     if (!ctx.globals.quiet) {
       std::string changes;
       if (written.unchanged > 0) changes += fmt::format(", {} unchanged", written.unchanged);
       if (written.removed > 0) changes += fmt::format(", {} removed", written.removed);
+      if (site.reused > 0)
+        changes += fmt::format(", {} pages kept from the last build", site.reused);
       ctx.err << fmt::format("benchguard: {} files written to {}{} (open {}/index.html)\n",
                              written.written, escape_text(*dir), changes, escape_text(*dir));
     }

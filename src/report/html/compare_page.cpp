@@ -40,15 +40,23 @@ json run_json(const RunData& r) {
 
 }  // namespace
 
+std::vector<const store::RunSummary*> compare_page_runs(const std::vector<store::RunSummary>& runs,
+                                                        const SiteOptions& options) {
+  std::vector<const store::RunSummary*> picked;
+  for (const auto& r : runs) {
+    if (picked.size() > options.compare_runs) break;
+    if (analysis::is_history_run(r.status, r.labels)) picked.push_back(&r);
+  }
+  return picked;
+}
+
 Result<std::string> render_compare_page(store::Store& store,
                                         const std::vector<store::RunSummary>& runs,
                                         const SiteOptions& options) {
   const std::string metric = primary_metric(options);
   std::vector<RunData> picked;  // newest first
-  for (const auto& r : runs) {
-    if (picked.size() > options.compare_runs) break;
-    if (!analysis::is_history_run(r.status, r.labels)) continue;
-    BG_ASSIGN(RunData data, store.load_run(std::to_string(r.id), {.columns = true}));
+  for (const auto* r : compare_page_runs(runs, options)) {
+    BG_ASSIGN(RunData data, store.load_run(std::to_string(r->id), {.columns = true}));
     picked.push_back(std::move(data));
   }
   json data = {{"metric", metric},

@@ -9,11 +9,14 @@
 #include <future>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
 #include "analysis/gate.hpp"
+#include "core/build_id.hpp"
 #include "core/embedded.hpp"
+#include "core/hash.hpp"
 #include "core/yaml_util.hpp"
 #include "report/html/encode.hpp"
 #include "report/html/page.hpp"
@@ -51,7 +54,73 @@ struct RunPages {
   std::vector<store::RunSummary> counted;  // the runs with their benchmarks and instances
   std::string compare;
   std::vector<SiteFile> runs;
+  std::map<std::string, std::string> keys;  // Site::keys
+  std::size_t reused = 0;
 };
+
+// Files of the site are compared whatever their size.
+constexpr std::size_t kNoLimit = std::numeric_limits<std::size_t>::max();
+
+// What every page key holds beside the page's own runs: this build of benchguard and the
+// options that shape the pages made from runs. Unset (no key, no reuse) without a build id.
+std::optional<Fnv1a> key_base(const SiteOptions& o) {
+  if (build_id().empty()) return std::nullopt;
+  Fnv1a h("site-page-1");
+  h.str(build_id());
+  for (const auto* names : {&o.history.metrics, &o.history.benchmarks, &o.history.also}) {
+    h.i64(static_cast<int64_t>(names->size()));
+    for (const auto& n : *names) h.str(n);
+  }
+  h.str(o.history.machine);
+  h.str(o.history.branch);
+  h.str(analysis::to_string(o.history.burn_in));
+  const auto& s = o.summary;
+  h.str(analysis::to_string(s.burn_in));
+  h.i64(s.resamples);
+  h.f64(s.confidence);
+  h.i64(static_cast<int64_t>(s.seed));
+  h.f64(s.max_cv);
+  h.i64(s.min_instances);
+  h.f64(s.slow_first_factor);
+  h.i64(static_cast<int64_t>(o.compare_runs));
+  h.f64(o.threshold);
+  h.i64(o.heat_resamples);
+  h.str(primary_metric(o));
+  return h;
+}
+
+// A run as listed: a page made from it is made again when any of this changes (a pruned
+// benchmark changes its counts, a resumed run its status and end).
+void add_run(Fnv1a& h, const store::RunSummary& r) {
+  h.i64(r.id);
+  for (const auto* text : {&r.uuid, &r.status, &r.suite, &r.hostname, &r.git_commit, &r.git_branch})
+    h.str(*text);
+  h.i64(r.started_at);
+  h.i64(r.finished_at);
+  h.i64(r.benchmarks);
+  h.i64(r.instances);
+  h.i64(static_cast<int64_t>(r.labels.size()));
+  for (const auto& [k, v] : r.labels) {
+    h.str(k);
+    h.str(v);
+  }
+}
+
+std::string key_text(const Fnv1a& h) {
+  return fmt::format("{:016x}", static_cast<uint64_t>(h.value()));
+}
+
+// The page at `path` as the previous build wrote it, when made from the same key.
+std::optional<std::string> previous_page(const PreviousSite* previous, const std::string& path,
+                                         const std::string& key) {
+  if (previous == nullptr) return std::nullopt;
+  const auto it = previous->keys.find(path);
+  if (it == previous->keys.end() || it->second != key) return std::nullopt;
+  auto text =
+      yaml::read_text_file((std::filesystem::path(previous->dir) / path).string(), kNoLimit);
+  if (!text.ok()) return std::nullopt;
+  return std::move(*text);
+}
 
 bool all_metrics(const SiteOptions& options) {
   return options.history.metrics.size() == 1 && options.history.metrics.front() == "all";
@@ -91,7 +160,8 @@ bool dashboard_available() {
   return !dashboard_asset_files().empty();
 }
 
-Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t now) {
+Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t now,
+                        const PreviousSite* previous) {
   if (!dashboard_available())
     return Error{
         "this benchguard was built without the dashboard (configured with "
@@ -128,12 +198,45 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
           r.instances = it->second->instances;
         }
     }
-    BG_ASSIGN(out.compare, render_compare_page(store, runs, options));
-    if (!options.all_run_pages)
-      for (int64_t id : paged) {
-        BG_ASSIGN(auto page, render_run_page(store, std::to_string(id), options));
-        out.runs.push_back({fmt::format("run-{}.html", id), std::move(page)});
+    const auto base = key_base(options);
+    // The compare page: kept while its runs are the same.
+    std::string key;
+    if (base) {
+      Fnv1a h = *base;
+      h.str("compare");
+      for (const auto* r : compare_page_runs(out.counted, options)) add_run(h, *r);
+      key = key_text(h);
+      out.keys["compare.html"] = key;
+    }
+    if (auto kept = previous_page(previous, "compare.html", key)) {
+      out.compare = std::move(*kept);
+      ++out.reused;
+    } else {
+      BG_ASSIGN(out.compare, render_compare_page(store, runs, options));
+    }
+    if (options.all_run_pages) return out;
+    std::map<int64_t, const store::RunSummary*> listed;
+    for (const auto& r : out.counted) listed.emplace(r.id, &r);
+    for (int64_t id : paged) {
+      const std::string path = fmt::format("run-{}.html", id);
+      // A run still running gets more instances: its page is made each time.
+      const auto* r = listed.at(id);
+      key.clear();
+      if (base && r->status != "running") {
+        Fnv1a h = *base;
+        h.str("run");
+        add_run(h, *r);
+        key = key_text(h);
+        out.keys[path] = key;
       }
+      if (auto kept = previous_page(previous, path, key)) {
+        out.runs.push_back({path, std::move(*kept)});
+        ++out.reused;
+        continue;
+      }
+      BG_ASSIGN(auto page, render_run_page(store, std::to_string(id), options));
+      out.runs.push_back({path, std::move(page)});
+    }
     return out;
   };
   std::future<Result<RunPages>> pending;
@@ -208,15 +311,14 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
   });
   for (auto& f : group_files) site.files.push_back(std::move(f));
   for (auto& page : pages->runs) site.files.push_back(std::move(page));
+  site.keys = std::move(pages->keys);
+  site.reused = pages->reused;
   for (const auto& f : dashboard_asset_files())
     site.files.push_back({"assets/" + std::string(f.name), std::string(f.content)});
   return site;
 }
 
 namespace {
-
-// Files of the site are compared whatever their size.
-constexpr std::size_t kNoLimit = std::numeric_limits<std::size_t>::max();
 
 // A path from the manifest that stays inside the site: relative, without "..".
 bool inside(const std::string& path) {
@@ -273,7 +375,31 @@ Result<SiteWrite> write_site(const Site& site, const std::string& dir) {
   out << manifest;
   out.close();
   if (!out) return Error{fmt::format("cannot write {}", (root / kSiteManifest).string())};
+  std::string keys;
+  for (const auto& [path, key] : site.keys) keys += key + " " + path + "\n";
+  std::ofstream keys_out(root / kSiteKeys, std::ios::binary | std::ios::trunc);
+  keys_out << keys;
+  keys_out.close();
+  if (!keys_out) return Error{fmt::format("cannot write {}", (root / kSiteKeys).string())};
   return done;
+}
+
+PreviousSite read_previous_site(const std::string& dir) {
+  PreviousSite previous{dir, {}};
+  const auto text =
+      yaml::read_text_file((std::filesystem::path(dir) / kSiteKeys).string(), kNoLimit);
+  if (!text.ok()) return previous;
+  std::size_t from = 0;
+  while (from < text->size()) {
+    std::size_t end = text->find('\n', from);
+    if (end == std::string::npos) end = text->size();
+    const std::string_view line(text->data() + from, end - from);
+    if (const auto space = line.find(' '); space != std::string_view::npos && space > 0)
+      previous.keys.emplace(std::string(line.substr(space + 1)),
+                            std::string(line.substr(0, space)));
+    from = end + 1;
+  }
+  return previous;
 }
 
 }  // namespace benchguard::report::html

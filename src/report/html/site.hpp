@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -54,19 +55,46 @@ struct SiteFile {
 struct Site {
   std::vector<SiteFile> files;
   std::vector<std::string> warnings;
+  // The pages made from stored runs alone (run pages, the compare page), each with the key of
+  // what it was made from: this build of benchguard, the options that shape it and the runs as
+  // listed (status, times, counts of benchmarks and instances). A later build that finds the
+  // same key beside the same page in the site's directory keeps the page (PreviousSite).
+  std::map<std::string, std::string> keys;  // path -> key
+  std::size_t reused = 0;                   // pages taken from the previous build
   const SiteFile* find(const std::string& path) const;
 };
+
+// The keys of the pages of the previous build of a site directory (kSiteKeys), and where to
+// read those pages.
+struct PreviousSite {
+  std::string dir;
+  std::map<std::string, std::string> keys;
+};
+
+// Written by write_site beside kSiteManifest: "KEY PATH" per line.
+inline constexpr const char* kSiteKeys = ".benchguard-site-keys";
+
+// What write_site left in `dir` (nothing when the directory or its keys are missing).
+PreviousSite read_previous_site(const std::string& dir);
 
 // False when the binary was built without the dashboard's assets (BENCHGUARD_DASHBOARD=OFF).
 bool dashboard_available();
 
-// Every page of the site, its data and its assets.
-Result<Site> build_site(store::Store& store, const SiteOptions& options, int64_t now);
+// Every page of the site, its data and its assets. With `previous`, a run page or the compare
+// page whose key is unchanged is read from the previous build instead of being made again
+// (summarising a run of 1,000 benchmarks costs about 0.7 s): the site is the same either way.
+Result<Site> build_site(store::Store& store, const SiteOptions& options, int64_t now,
+                        const PreviousSite* previous = nullptr);
 
 // The page of one run ("run-ID.html"): what `summary` says of it, with per-iteration values
 // of each instance.
 Result<std::string> render_run_page(store::Store& store, const std::string& ref,
                                     const SiteOptions& options);
+
+// The runs of the compare page, newest first: the newest `compare_runs` history runs of `runs`
+// (as list_runs returns them, newest first) and the baseline before them.
+std::vector<const store::RunSummary*> compare_page_runs(const std::vector<store::RunSummary>& runs,
+                                                        const SiteOptions& options);
 
 // The compare page ("compare.html") of `runs` (as list_runs returns them, newest first).
 Result<std::string> render_compare_page(store::Store& store,
@@ -91,7 +119,8 @@ inline constexpr const char* kSiteManifest = ".benchguard-site";
 
 // Writes the site into `dir` (created when missing): a file whose bytes are already there is
 // left alone, and the files of the previous build (kSiteManifest) that this site does not have
-// are removed, so that the directory holds what a build into an empty one would.
+// are removed, so that the directory holds what a build into an empty one would. The site's
+// keys are written to kSiteKeys.
 Result<SiteWrite> write_site(const Site& site, const std::string& dir);
 
 }  // namespace benchguard::report::html

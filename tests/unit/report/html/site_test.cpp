@@ -222,5 +222,76 @@ TEST_F(HtmlSite, ABuildIntoAnEarlierSiteEqualsAFreshOne) {
   EXPECT_TRUE(std::filesystem::exists(dir_.file("outside.txt")));
 }
 
+// A run's page and the compare page are made from stored runs alone: a build into an earlier
+// site keeps those whose runs (as listed) and options are unchanged, reading them back instead
+// of summarising the runs again, and the site is byte for byte what a build from nothing makes.
+TEST_F(HtmlSite, PagesOfUnchangedRunsAreKeptFromTheLastBuild) {
+  const std::string out = dir_.file("site");
+  const auto build = [&](const SiteOptions& options, bool reuse) {
+    auto store = store::open_store(db_, {.create = false, .read_only = true});
+    EXPECT_TRUE(store);
+    const PreviousSite previous = read_previous_site(out);
+    auto site = build_site(**store, options, 0, reuse ? &previous : nullptr);
+    EXPECT_TRUE(site) << site.error().message;
+    return std::move(site.value());
+  };
+  // Same files, same bytes, same keys.
+  const auto expect_same = [](const Site& a, const Site& b) {
+    ASSERT_EQ(a.files.size(), b.files.size());
+    for (std::size_t i = 0; i < a.files.size(); ++i) {
+      EXPECT_EQ(a.files[i].path, b.files[i].path);
+      EXPECT_TRUE(a.files[i].content == b.files[i].content) << a.files[i].path;
+    }
+    EXPECT_EQ(a.keys, b.keys);
+  };
+  const SiteOptions options;
+  Site site = build(options, true);
+  EXPECT_EQ(site.reused, 0u);
+  EXPECT_EQ(site.keys.size(), 21u);  // 20 run pages and the compare page
+  ASSERT_TRUE(write_site(site, out));
+  EXPECT_EQ(read_previous_site(out).keys, site.keys);
+
+  // Nothing new: every such page is kept.
+  site = build(options, true);
+  EXPECT_EQ(site.reused, 21u);
+  expect_same(site, build(options, false));
+
+  // One more commit: run 31 gets a page, runs 12 .. 30 keep theirs, the compare page (whose
+  // newest runs changed) is made again.
+  {
+    auto store = store::open_store(db_);
+    ASSERT_TRUE(store);
+    ASSERT_TRUE((*store)->add_runs({testing::history_run(30, 30, 4, 4, 5, true)}, {}));
+  }
+  site = build(options, true);
+  EXPECT_EQ(site.reused, 19u);
+  expect_same(site, build(options, false));
+  ASSERT_TRUE(write_site(site, out));
+
+  // A page deleted by hand is made again.
+  std::filesystem::remove(out + "/run-20.html");
+  site = build(options, true);
+  EXPECT_EQ(site.reused, 20u);
+  expect_same(site, build(options, false));
+
+  // Other options: nothing is kept.
+  SiteOptions other = options;
+  other.summary.resamples = 2000;
+  site = build(other, true);
+  EXPECT_EQ(site.reused, 0u);
+  expect_same(site, build(other, false));
+
+  // A benchmark pruned from every run: each run's counts changed, so each page is made again.
+  {
+    auto store = store::open_store(db_);
+    ASSERT_TRUE(store);
+    ASSERT_TRUE((*store)->prune({.benchmark = "bench/0003"}));
+  }
+  site = build(options, true);
+  EXPECT_EQ(site.reused, 0u);
+  expect_same(site, build(options, false));
+  EXPECT_EQ(site.find("run-31.html")->content.find("bench/0003"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace benchguard::report::html
