@@ -34,6 +34,36 @@ constexpr PhiloxCounter philox4x32_10(PhiloxCounter ctr, PhiloxKey key) {
   return ctr;
 }
 
+// Two Philox4x32-10 blocks under one key, computed side by side: bit for bit philox4x32_10 of
+// each, in half the time (the rounds of one block wait on its multiplications; the other's fill
+// the gaps). An Rng is seeded from two blocks, once per bootstrap resample.
+inline std::array<PhiloxCounter, 2> philox4x32_10_x2(PhiloxCounter a, PhiloxCounter b,
+                                                     PhiloxKey key) {
+  constexpr uint32_t kM0 = 0xD2511F53u, kM1 = 0xCD9E8D57u;
+  constexpr uint32_t kW0 = 0x9E3779B9u, kW1 = 0xBB67AE85u;
+  uint32_t k0 = key[0], k1 = key[1];
+  uint32_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
+  uint32_t b0 = b[0], b1 = b[1], b2 = b[2], b3 = b[3];
+#pragma GCC unroll 10
+  for (int round = 0; round < 10; ++round) {
+    if (round > 0) {
+      k0 += kW0;
+      k1 += kW1;
+    }
+    const uint64_t pa0 = uint64_t{kM0} * a0, pa1 = uint64_t{kM1} * a2;
+    const uint64_t pb0 = uint64_t{kM0} * b0, pb1 = uint64_t{kM1} * b2;
+    a0 = static_cast<uint32_t>(pa1 >> 32) ^ a1 ^ k0;
+    a2 = static_cast<uint32_t>(pa0 >> 32) ^ a3 ^ k1;
+    a1 = static_cast<uint32_t>(pa1);
+    a3 = static_cast<uint32_t>(pa0);
+    b0 = static_cast<uint32_t>(pb1 >> 32) ^ b1 ^ k0;
+    b2 = static_cast<uint32_t>(pb0 >> 32) ^ b3 ^ k1;
+    b1 = static_cast<uint32_t>(pb1);
+    b3 = static_cast<uint32_t>(pb0);
+  }
+  return {PhiloxCounter{a0, a1, a2, a3}, PhiloxCounter{b0, b1, b2, b3}};
+}
+
 // SplitMix64 finalizer: a bijective 64-bit mix. Used only to derive independent seeds
 // (per benchmark, per side of a comparison) from one user seed.
 constexpr uint64_t mix64(uint64_t x) {
@@ -59,8 +89,7 @@ class Rng {
   Rng(uint64_t seed, uint64_t stream) {
     const PhiloxKey key{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)};
     const auto lo = static_cast<uint32_t>(stream), hi = static_cast<uint32_t>(stream >> 32);
-    const auto b0 = philox4x32_10({0, 0, lo, hi}, key);
-    const auto b1 = philox4x32_10({1, 0, lo, hi}, key);
+    const auto [b0, b1] = philox4x32_10_x2({0, 0, lo, hi}, {1, 0, lo, hi}, key);
     state_ = {join(b0[0], b0[1]), join(b0[2], b0[3]), join(b1[0], b1[1]), join(b1[2], b1[3])};
     // xoshiro must not start from all zeros; Philox yields that with probability 2^-256.
     if ((state_[0] | state_[1] | state_[2] | state_[3]) == 0) state_[0] = 1;
