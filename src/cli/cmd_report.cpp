@@ -71,6 +71,15 @@ Action add_report(CLI::App& app, Context& ctx) {
     const auto previous = report::html::read_previous_site(*dir);
     BG_ASSIGN(auto site, report::html::build_site(*store, options, now_ns(), &previous));
     for (const auto& w : site.warnings) ctx.err << "benchguard: " << escape_text(w) << "\n";
+    if (site.unchanged) {
+      // Every file checked against what the last build wrote: nothing to write.
+      if (!ctx.globals.quiet)
+        ctx.err << fmt::format(
+            "benchguard: nothing the site shows has changed since its last build; {} left as "
+            "it was (open {}/index.html)\n",
+            escape_text(*dir), escape_text(*dir));
+      return 0;
+    }
     BG_ASSIGN(const auto written, report::html::write_site(site, *dir));
     if (!ctx.globals.quiet) {
       std::string changes;

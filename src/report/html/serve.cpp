@@ -22,22 +22,6 @@ int64_t now_ns() {
       .count();
 }
 
-// What the pages show depends on: the runs, their measurements, the stored change points and
-// acknowledgements. Nothing is counted: a request on a history of millions of instances costs
-// what its runs' rows cost.
-Result<std::string> fingerprint(store::Store& store) {
-  BG_ASSIGN(const auto runs, store.list_runs({.counts = false}));
-  BG_ASSIGN(std::string f, store.measurements_stamp());
-  BG_ASSIGN(const auto changes, store.load_changes());
-  BG_ASSIGN(const auto acks, store.load_acks());
-  f += '|';
-  for (const auto& r : runs) f += fmt::format("{}:{};", r.id, r.status);
-  f += fmt::format("|{}|", changes.size());
-  for (const auto& c : changes) f += c.id + c.status;
-  for (const auto& a : acks) f += fmt::format("{}:{}:{};", a.change_id, a.reason, a.acked_at);
-  return f;
-}
-
 }  // namespace
 
 std::string content_type(const std::string& path) {
@@ -116,7 +100,7 @@ Status serve(const StoreOpener& open_store, const ServeOptions& options, std::os
   auto current = [&]() -> Result<std::shared_ptr<const Site>> {
     std::lock_guard lock(mutex);
     BG_ASSIGN(auto store, open_store());
-    BG_ASSIGN(std::string f, fingerprint(*store));
+    BG_ASSIGN(std::string f, store_fingerprint(*store));
     if (!site || f != built_for) {
       BG_ASSIGN(Site fresh, build_site(*store, site_options, now_ns()));
       site = std::make_shared<const Site>(std::move(fresh));

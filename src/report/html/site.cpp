@@ -106,8 +106,94 @@ void add_run(Fnv1a& h, const store::RunSummary& r) {
   }
 }
 
+// Every option that shapes the site (open_reader only says how the history is read). An option
+// added to these structs must be added here: their sizes stop the build until it is.
+#if defined(__x86_64__) && defined(__GLIBCXX__)
+static_assert(sizeof(SiteOptions) == 544 && sizeof(analysis::HistoryOptions) == 192 &&
+                  sizeof(analysis::DetectOptions) == 128 &&
+                  sizeof(analysis::SummaryOptions) == 64 && sizeof(stats::VerdictOptions) == 48,
+              "an option was added: add it to add_options");
+#endif
+void add_options(Fnv1a& h, const SiteOptions& o) {
+  const auto strings = [&](const std::vector<std::string>& v) {
+    h.i64(static_cast<int64_t>(v.size()));
+    for (const auto& x : v) h.str(x);
+  };
+  const auto& hi = o.history;
+  strings(hi.benchmarks);
+  strings(hi.metrics);
+  strings(hi.also);
+  h.str(hi.machine);
+  h.str(hi.branch);
+  strings(hi.commits);
+  h.i64(hi.since);
+  h.i64(static_cast<int64_t>(hi.last));
+  h.str(analysis::to_string(hi.burn_in));
+  const auto& d = o.detect;
+  h.i64(static_cast<int64_t>(d.method));
+  h.f64(d.max_p_value.value_or(-1));
+  h.i64(static_cast<int64_t>(d.window));
+  h.f64(d.min_magnitude);
+  h.i64(static_cast<int64_t>(d.permutations));
+  h.i64(static_cast<int64_t>(d.seed));
+  h.f64(d.absolute_floor);
+  const auto& v = d.verdict;
+  h.f64(v.threshold);
+  h.f64(v.confidence);
+  h.i64(v.resamples);
+  h.i64(static_cast<int64_t>(v.seed));
+  h.i64(static_cast<int64_t>(v.direction));
+  h.i64(static_cast<int64_t>(v.statistic));
+  h.i64(static_cast<int64_t>(v.interval));
+  h.i64(v.holm_gates_verdict ? 1 : 0);
+  h.i64(d.full ? 1 : 0);
+  h.i64(d.head ? 1 : 0);
+  h.f64(d.head_confidence);
+  const auto& s = o.summary;
+  h.str(analysis::to_string(s.burn_in));
+  h.i64(s.resamples);
+  h.f64(s.confidence);
+  h.i64(static_cast<int64_t>(s.seed));
+  h.f64(s.max_cv);
+  h.i64(s.min_instances);
+  h.f64(s.slow_first_factor);
+  h.i64(static_cast<int64_t>(o.run_pages));
+  h.i64(o.all_run_pages ? 1 : 0);
+  h.i64(static_cast<int64_t>(o.spark_points));
+  h.i64(static_cast<int64_t>(o.instance_points));
+  h.str(o.title);
+  h.i64(static_cast<int64_t>(o.compare_runs));
+  h.f64(o.threshold);
+  h.i64(o.heat_resamples);
+  h.str(o.plan_run);
+  h.f64(o.plan_target);
+}
+
 std::string key_text(const Fnv1a& h) {
   return fmt::format("{:016x}", static_cast<uint64_t>(h.value()));
+}
+
+std::string content_hash(std::string_view bytes) {
+  Fnv1a h("site-file");
+  h.str(bytes);
+  return key_text(h);
+}
+
+// Every file of the previous build, when each is there with the bytes it had.
+std::optional<Site> previous_files(const PreviousSite& previous) {
+  if (previous.files.empty()) return std::nullopt;
+  Site site;
+  for (const auto& [path, hash] : previous.files) {
+    auto text =
+        yaml::read_text_file((std::filesystem::path(previous.dir) / path).string(), kNoLimit);
+    if (!text.ok() || content_hash(*text) != hash) return std::nullopt;
+    site.files.push_back({path, std::move(*text)});
+  }
+  site.keys = previous.keys;
+  site.warnings = previous.warnings;
+  site.reused = site.files.size();
+  site.unchanged = true;
+  return site;
 }
 
 // The page at `path` as the previous build wrote it, when made from the same key.
@@ -145,6 +231,34 @@ Result<std::vector<std::string>> newest_metrics(store::Store& store,
 
 }  // namespace
 
+Result<std::string> store_fingerprint(store::Store& store) {
+  BG_ASSIGN(const auto runs, store.list_runs({.counts = false}));
+  BG_ASSIGN(const std::string stamp, store.measurements_stamp());
+  BG_ASSIGN(const auto changes, store.load_changes());
+  BG_ASSIGN(const auto acks, store.load_acks());
+  Fnv1a h("store-fingerprint-1");
+  h.str(stamp);
+  h.i64(static_cast<int64_t>(runs.size()));
+  for (const auto& r : runs) add_run(h, r);
+  h.i64(static_cast<int64_t>(changes.size()));
+  // Every field the pages show (not when it was detected).
+  for (const auto& c : changes) {
+    for (const auto* text : {&c.id, &c.series_key, &c.benchmark, &c.variant, &c.metric, &c.machine,
+                             &c.method, &c.last_good, &c.first_bad, &c.kind, &c.status})
+      h.str(*text);
+    for (const int64_t n : {c.first_bad_time, c.index, c.segment_start, c.segment_end}) h.i64(n);
+    for (const double x : {c.before, c.after, c.change, c.change_lower, c.change_upper, c.p_value})
+      h.f64(x);
+  }
+  h.i64(static_cast<int64_t>(acks.size()));
+  for (const auto& a : acks) {
+    h.str(a.change_id);
+    h.str(a.reason);
+    h.i64(a.acked_at);
+  }
+  return key_text(h);
+}
+
 std::string primary_metric(const SiteOptions& options) {
   return options.history.metrics.empty() || all_metrics(options) ? "wall_time"
                                                                  : options.history.metrics.front();
@@ -166,6 +280,21 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
     return Error{
         "this benchguard was built without the dashboard (configured with "
         "-DBENCHGUARD_DASHBOARD=OFF, or without npm): rebuild it with npm installed"};
+  // The whole site: taken from the previous build when nothing it shows has changed.
+  std::string site_key;
+  if (!build_id().empty()) {
+    BG_ASSIGN(const std::string stored, store_fingerprint(store));
+    Fnv1a h("site-1");
+    h.str(build_id());
+    add_options(h, asked);
+    h.str(stored);
+    site_key = key_text(h);
+  }
+  if (previous != nullptr && !site_key.empty() && previous->key == site_key)
+    if (auto kept = previous_files(*previous)) {
+      kept->key = site_key;
+      return std::move(*kept);
+    }
   // With readers of its own, the runs are counted (for the runs page) beside the history.
   const bool beside = static_cast<bool>(asked.open_reader);
   BG_ASSIGN(const auto runs, store.list_runs({.counts = !beside}));
@@ -313,6 +442,7 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
   for (auto& page : pages->runs) site.files.push_back(std::move(page));
   site.keys = std::move(pages->keys);
   site.reused = pages->reused;
+  site.key = site_key;
   for (const auto& f : dashboard_asset_files())
     site.files.push_back({"assets/" + std::string(f.name), std::string(f.content)});
   return site;
@@ -376,7 +506,13 @@ Result<SiteWrite> write_site(const Site& site, const std::string& dir) {
   out.close();
   if (!out) return Error{fmt::format("cannot write {}", (root / kSiteManifest).string())};
   std::string keys;
-  for (const auto& [path, key] : site.keys) keys += key + " " + path + "\n";
+  if (!site.key.empty()) keys += "site " + site.key + "\n";
+  for (const auto& [path, key] : site.keys) keys += "page " + key + " " + path + "\n";
+  for (const auto& f : site.files) keys += "file " + content_hash(f.content) + " " + f.path + "\n";
+  for (auto w : site.warnings) {
+    std::replace(w.begin(), w.end(), '\n', ' ');
+    keys += "warning " + w + "\n";
+  }
   std::ofstream keys_out(root / kSiteKeys, std::ios::binary | std::ios::trunc);
   keys_out << keys;
   keys_out.close();
@@ -385,7 +521,8 @@ Result<SiteWrite> write_site(const Site& site, const std::string& dir) {
 }
 
 PreviousSite read_previous_site(const std::string& dir) {
-  PreviousSite previous{dir, {}};
+  PreviousSite previous;
+  previous.dir = dir;
   const auto text =
       yaml::read_text_file((std::filesystem::path(dir) / kSiteKeys).string(), kNoLimit);
   if (!text.ok()) return previous;
@@ -393,11 +530,23 @@ PreviousSite read_previous_site(const std::string& dir) {
   while (from < text->size()) {
     std::size_t end = text->find('\n', from);
     if (end == std::string::npos) end = text->size();
-    const std::string_view line(text->data() + from, end - from);
-    if (const auto space = line.find(' '); space != std::string_view::npos && space > 0)
-      previous.keys.emplace(std::string(line.substr(space + 1)),
-                            std::string(line.substr(0, space)));
+    std::string_view line(text->data() + from, end - from);
     from = end + 1;
+    // "KIND REST"; "page" and "file" split REST into "KEY PATH".
+    const auto space = line.find(' ');
+    if (space == std::string_view::npos) continue;
+    const std::string_view kind = line.substr(0, space);
+    line.remove_prefix(space + 1);
+    if (kind == "site") previous.key = std::string(line);
+    if (kind == "warning") previous.warnings.emplace_back(line);
+    if (kind != "page" && kind != "file") continue;
+    const auto split = line.find(' ');
+    if (split == std::string_view::npos || split == 0) continue;
+    std::string key(line.substr(0, split)), path(line.substr(split + 1));
+    if (kind == "page")
+      previous.keys.emplace(std::move(path), std::move(key));
+    else
+      previous.files.emplace_back(std::move(path), std::move(key));
   }
   return previous;
 }

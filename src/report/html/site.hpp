@@ -61,17 +61,32 @@ struct Site {
   // same key beside the same page in the site's directory keeps the page (PreviousSite).
   std::map<std::string, std::string> keys;  // path -> key
   std::size_t reused = 0;                   // pages taken from the previous build
+  // The key of the whole site: this build of benchguard, every option and store_fingerprint.
+  // A build whose previous build had the same key takes every file from it (unchanged = true)
+  // once their bytes are checked against the hashes it recorded.
+  std::string key;
+  bool unchanged = false;
   const SiteFile* find(const std::string& path) const;
 };
+
+// What the pages show depends on: the runs as listed, their measurements
+// (Store::measurements_stamp), the stored change points and acknowledgements. Nothing is
+// counted: on a history of millions of instances it costs what its runs' rows cost. `serve`
+// builds its pages again when it moves.
+Result<std::string> store_fingerprint(store::Store& store);
 
 // The keys of the pages of the previous build of a site directory (kSiteKeys), and where to
 // read those pages.
 struct PreviousSite {
   std::string dir;
   std::map<std::string, std::string> keys;
+  std::string key;                                         // Site::key
+  std::vector<std::pair<std::string, std::string>> files;  // (path, hash of its bytes), in order
+  std::vector<std::string> warnings;                       // Site::warnings
 };
 
-// Written by write_site beside kSiteManifest: "KEY PATH" per line.
+// Written by write_site beside kSiteManifest, one line each: "site KEY", "page KEY PATH",
+// "file HASH PATH" (every file of the site, in order), "warning TEXT".
 inline constexpr const char* kSiteKeys = ".benchguard-site-keys";
 
 // What write_site left in `dir` (nothing when the directory or its keys are missing).

@@ -251,10 +251,51 @@ TEST_F(HtmlSite, PagesOfUnchangedRunsAreKeptFromTheLastBuild) {
   ASSERT_TRUE(write_site(site, out));
   EXPECT_EQ(read_previous_site(out).keys, site.keys);
 
-  // Nothing new: every such page is kept.
+  // Nothing new: the whole site is kept, every file checked against the hash written for it.
   site = build(options, true);
+  EXPECT_TRUE(site.unchanged);
+  EXPECT_EQ(site.reused, site.files.size());
+  expect_same(site, build(options, false));
+  EXPECT_EQ(site.key, build(options, false).key);
+  // A file edited by hand: the site is built again (its unchanged run pages kept).
+  const std::string index = testing::read_file(out + "/index.html");
+  testing::write_file(out + "/index.html", index + "<!-- edited -->");
+  site = build(options, true);
+  EXPECT_FALSE(site.unchanged);
   EXPECT_EQ(site.reused, 21u);
   expect_same(site, build(options, false));
+  testing::write_file(out + "/index.html", index);
+  // Another title: the site is built again.
+  SiteOptions titled = options;
+  titled.title = "nightly";
+  site = build(titled, true);
+  EXPECT_FALSE(site.unchanged);
+  expect_same(site, build(titled, false));
+  // An acknowledgement stored: what the overview shows changed, so it is built again.
+  const auto overview = [](const Site& built) {
+    const std::string& page = built.find("index.html")->content;
+    const auto from = page.find("id=\"bg-data\">") + 13;
+    return json::parse(page.substr(from, page.find("</script>", from) - from));
+  };
+  std::string change;
+  const json before = overview(site);
+  for (const auto& s : before["series"])
+    if (s["benchmark"] == "bench/0000") change = s["change"]["id"];
+  ASSERT_FALSE(change.empty());
+  {
+    auto store = store::open_store(db_);
+    ASSERT_TRUE(store);
+    ASSERT_TRUE((*store)->set_ack({change, "expected: new algorithm", 1}));
+  }
+  site = build(options, true);
+  EXPECT_FALSE(site.unchanged);
+  expect_same(site, build(options, false));
+  const json after = overview(site);
+  for (const auto& s : after["series"])
+    if (s["benchmark"] == "bench/0000") {
+      EXPECT_EQ(s["status"], "acknowledged");
+    }
+  ASSERT_TRUE(write_site(site, out));
 
   // One more commit: run 31 gets a page, runs 12 .. 30 keep theirs, the compare page (whose
   // newest runs changed) is made again.
