@@ -49,6 +49,26 @@ timed "report --html after detect" "< 5 s" \
 rm -rf "$tmp/site2"
 timed "report --html after detect, --resamples 2000" "< 5 s" \
   "$bg" -q report --db "$tmp/h.db" --html "$tmp/site2" --run-pages 1 --resamples 2000
+# A nightly site: built with the default 20 run pages, then built again into its directory as
+# each night does, after `detect` (the nightly job's gate), with nothing new, with one more
+# commit of every benchmark and with one more commit of one benchmark. A run's page and the
+# compare page are kept when their runs did not change (docs/dashboard.md); every other page is
+# made again from the whole history.
+timed "report --html, 20 run pages (the default)" "" \
+  "$bg" -q report --db "$tmp/h.db" --html "$tmp/nightly"
+timed "report --html into that site, nothing new" "" \
+  "$bg" -q report --db "$tmp/h.db" --html "$tmp/nightly"
+"$gen" "$tmp/h.db" --benchmarks "$series" --commits $((commits + 1)) --from "$commits" \
+  --instances 3 --iterations 1
+"$bg" -q detect --db "$tmp/h.db" > /dev/null
+timed "report --html into that site, one more commit in every series" "< 1 s" \
+  "$bg" -q report --db "$tmp/h.db" --html "$tmp/nightly"
+"$gen" "$tmp/h.db" --benchmarks 1 --commits $((commits + 2)) --from $((commits + 1)) \
+  --instances 3 --iterations 1
+"$bg" -q detect --db "$tmp/h.db" > /dev/null
+timed "report --html into that site, one more commit in one series" "< 0.2 s" \
+  "$bg" -q report --db "$tmp/h.db" --html "$tmp/nightly"
+rm -rf "$tmp/nightly"
 # Without the series cache (a database from before it, or runs the library wrote): history
 # reads every instance; the first `detect` derives and saves every run's entry.
 if command -v sqlite3 > /dev/null; then
@@ -75,8 +95,8 @@ if command -v curl > /dev/null; then
     sleep 0.1
   done
   if [ -n "$url" ]; then
-    page=$(cd "$tmp/site" && find . -name '*.html' ! -name 'index.html' ! -name 'run-*' | head -1)
-    run=$(cd "$tmp/site" && find . -name 'run-*.html' | head -1)
+    page=$(cd "$tmp/site" && find . -name '*.html' ! -name 'index.html' ! -name 'run-*' -print -quit)
+    run=$(cd "$tmp/site" && find . -name 'run-*.html' -print -quit)
     failed=0
     fetch() {
       for p in "" "${page#./}" "${run#./}"; do

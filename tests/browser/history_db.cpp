@@ -5,6 +5,8 @@
 //              plan)
 //              [--no-cache]    without the runs' series cache entries (`run` and `import` save
 //              them as they store a run: analysis/series_cache.hpp)
+//              [--from K]      only the runs of commits K .. COMMITS-1 (to add commits to a
+//              database written before)
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -19,11 +21,12 @@ using namespace benchguard;
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::cerr << "usage: history_db OUT.db [--benchmarks N] [--commits N] [--instances N] "
-                 "[--iterations N] [--hostile] [--wide-last] [--no-cache]\n";
+                 "[--iterations N] [--hostile] [--wide-last] [--no-cache] [--from K]\n";
     return 2;
   }
   const std::string out = argv[1];
   int benchmarks = 6, commits = 40, instances = 4, iterations = 5;
+  int from = 0;
   bool hostile = false, wide_last = false, cache = true;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
@@ -42,6 +45,8 @@ int main(int argc, char** argv) {
       wide_last = true;
     else if (a == "--no-cache")
       cache = false;
+    else if (a == "--from")
+      from = next();
     else {
       std::cerr << "history_db: unknown option " << a << "\n";
       return 2;
@@ -53,7 +58,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::vector<RunData> batch;
-  for (int k = 0; k < commits; ++k) {
+  for (int k = from; k < commits; ++k) {
     const bool wide = wide_last && k + 1 == commits;
     batch.push_back(testing::history_run(k, commits, benchmarks, wide ? 20 : instances,
                                          wide ? 10 : iterations, hostile));
