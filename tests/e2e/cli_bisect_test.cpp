@@ -17,15 +17,12 @@ namespace {
 using nlohmann::json;
 using testing::CliResult;
 using testing::run_cli;
+using testing::sh;
 using testing::TempDir;
 using testing::write_file;
 
-void sh(const std::string& command) {
-  ASSERT_EQ(std::system(command.c_str()), 0) << command;
-}
-
 // What builds a commit: refuses where a file `broken` exists, copies the cost otherwise.
-const char* const kBuild = "test ! -e broken && cp cost.txt built-cost.txt";
+const char* const kBisectBuild = "test ! -e broken && cp cost.txt built-cost.txt";
 
 // Commits 0..31: cost 10 ms before 19, 11 ms from 19 on; commit 7 does not build. Returns the
 // hashes, oldest first.
@@ -59,9 +56,9 @@ TEST(CliBisect, NamesCommit19InAtMostSevenStepsSkippingTheBrokenBuild) {
   const std::string repo = dir.file("repo"), db = dir.file("bg.db");
   const auto c = make_repository(repo);
   ASSERT_EQ(c.size(), 32u);
-  const std::vector<std::string> args = {"--format", "json",   "bisect", "suite.yml", "--db",
-                                         db,         "--good", c[0],     "--bad",     c[31],
-                                         "--build",  kBuild,   "--seed", "5"};
+  const std::vector<std::string> args = {"--format", "json",       "bisect", "suite.yml", "--db",
+                                         db,         "--good",     c[0],     "--bad",     c[31],
+                                         "--build",  kBisectBuild, "--seed", "5"};
   const CliResult r = run_cli(args, repo);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json j = json::parse(r.out);
@@ -90,7 +87,8 @@ TEST(CliBisect, NamesCommit19InAtMostSevenStepsSkippingTheBrokenBuild) {
 
   // Endpoints that do not differ are an error, not a culprit.
   const CliResult flat = run_cli(
-      {"bisect", "suite.yml", "--db", db, "--good", c[5], "--bad", c[9], "--build", kBuild}, repo);
+      {"bisect", "suite.yml", "--db", db, "--good", c[5], "--bad", c[9], "--build", kBisectBuild},
+      repo);
   EXPECT_EQ(flat.exit_code, 2);
   EXPECT_NE(flat.err.find("do not differ"), std::string::npos) << flat.err;
   // Commit 7, the middle of 6..8, was tried first: its build failed and the search went on.
@@ -119,7 +117,7 @@ TEST(CliBisect, TakesItsRangeFromAChangePoint) {
   EXPECT_EQ(changes[0]["first_bad"], c[20]);
   const std::string id = changes[0]["id"];
   r = run_cli({"--format", "json", "bisect", "suite.yml", "--db", db, "--change", id.substr(0, 8),
-               "--build", kBuild},
+               "--build", kBisectBuild},
               repo);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json j = json::parse(r.out);
@@ -141,7 +139,7 @@ TEST(CliAb, TwoRefsAndTheirNullControl) {
   ASSERT_EQ(c.size(), 32u);
   const CliResult r =
       run_cli({"--format", "json", "ab", "suite.yml", "--db", db, "--ref", c[10], "--ref", "main",
-               "--build", kBuild, "--null", "--schedule", "randomized", "--seed", "3"},
+               "--build", kBisectBuild, "--null", "--schedule", "randomized", "--seed", "3"},
               repo);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json j = json::parse(r.out);
@@ -157,11 +155,12 @@ TEST(CliAb, TwoRefsAndTheirNullControl) {
   const CliResult shown = run_cli({"export", j["run"], "--format", "json", "--db", db});
   ASSERT_EQ(shown.exit_code, 0) << shown.err;
   EXPECT_NE(shown.out.find(c[10]), std::string::npos);
-  EXPECT_NE(shown.out.find(kBuild), std::string::npos);
+  EXPECT_NE(shown.out.find(kBisectBuild), std::string::npos);
 
   // A ref that does not build: one line naming it and its log, nothing run.
   const CliResult broken = run_cli(
-      {"ab", "suite.yml", "--db", db, "--ref", c[7], "--ref", "main", "--build", kBuild}, repo);
+      {"ab", "suite.yml", "--db", db, "--ref", c[7], "--ref", "main", "--build", kBisectBuild},
+      repo);
   EXPECT_EQ(broken.exit_code, 2);
   EXPECT_NE(broken.err.find("the build of " + c[7] + " ("), std::string::npos) << broken.err;
   EXPECT_NE(broken.err.find(".log"), std::string::npos) << broken.err;
@@ -175,7 +174,7 @@ TEST(CliAb, UntilDecidedStopsOnceTheSlowdownIsKnown) {
   const auto c = make_repository(repo);
   const CliResult r =
       run_cli({"--format", "json", "ab", "suite.yml", "--db", db, "--ref", c[10], "--ref", "main",
-               "--build", kBuild, "--until-decided", "--max-instances", "12"},
+               "--build", kBisectBuild, "--until-decided", "--max-instances", "12"},
               repo);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find(": slower after"), std::string::npos) << r.err;

@@ -34,14 +34,14 @@ using testing::Fault;
 using testing::FaultVfs;
 using testing::TempDir;
 
-struct Outcome {
+struct FaultOutcome {
   int exit_code = -1;
   std::string out, err;
 };
 
-Outcome cli(const std::vector<std::string>& args) {
+FaultOutcome cli(const std::vector<std::string>& args) {
   std::ostringstream out, err;
-  Outcome o;
+  FaultOutcome o;
   o.exit_code = cli::run(args, out, err);
   o.out = out.str();
   o.err = err.str();
@@ -71,7 +71,7 @@ int64_t count(const std::string& db, const std::string& sql) {
 }
 
 // The lines of `err` that are not notes or warnings.
-std::vector<std::string> error_lines(const std::string& err) {
+std::vector<std::string> fault_error_lines(const std::string& err) {
   std::vector<std::string> lines;
   std::istringstream in(err);
   for (std::string line; std::getline(in, line);)
@@ -114,14 +114,14 @@ SweepResult sweep(const Operation& op, Fault fault, bool persistent) {
     op.prepare(dir);
     const std::string db = dir.file("bg.db");
     FaultVfs::arm(n, fault, persistent);
-    const Outcome o = cli(op.command(dir));
+    const FaultOutcome o = cli(op.command(dir));
     const bool fired = FaultVfs::disarm();
     SCOPED_TRACE(op.name + ", write point " + std::to_string(n) + ": " + o.err);
     if (o.exit_code == 0) {
       // Succeeded: then whatever failed came after the commit (a checkpoint, a journal
       // truncated), and the result must be whole.
       op.check(dir, State::kAfter);
-      const Outcome check = cli({"db", "check", "--db", db});
+      const FaultOutcome check = cli({"db", "check", "--db", db});
       EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
       if (!fired) {
         r.points = n - 1;
@@ -132,7 +132,7 @@ SweepResult sweep(const Operation& op, Fault fault, bool persistent) {
     }
     EXPECT_TRUE(fired) << "the command failed without a fault";
     ++r.failed;
-    const auto lines = error_lines(o.err);
+    const auto lines = fault_error_lines(o.err);
     EXPECT_EQ(lines.size(), 1u);
     if (!lines.empty()) {
       const std::string& line = lines.front();
@@ -142,10 +142,10 @@ SweepResult sweep(const Operation& op, Fault fault, bool persistent) {
                          line.find("database or disk is full") != std::string::npos;
       EXPECT_TRUE(cause) << "the error does not say the cause";
     }
-    const Outcome check = cli({"db", "check", "--db", db});
+    const FaultOutcome check = cli({"db", "check", "--db", db});
     EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
     op.check(dir, State::kBefore);
-    const Outcome again = cli(op.command(dir));
+    const FaultOutcome again = cli(op.command(dir));
     EXPECT_EQ(again.exit_code, 0) << "the next command failed: " << again.err;
     if (::testing::Test::HasFailure()) return r;
   }
@@ -171,10 +171,10 @@ long kill_sweep(const Operation& op) {
       return n - 1;
     }
     EXPECT_EQ(r.exit_code, 128 + SIGKILL) << "it failed without being killed";
-    const Outcome check = cli({"db", "check", "--db", db});
+    const FaultOutcome check = cli({"db", "check", "--db", db});
     EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
     op.check(dir, State::kEither);
-    const Outcome again = cli(op.command(dir));
+    const FaultOutcome again = cli(op.command(dir));
     EXPECT_EQ(again.exit_code, 0) << "the next command failed: " << again.err;
     if (::testing::Test::HasFailure()) return -n;
   }
@@ -193,8 +193,8 @@ void report(const std::string& name, const SweepResult& r) {
 
 // A database holding one complete run of 2 instances of /bin/true.
 void seed_run(const TempDir& dir) {
-  const Outcome o = cli({"run", "--db", dir.file("bg.db"), "--instances", "2", "--no-counters",
-                         "--name", "seed", "--", "/bin/true"});
+  const FaultOutcome o = cli({"run", "--db", dir.file("bg.db"), "--instances", "2", "--no-counters",
+                              "--name", "seed", "--", "/bin/true"});
   ASSERT_EQ(o.exit_code, 0) << o.err;
 }
 
@@ -227,8 +227,8 @@ Operation run_op() {
 
 // A complete run of `instances` instances of /bin/true, benchmark `name`, into `db`.
 void store_run(const std::string& db, const std::string& name, int instances) {
-  const Outcome o = cli({"run", "--db", db, "--instances", std::to_string(instances),
-                         "--no-counters", "--name", name, "--", "/bin/true"});
+  const FaultOutcome o = cli({"run", "--db", db, "--instances", std::to_string(instances),
+                              "--no-counters", "--name", name, "--", "/bin/true"});
   ASSERT_EQ(o.exit_code, 0) << o.err;
 }
 
@@ -344,7 +344,7 @@ void copy_history(const std::string& db, bool detected) {
     }
     const std::string with = keep.file("detected.db");
     fs::copy_file(path, with);
-    const Outcome o = cli({"detect", "--metric", "wall_time", "--db", with});
+    const FaultOutcome o = cli({"detect", "--metric", "wall_time", "--db", with});
     EXPECT_EQ(o.exit_code, 0) << o.err;
     return path;
   }();
@@ -404,11 +404,11 @@ std::string made_job() {
     testing::write_file(keep.file("s.yml"),
                         "name: faults\ninstances: 4\nbenchmarks:\n"
                         "  - name: collected\n    command: [/bin/true]\n");
-    const Outcome s = cli({"submit", keep.file("s.yml"), "--slurm", "--dry-run", "--tasks", "3",
-                           "--seed", "5", "--job-dir", keep.file("job")});
+    const FaultOutcome s = cli({"submit", keep.file("s.yml"), "--slurm", "--dry-run", "--tasks",
+                                "3", "--seed", "5", "--job-dir", keep.file("job")});
     EXPECT_EQ(s.exit_code, 0) << s.err;
     for (int t = 0; t < 3; ++t) {
-      const Outcome o = cli({"task", keep.file("job"), "--task", std::to_string(t)});
+      const FaultOutcome o = cli({"task", keep.file("job"), "--task", std::to_string(t)});
       EXPECT_EQ(o.exit_code, 0) << o.err;
     }
     return keep.file("job");

@@ -1,6 +1,7 @@
 // Shared test helpers: temporary directories, paths of helper programs, running the CLI.
 #pragma once
 
+#include <cmath>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -20,6 +21,12 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
+
+// Three standard errors of a proportion p estimated from `trials` trials: the margin a
+// simulated rate (false alarms, coverage) is checked against.
+inline double three_se(double p, int trials) {
+  return 3.0 * std::sqrt(p * (1.0 - p) / trials);
+}
 
 // Path of a helper program built from tests/helpers/NAME.cpp.
 std::string helper(const std::string& name);

@@ -29,7 +29,7 @@ VariantData synthetic(const std::string& benchmark, double mean, int n, int m, u
   return v;
 }
 
-CompareOptions fast_options() {
+CompareOptions quick_compare_options() {
   CompareOptions o;
   o.verdict.resamples = 2000;
   o.verdict.seed = 7;
@@ -40,7 +40,7 @@ TEST(AnalysisCompare, ClearSlowdownIsSlowerAndTheGeomeanCoversBoth) {
   const auto a1 = synthetic("x", 1.0, 10, 10, 1), b1 = synthetic("x", 1.2, 10, 10, 2);
   const auto a2 = synthetic("y", 2.0, 10, 10, 3), b2 = synthetic("y", 2.0, 10, 10, 4);
   Side a{"A", {&a1, &a2}}, b{"B", {&b1, &b2}};
-  const auto r = compare_sides(a, b, fast_options());
+  const auto r = compare_sides(a, b, quick_compare_options());
   ASSERT_EQ(r.metrics.size(), 1u);
   const auto& rows = r.metrics[0].rows;
   ASSERT_EQ(rows.size(), 2u);
@@ -56,7 +56,7 @@ TEST(AnalysisCompare, ClearSlowdownIsSlowerAndTheGeomeanCoversBoth) {
 TEST(AnalysisCompare, HigherIsBetterMetricsTurnTheVerdictAround) {
   const auto a1 = synthetic("x", 1.0, 10, 10, 1), b1 = synthetic("x", 1.2, 10, 10, 2);
   Side a{"A", {&a1}}, b{"B", {&b1}};
-  auto o = fast_options();
+  auto o = quick_compare_options();
   o.metrics = {"throughput"};
   const auto r = compare_sides(a, b, o);
   ASSERT_EQ(r.metrics.size(), 1u);
@@ -81,7 +81,7 @@ TEST(AnalysisCompare, ACustomMetricTakesTheDirectionTheStoreHolds) {
       a1.metrics = b1.metrics = {{"items_per_second", "1/s", Direction::kHigherIsBetter}};
     }
     Side a{"A", {&a1}}, b{"B", {&b1}};
-    auto o = fast_options();
+    auto o = quick_compare_options();
     o.metrics = {"items_per_second"};
     const auto r = compare_sides(a, b, o);
     ASSERT_EQ(r.metrics.size(), 1u);
@@ -98,7 +98,7 @@ TEST(AnalysisCompare, UnmatchedBenchmarksAreReported) {
   const auto a1 = synthetic("x", 1.0, 5, 5, 1), a2 = synthetic("only-a", 1.0, 5, 5, 2);
   const auto b1 = synthetic("x", 1.0, 5, 5, 3), b2 = synthetic("only-b", 1.0, 5, 5, 4);
   Side a{"A", {&a1, &a2}}, b{"B", {&b1, &b2}};
-  const auto r = compare_sides(a, b, fast_options());
+  const auto r = compare_sides(a, b, quick_compare_options());
   EXPECT_EQ(r.only_in_a, std::vector<std::string>{"only-a"});
   EXPECT_EQ(r.only_in_b, std::vector<std::string>{"only-b"});
   EXPECT_EQ(r.metrics[0].rows.size(), 1u);
@@ -107,7 +107,7 @@ TEST(AnalysisCompare, UnmatchedBenchmarksAreReported) {
 TEST(AnalysisCompare, SimulatedSlowdownScalesB) {
   const auto a1 = synthetic("x", 1.0, 10, 10, 1), b1 = synthetic("x", 1.0, 10, 10, 2);
   Side a{"A", {&a1}}, b{"B", {&b1}};
-  auto o = fast_options();
+  auto o = quick_compare_options();
   const double base = compare_sides(a, b, o).metrics[0].rows[0].result.ratio.value;
   o.simulate_slowdown = 0.10;
   const auto r = compare_sides(a, b, o);
@@ -118,8 +118,8 @@ TEST(AnalysisCompare, SimulatedSlowdownScalesB) {
 TEST(AnalysisCompare, SameSeedSameAnswer) {
   const auto a1 = synthetic("x", 1.0, 6, 8, 1), b1 = synthetic("x", 1.01, 6, 8, 2);
   Side a{"A", {&a1}}, b{"B", {&b1}};
-  const auto r1 = compare_sides(a, b, fast_options());
-  const auto r2 = compare_sides(a, b, fast_options());
+  const auto r1 = compare_sides(a, b, quick_compare_options());
+  const auto r2 = compare_sides(a, b, quick_compare_options());
   EXPECT_EQ(r1.metrics[0].rows[0].result.ratio.ci.lower,
             r2.metrics[0].rows[0].result.ratio.ci.lower);
   EXPECT_EQ(r1.metrics[0].rows[0].result.ratio.ci.upper,
@@ -148,7 +148,7 @@ const BenchmarkComparison& only_row(const CompareReport& r) {
 }
 
 TEST(AnalysisCompare, CpuTimeAtTheClocksResolutionGetsNoVerdict) {
-  auto o = fast_options();
+  auto o = quick_compare_options();
   o.metrics = {"sys_time"};
   // Mostly 0 s, one or two ticks: the figure is the tick's, however the ratio falls.
   const auto a = outside("sys_time", {0, 0, 0, 0.004, 0, 0});
@@ -185,7 +185,7 @@ TEST(AnalysisCompare, MemoryAtTheLaunchFloorGetsNoVerdict) {
     }
     return v;
   };
-  auto o = fast_options();
+  auto o = quick_compare_options();
   o.metrics = {"peak_memory"};
   const auto a = side({{4, false}, {4.1, false}, {0, true}, {0, true}, {4, false}});
   const auto b = side({{5, false}, {5.1, false}, {5, false}, {5.05, false}, {5, false}});
@@ -229,7 +229,7 @@ VariantData simulated(std::vector<int64_t> counts) {
 }
 
 TEST(AnalysisCompare, SimulatedCountsAreExactWithOneInstanceASide) {
-  auto o = fast_options();
+  auto o = quick_compare_options();
   o.verdict.threshold = 0.0025;
   const auto a = simulated({1'000'000}), b = simulated({1'005'000});
   const auto r = compare_sides(Side{"A", {&a}}, Side{"B", {&b}}, o);

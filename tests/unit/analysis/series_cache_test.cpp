@@ -25,7 +25,7 @@ namespace {
 
 using benchguard::testing::TempDir;
 
-constexpr int kCommits = 12;
+constexpr int kCachedCommits = 12;
 
 // Runs of every kind history reads: a commit history of 3 benchmarks (3 instances of 12
 // iterations, the first 2 flagged burn-in in odd commits: long enough for steady-state
@@ -35,8 +35,8 @@ constexpr int kCommits = 12;
 // (a probe run, an interrupted run).
 std::vector<RunData> varied_runs(std::vector<MetricInfo>& metrics) {
   std::vector<RunData> runs;
-  for (int k = 0; k < kCommits; ++k) {
-    RunData r = benchguard::testing::history_run(k, kCommits, 3, 3, 12, false);
+  for (int k = 0; k < kCachedCommits; ++k) {
+    RunData r = benchguard::testing::history_run(k, kCachedCommits, 3, 3, 12, false);
     for (auto& v : r.variants)
       for (auto& in : v.instances)
         for (auto& it : in.iterations) it.burn_in = k % 2 == 1 && it.index < 2;
@@ -60,16 +60,16 @@ std::vector<RunData> varied_runs(std::vector<MetricInfo>& metrics) {
     runs.push_back(std::move(r));
   }
   // A second run of commit 6, an hour after the first.
-  RunData again = benchguard::testing::history_run(6, kCommits, 3, 3, 12, false);
+  RunData again = benchguard::testing::history_run(6, kCachedCommits, 3, 3, 12, false);
   again.run.uuid = "00000000-0000-4000-8000-0000000000ff";
   again.run.started_at += 3'600'000'000'000LL;
   runs.push_back(std::move(again));
   // Left out of history, but cached or not as any run.
-  RunData probe = benchguard::testing::history_run(7, kCommits, 2, 3, 2, false);
+  RunData probe = benchguard::testing::history_run(7, kCachedCommits, 2, 3, 2, false);
   probe.run.uuid = "00000000-0000-4000-8000-0000000000fe";
   probe.run.labels.emplace_back("calibration", "1");
   runs.push_back(std::move(probe));
-  RunData cut = benchguard::testing::history_run(8, kCommits, 2, 3, 2, false);
+  RunData cut = benchguard::testing::history_run(8, kCachedCommits, 2, 3, 2, false);
   cut.run.uuid = "00000000-0000-4000-8000-0000000000fd";
   cut.run.status = "interrupted";
   runs.push_back(std::move(cut));
@@ -215,7 +215,7 @@ TEST(SeriesCache, HistoryFromTheEntriesIsHistoryFromTheInstances) {
     EXPECT_EQ(*again, 0u);  // each run has its entry already
   }
   const int64_t cached = entries(path);
-  EXPECT_GT(cached, kCommits);
+  EXPECT_GT(cached, kCachedCommits);
   // Read from the entries: every option set, one reader or several, gives the same history;
   // and so do the runs themselves through build_history.
   auto ro = store::open_store(path, {.read_only = true});
@@ -365,10 +365,10 @@ TEST(SeriesCache, EntriesGoWithTheRunsAndAreRefusedForARunStillRunning) {
   // Pruning a benchmark of every commit run removes those runs' entries.
   auto pruned = (*store)->prune({"bench/0002", 0});
   ASSERT_TRUE(pruned.ok()) << pruned.error().message;
-  EXPECT_EQ(entries(path), before - (kCommits + 1));
+  EXPECT_EQ(entries(path), before - (kCachedCommits + 1));
   auto refilled = cache_run_series(**store, ids);
   ASSERT_TRUE(refilled.ok());
-  EXPECT_EQ(*refilled, static_cast<size_t>(kCommits + 1));
+  EXPECT_EQ(*refilled, static_cast<size_t>(kCachedCommits + 1));
   auto check = check_series_cache(**store);
   ASSERT_TRUE(check.ok());
   EXPECT_TRUE(check->problems.empty());

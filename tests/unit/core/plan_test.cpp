@@ -10,11 +10,11 @@
 namespace benchguard {
 namespace {
 
-constexpr const char* kFile = "plans/plan.yml";
+constexpr const char* kPlanFile = "plans/plan.yml";
 
-void expect_error(const std::string& yaml, int line, const std::string& point) {
+void expect_plan_error(const std::string& yaml, int line, const std::string& point) {
   SCOPED_TRACE(yaml);
-  suite_test::expect_error_at(parse_plan(yaml, kFile), kFile, line, point);
+  suite_test::expect_error_at(parse_plan(yaml, kPlanFile), kPlanFile, line, point);
 }
 
 Suite sort_suite() {
@@ -34,7 +34,7 @@ Suite sort_suite() {
 }
 
 Plan plan_of(const std::string& yaml) {
-  auto p = parse_plan(yaml, kFile);
+  auto p = parse_plan(yaml, kPlanFile);
   EXPECT_TRUE(p.ok()) << p.error().message;
   return p.ok() ? *p : Plan{};
 }
@@ -46,7 +46,7 @@ TEST(PlanParse, ReadsEntries) {
       "mds: 1.03, fpr: 0.01}\n"
       "  hash: {instances: 4}\n"
       "  never: {instances: null, mds: .inf}\n");
-  EXPECT_EQ(p.path, kFile);
+  EXPECT_EQ(p.path, kPlanFile);
   ASSERT_EQ(p.benchmarks.size(), 3u);
   const PlanEntry& e = p.benchmarks.at("sort/n=1000");
   EXPECT_EQ(e.burn_in, 3);
@@ -80,30 +80,32 @@ TEST(PlanParse, LoadPlanReadsTheFile) {
 }
 
 TEST(PlanErrors, Shape) {
-  expect_error("benchmarks: {a: {instances: 1}\n", 2, "invalid YAML");
-  expect_error("", 0, "plan is empty");
-  expect_error("target: 5%\n", 1, "unknown key 'target'");
-  expect_error("benchmark:\n  a: {instances: 1}\n", 1,
-               "unknown key 'benchmark' (did you mean 'benchmarks'?)");
-  expect_error("x-note: fine\n", 0, "plan has no 'benchmarks' mapping");
-  expect_error("benchmarks: [a]\n", 1, "benchmarks must be a mapping, got a list");
-  expect_error("benchmarks: {}\n", 1, "benchmarks is empty");
-  expect_error("benchmarks:\n  a: 3\n", 2, "plan entry 'a' must be a mapping, got '3'");
-  expect_error("benchmarks:\n  a:\n", 2, "plan entry 'a' is empty");
-  expect_error("benchmarks:\n  a: {instances: 1}\n  a: {instances: 2}\n", 3,
-               "duplicate key 'a' (first at line 2)");
+  expect_plan_error("benchmarks: {a: {instances: 1}\n", 2, "invalid YAML");
+  expect_plan_error("", 0, "plan is empty");
+  expect_plan_error("target: 5%\n", 1, "unknown key 'target'");
+  expect_plan_error("benchmark:\n  a: {instances: 1}\n", 1,
+                    "unknown key 'benchmark' (did you mean 'benchmarks'?)");
+  expect_plan_error("x-note: fine\n", 0, "plan has no 'benchmarks' mapping");
+  expect_plan_error("benchmarks: [a]\n", 1, "benchmarks must be a mapping, got a list");
+  expect_plan_error("benchmarks: {}\n", 1, "benchmarks is empty");
+  expect_plan_error("benchmarks:\n  a: 3\n", 2, "plan entry 'a' must be a mapping, got '3'");
+  expect_plan_error("benchmarks:\n  a:\n", 2, "plan entry 'a' is empty");
+  expect_plan_error("benchmarks:\n  a: {instances: 1}\n  a: {instances: 2}\n", 3,
+                    "duplicate key 'a' (first at line 2)");
 }
 
 TEST(PlanErrors, Values) {
-  expect_error("benchmarks:\n  a: {instance: 1}\n", 2,
-               "unknown key 'instance' (did you mean 'instances'?)");
-  expect_error("benchmarks:\n  a:\n    iterations: ten\n", 3,
-               "iterations must be a positive integer, got 'ten'");
-  expect_error("benchmarks:\n  a: {instances: 0}\n", 2, "instances must be a positive integer");
-  expect_error("benchmarks:\n  a: {burn_in: -1}\n", 2, "burn_in must be a non-negative integer");
-  expect_error("benchmarks:\n  a: {mean: fast}\n", 2, "mean must be a number, got 'fast'");
-  expect_error("benchmarks:\n  a: {cv: -0.1}\n", 2, "cv must be >= 0");
-  expect_error("benchmarks:\n  a: {fpr: 1.5}\n", 2, "fpr must be between 0 and 1");
+  expect_plan_error("benchmarks:\n  a: {instance: 1}\n", 2,
+                    "unknown key 'instance' (did you mean 'instances'?)");
+  expect_plan_error("benchmarks:\n  a:\n    iterations: ten\n", 3,
+                    "iterations must be a positive integer, got 'ten'");
+  expect_plan_error("benchmarks:\n  a: {instances: 0}\n", 2,
+                    "instances must be a positive integer");
+  expect_plan_error("benchmarks:\n  a: {burn_in: -1}\n", 2,
+                    "burn_in must be a non-negative integer");
+  expect_plan_error("benchmarks:\n  a: {mean: fast}\n", 2, "mean must be a number, got 'fast'");
+  expect_plan_error("benchmarks:\n  a: {cv: -0.1}\n", 2, "cv must be >= 0");
+  expect_plan_error("benchmarks:\n  a: {fpr: 1.5}\n", 2, "fpr must be between 0 and 1");
 }
 
 TEST(PlanApply, ByNameThenBaseName) {

@@ -7,7 +7,7 @@
 namespace benchguard::report {
 namespace {
 
-Table sample() {
+Table sample_table() {
   Table t;
   t.header = {"name", "time"};
   t.right = {false, true};
@@ -18,7 +18,7 @@ Table sample() {
 
 TEST(ReportTable, TextAlignsColumnsByDisplayWidth) {
   std::ostringstream out;
-  render_text(sample(), out);
+  render_text(sample_table(), out);
   EXPECT_EQ(out.str(),
             "name           time\n"
             "a          1.000 µs\n"
@@ -27,7 +27,7 @@ TEST(ReportTable, TextAlignsColumnsByDisplayWidth) {
 
 TEST(ReportTable, MarkdownEscapesPipesAndAlignsNumbersRight) {
   std::ostringstream out;
-  render_markdown(sample(), out);
+  render_markdown(sample_table(), out);
   EXPECT_EQ(out.str(),
             "| name | time |\n"
             "|---|---:|\n"

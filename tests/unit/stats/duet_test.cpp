@@ -10,6 +10,7 @@
 #include "stats/descriptive.hpp"
 #include "stats/rng.hpp"
 #include "stats/verdict.hpp"
+#include "support/test_support.hpp"
 
 namespace benchguard::stats {
 namespace {
@@ -93,9 +94,7 @@ VerdictOptions options(uint64_t seed) {
   return o;
 }
 
-double three_se(double p, int trials) {
-  return 3.0 * std::sqrt(p * (1.0 - p) / trials);
-}
+using testing::three_se;
 
 TEST(StatsDuet, StrataOfTheDesignResampleWithinThemselves) {
   // Half the runs with B on a CPU 5% slower, half with A on it: ratios near 1.05 and 1 / 1.05.

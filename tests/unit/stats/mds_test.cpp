@@ -10,6 +10,7 @@
 #include "stats/descriptive.hpp"
 #include "stats/resample.hpp"
 #include "stats/simulate.hpp"
+#include "support/test_support.hpp"
 
 namespace benchguard::stats {
 namespace {
@@ -33,10 +34,7 @@ MdsOptions small_grid() {
   return o;
 }
 
-// Three standard errors of a binomial proportion p estimated from n experiments.
-double three_se(double p, int n) {
-  return 3.0 * std::sqrt(p * (1.0 - p) / n);
-}
+using testing::three_se;
 
 TEST(MdsResampling, OneNormalPerResampleMatchesTheTwoStageBootstrap) {
   // Few, noisy iterations per instance: where replacing the inner draws by one normal variate

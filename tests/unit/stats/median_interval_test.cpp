@@ -17,6 +17,7 @@
 #include "stats/descriptive.hpp"
 #include "stats/order_ci.hpp"
 #include "stats/rng.hpp"
+#include "support/test_support.hpp"
 
 namespace benchguard::stats {
 namespace {
@@ -128,9 +129,7 @@ TEST(StatsMedianInterval, IntervalFromData) {
   EXPECT_FALSE(single.reached);
 }
 
-double three_se(double p, int trials) {
-  return 3.0 * std::sqrt(p * (1.0 - p) / trials);
-}
+using testing::three_se;
 
 struct Population {
   const char* name;

@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 using benchguard::testing::TempDir;
 using namespace benchguard::store::testing;
 
-constexpr OpenOptions kReadOnly{.create = false, .migrate = true, .read_only = true};
+constexpr OpenOptions kReadOnlyOpen{.create = false, .migrate = true, .read_only = true};
 
 std::string stored_status(const std::string& path, int64_t run_id) {
   auto db = raw_db(path);
@@ -30,7 +30,7 @@ std::string stored_status(const std::string& path, int64_t run_id) {
 }
 
 std::string status_read_only(const std::string& path) {
-  auto store = open_store(path, kReadOnly);
+  auto store = open_store(path, kReadOnlyOpen);
   if (!store.ok()) return store.error().message;
   auto run = (*store)->load_run("latest");
   return run.ok() ? run->run.status : run.error().message;
@@ -116,7 +116,7 @@ TEST(InterruptedRuns, AStoreClosedBeforeFinishingMarksItsRun) {
     // An error ends the writer here, before finish_run.
   }
   EXPECT_EQ(stored_status(path, 1), "interrupted");
-  auto store = open_or_die(path, kReadOnly);
+  auto store = open_or_die(path, kReadOnlyOpen);
   ASSERT_TRUE(store);
   auto run = store->load_run("latest");
   ASSERT_TRUE(run.ok());
