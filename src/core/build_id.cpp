@@ -29,7 +29,10 @@ int visit(dl_phdr_info* info, size_t /*size*/, void* data) {
   for (int i = 0; i < info->dlpi_phnum; ++i) {
     const auto& ph = info->dlpi_phdr[i];
     if (ph.p_type != PT_NOTE) continue;
-    const auto* at = reinterpret_cast<const unsigned char*>(info->dlpi_addr + ph.p_vaddr);
+    // The note as loaded: the object's load address plus its offset (an address the loader
+    // gives as an integer).
+    const auto* at = reinterpret_cast<const unsigned char*>(  // NOLINT(performance-no-int-to-ptr)
+        info->dlpi_addr + ph.p_vaddr);
     const auto* end = at + ph.p_memsz;
     while (at + sizeof(ElfW(Nhdr)) <= end) {
       ElfW(Nhdr) note;

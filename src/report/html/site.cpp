@@ -61,6 +61,17 @@ struct RunPages {
 // Files of the site are compared whatever their size.
 constexpr std::size_t kNoLimit = std::numeric_limits<std::size_t>::max();
 
+// What `summary` is asked for: the run pages' options.
+void add_summary(Fnv1a& h, const analysis::SummaryOptions& s) {
+  h.str(analysis::to_string(s.burn_in));
+  h.i64(s.resamples);
+  h.f64(s.confidence);
+  h.i64(static_cast<int64_t>(s.seed));
+  h.f64(s.max_cv);
+  h.i64(s.min_instances);
+  h.f64(s.slow_first_factor);
+}
+
 // What every page key holds beside the page's own runs: this build of benchguard and the
 // options that shape the pages made from runs. Unset (no key, no reuse) without a build id.
 std::optional<Fnv1a> key_base(const SiteOptions& o) {
@@ -74,14 +85,7 @@ std::optional<Fnv1a> key_base(const SiteOptions& o) {
   h.str(o.history.machine);
   h.str(o.history.branch);
   h.str(analysis::to_string(o.history.burn_in));
-  const auto& s = o.summary;
-  h.str(analysis::to_string(s.burn_in));
-  h.i64(s.resamples);
-  h.f64(s.confidence);
-  h.i64(static_cast<int64_t>(s.seed));
-  h.f64(s.max_cv);
-  h.i64(s.min_instances);
-  h.f64(s.slow_first_factor);
+  add_summary(h, o.summary);
   h.i64(static_cast<int64_t>(o.compare_runs));
   h.f64(o.threshold);
   h.i64(o.heat_resamples);
@@ -149,14 +153,7 @@ void add_options(Fnv1a& h, const SiteOptions& o) {
   h.i64(d.full ? 1 : 0);
   h.i64(d.head ? 1 : 0);
   h.f64(d.head_confidence);
-  const auto& s = o.summary;
-  h.str(analysis::to_string(s.burn_in));
-  h.i64(s.resamples);
-  h.f64(s.confidence);
-  h.i64(static_cast<int64_t>(s.seed));
-  h.f64(s.max_cv);
-  h.i64(s.min_instances);
-  h.f64(s.slow_first_factor);
+  add_summary(h, o.summary);
   h.i64(static_cast<int64_t>(o.run_pages));
   h.i64(o.all_run_pages ? 1 : 0);
   h.i64(static_cast<int64_t>(o.spark_points));
@@ -506,12 +503,13 @@ Result<SiteWrite> write_site(const Site& site, const std::string& dir) {
   out.close();
   if (!out) return Error{fmt::format("cannot write {}", (root / kSiteManifest).string())};
   std::string keys;
-  if (!site.key.empty()) keys += "site " + site.key + "\n";
-  for (const auto& [path, key] : site.keys) keys += "page " + key + " " + path + "\n";
-  for (const auto& f : site.files) keys += "file " + content_hash(f.content) + " " + f.path + "\n";
+  if (!site.key.empty()) keys += fmt::format("site {}\n", site.key);
+  for (const auto& [path, key] : site.keys) keys += fmt::format("page {} {}\n", key, path);
+  for (const auto& f : site.files)
+    keys += fmt::format("file {} {}\n", content_hash(f.content), f.path);
   for (auto w : site.warnings) {
     std::replace(w.begin(), w.end(), '\n', ' ');
-    keys += "warning " + w + "\n";
+    keys += fmt::format("warning {}\n", w);
   }
   std::ofstream keys_out(root / kSiteKeys, std::ios::binary | std::ios::trunc);
   keys_out << keys;
