@@ -112,7 +112,7 @@ void add_run(Fnv1a& h, const store::RunSummary& r) {
 
 // Every option that shapes the site (open_reader only says how the history is read). An option
 // added to these structs must be added here: their sizes stop the build until it is.
-#if defined(__x86_64__) && defined(__GLIBCXX__)
+#if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG)
 static_assert(sizeof(SiteOptions) == 544 && sizeof(analysis::HistoryOptions) == 192 &&
                   sizeof(analysis::DetectOptions) == 128 &&
                   sizeof(analysis::SummaryOptions) == 64 && sizeof(stats::VerdictOptions) == 48,
