@@ -61,38 +61,6 @@ struct RunPages {
 // Files of the site are compared whatever their size.
 constexpr std::size_t kNoLimit = std::numeric_limits<std::size_t>::max();
 
-// What `summary` is asked for: the run pages' options.
-void add_summary(Fnv1a& h, const analysis::SummaryOptions& s) {
-  h.str(analysis::to_string(s.burn_in));
-  h.i64(s.resamples);
-  h.f64(s.confidence);
-  h.i64(static_cast<int64_t>(s.seed));
-  h.f64(s.max_cv);
-  h.i64(s.min_instances);
-  h.f64(s.slow_first_factor);
-}
-
-// What every page key holds beside the page's own runs: this build of benchguard and the
-// options that shape the pages made from runs. Unset (no key, no reuse) without a build id.
-std::optional<Fnv1a> key_base(const SiteOptions& o) {
-  if (build_id().empty()) return std::nullopt;
-  Fnv1a h("site-page-1");
-  h.str(build_id());
-  for (const auto* names : {&o.history.metrics, &o.history.benchmarks, &o.history.also}) {
-    h.i64(static_cast<int64_t>(names->size()));
-    for (const auto& n : *names) h.str(n);
-  }
-  h.str(o.history.machine);
-  h.str(o.history.branch);
-  h.str(analysis::to_string(o.history.burn_in));
-  add_summary(h, o.summary);
-  h.i64(static_cast<int64_t>(o.compare_runs));
-  h.f64(o.threshold);
-  h.i64(o.heat_resamples);
-  h.str(primary_metric(o));
-  return h;
-}
-
 // A run as listed: a page made from it is made again when any of this changes (a pruned
 // benchmark changes its counts, a resumed run its status and end).
 void add_run(Fnv1a& h, const store::RunSummary& r) {
@@ -153,7 +121,14 @@ void add_options(Fnv1a& h, const SiteOptions& o) {
   h.i64(d.full ? 1 : 0);
   h.i64(d.head ? 1 : 0);
   h.f64(d.head_confidence);
-  add_summary(h, o.summary);
+  const auto& s = o.summary;
+  h.str(analysis::to_string(s.burn_in));
+  h.i64(s.resamples);
+  h.f64(s.confidence);
+  h.i64(static_cast<int64_t>(s.seed));
+  h.f64(s.max_cv);
+  h.i64(s.min_instances);
+  h.f64(s.slow_first_factor);
   h.i64(static_cast<int64_t>(o.run_pages));
   h.i64(o.all_run_pages ? 1 : 0);
   h.i64(static_cast<int64_t>(o.spark_points));
@@ -166,8 +141,63 @@ void add_options(Fnv1a& h, const SiteOptions& o) {
   h.f64(o.plan_target);
 }
 
+// What every key holds: this build of benchguard and every option (for a page key, as
+// resolved: `--metric all` named). Unset (no key, nothing kept) without a build id.
+std::optional<Fnv1a> key_base(std::string_view tag, const SiteOptions& o) {
+  if (build_id().empty()) return std::nullopt;
+  Fnv1a h(tag);
+  h.str(build_id());
+  add_options(h, o);
+  return h;
+}
+
 std::string key_text(const Fnv1a& h) {
   return fmt::format("{:016x}", static_cast<uint64_t>(h.value()));
+}
+
+// The store as a site shows it: the runs as listed, their measurements' stamp, the stored
+// change points (every field the pages show, not when it was detected) and acknowledgements.
+std::string fingerprint_of(const std::string& stamp, const std::vector<store::RunSummary>& runs,
+                           const std::vector<store::ChangeRecord>& changes,
+                           const std::vector<store::AckRecord>& acks) {
+  Fnv1a h("store-fingerprint-1");
+  h.str(stamp);
+  h.i64(static_cast<int64_t>(runs.size()));
+  for (const auto& r : runs) add_run(h, r);
+  h.i64(static_cast<int64_t>(changes.size()));
+  for (const auto& c : changes) {
+    for (const auto* text : {&c.id, &c.series_key, &c.benchmark, &c.variant, &c.metric, &c.machine,
+                             &c.method, &c.last_good, &c.first_bad, &c.kind, &c.status})
+      h.str(*text);
+    for (const int64_t n : {c.first_bad_time, c.index, c.segment_start, c.segment_end}) h.i64(n);
+    for (const double x : {c.before, c.after, c.change, c.change_lower, c.change_upper, c.p_value})
+      h.f64(x);
+  }
+  h.i64(static_cast<int64_t>(acks.size()));
+  for (const auto& a : acks) {
+    h.str(a.change_id);
+    h.str(a.reason);
+    h.i64(a.acked_at);
+  }
+  return key_text(h);
+}
+
+// The non-empty lines of `text`.
+std::vector<std::string_view> lines_of(std::string_view text) {
+  std::vector<std::string_view> lines;
+  std::size_t from = 0;
+  while (from < text.size()) {
+    std::size_t end = text.find('\n', from);
+    if (end == std::string_view::npos) end = text.size();
+    if (end > from) lines.push_back(text.substr(from, end - from));
+    from = end + 1;
+  }
+  return lines;
+}
+
+// A file of the site in `dir` as it is there now.
+Result<std::string> read_site_file(const std::string& dir, const std::string& path) {
+  return yaml::read_text_file((std::filesystem::path(dir) / path).string(), kNoLimit);
 }
 
 std::string content_hash(std::string_view bytes) {
@@ -181,8 +211,7 @@ std::optional<Site> previous_files(const PreviousSite& previous) {
   if (previous.files.empty()) return std::nullopt;
   Site site;
   for (const auto& [path, hash] : previous.files) {
-    auto text =
-        yaml::read_text_file((std::filesystem::path(previous.dir) / path).string(), kNoLimit);
+    auto text = read_site_file(previous.dir, path);
     if (!text.ok() || content_hash(*text) != hash) return std::nullopt;
     site.files.push_back({path, std::move(*text)});
   }
@@ -199,8 +228,7 @@ std::optional<std::string> previous_page(const PreviousSite* previous, const std
   if (previous == nullptr) return std::nullopt;
   const auto it = previous->keys.find(path);
   if (it == previous->keys.end() || it->second != key) return std::nullopt;
-  auto text =
-      yaml::read_text_file((std::filesystem::path(previous->dir) / path).string(), kNoLimit);
+  auto text = read_site_file(previous->dir, path);
   if (!text.ok()) return std::nullopt;
   return std::move(*text);
 }
@@ -233,27 +261,7 @@ Result<std::string> store_fingerprint(store::Store& store) {
   BG_ASSIGN(const std::string stamp, store.measurements_stamp());
   BG_ASSIGN(const auto changes, store.load_changes());
   BG_ASSIGN(const auto acks, store.load_acks());
-  Fnv1a h("store-fingerprint-1");
-  h.str(stamp);
-  h.i64(static_cast<int64_t>(runs.size()));
-  for (const auto& r : runs) add_run(h, r);
-  h.i64(static_cast<int64_t>(changes.size()));
-  // Every field the pages show (not when it was detected).
-  for (const auto& c : changes) {
-    for (const auto* text : {&c.id, &c.series_key, &c.benchmark, &c.variant, &c.metric, &c.machine,
-                             &c.method, &c.last_good, &c.first_bad, &c.kind, &c.status})
-      h.str(*text);
-    for (const int64_t n : {c.first_bad_time, c.index, c.segment_start, c.segment_end}) h.i64(n);
-    for (const double x : {c.before, c.after, c.change, c.change_lower, c.change_upper, c.p_value})
-      h.f64(x);
-  }
-  h.i64(static_cast<int64_t>(acks.size()));
-  for (const auto& a : acks) {
-    h.str(a.change_id);
-    h.str(a.reason);
-    h.i64(a.acked_at);
-  }
-  return key_text(h);
+  return fingerprint_of(stamp, runs, changes, acks);
 }
 
 std::string primary_metric(const SiteOptions& options) {
@@ -277,24 +285,23 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
     return Error{
         "this benchguard was built without the dashboard (configured with "
         "-DBENCHGUARD_DASHBOARD=OFF, or without npm): rebuild it with npm installed"};
+  // With readers of its own, the runs are counted (for the runs page) beside the history.
+  const bool beside = static_cast<bool>(asked.open_reader);
+  BG_ASSIGN(const auto runs, store.list_runs({.counts = !beside}));
+  BG_ASSIGN(const auto stored, store.load_changes());
+  BG_ASSIGN(const auto acks, store.load_acks());
   // The whole site: taken from the previous build when nothing it shows has changed.
   std::string site_key;
-  if (!build_id().empty()) {
-    BG_ASSIGN(const std::string stored, store_fingerprint(store));
-    Fnv1a h("site-1");
-    h.str(build_id());
-    add_options(h, asked);
-    h.str(stored);
-    site_key = key_text(h);
+  if (auto h = key_base("site-2", asked)) {
+    BG_ASSIGN(const std::string stamp, store.measurements_stamp());
+    h->str(fingerprint_of(stamp, runs, stored, acks));
+    site_key = key_text(*h);
   }
   if (previous != nullptr && !site_key.empty() && previous->key == site_key)
     if (auto kept = previous_files(*previous)) {
       kept->key = site_key;
       return std::move(*kept);
     }
-  // With readers of its own, the runs are counted (for the runs page) beside the history.
-  const bool beside = static_cast<bool>(asked.open_reader);
-  BG_ASSIGN(const auto runs, store.list_runs({.counts = !beside}));
   SiteOptions options = asked;
   // The dashboard charts wall time unless asked for more (history's own default is every
   // metric a series has).
@@ -324,7 +331,7 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
           r.instances = it->second->instances;
         }
     }
-    const auto base = key_base(options);
+    const auto base = key_base("site-page-2", options);
     // The compare page: kept while its runs are the same.
     std::string key;
     if (base) {
@@ -375,8 +382,6 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
   if (!pages.ok()) return pages.error();
   const analysis::History& history = *loaded;
   BG_ASSIGN(const auto states, store.load_series_states());
-  BG_ASSIGN(const auto stored, store.load_changes());
-  BG_ASSIGN(const auto acks, store.load_acks());
   const analysis::Detection found =
       analysis::detect_history(history, options.detect, states, stored, now);
   const auto rows = analysis::with_acks(found.changes, acks);
@@ -463,16 +468,8 @@ Result<SiteWrite> write_site(const Site& site, const std::string& dir) {
   const fs::path root(dir);
   // What the previous build wrote: removed below unless this site has it too.
   std::vector<std::string> before;
-  if (const auto listed = yaml::read_text_file((root / kSiteManifest).string(), kNoLimit);
-      listed.ok()) {
-    std::size_t from = 0;
-    while (from < listed->size()) {
-      std::size_t end = listed->find('\n', from);
-      if (end == std::string::npos) end = listed->size();
-      if (end > from) before.push_back(listed->substr(from, end - from));
-      from = end + 1;
-    }
-  }
+  if (const auto listed = read_site_file(dir, kSiteManifest); listed.ok())
+    for (const auto line : lines_of(*listed)) before.emplace_back(line);
   std::string manifest;
   std::set<std::string> now;
   for (const auto& f : site.files) {
@@ -521,15 +518,9 @@ Result<SiteWrite> write_site(const Site& site, const std::string& dir) {
 PreviousSite read_previous_site(const std::string& dir) {
   PreviousSite previous;
   previous.dir = dir;
-  const auto text =
-      yaml::read_text_file((std::filesystem::path(dir) / kSiteKeys).string(), kNoLimit);
+  const auto text = read_site_file(dir, kSiteKeys);
   if (!text.ok()) return previous;
-  std::size_t from = 0;
-  while (from < text->size()) {
-    std::size_t end = text->find('\n', from);
-    if (end == std::string::npos) end = text->size();
-    std::string_view line(text->data() + from, end - from);
-    from = end + 1;
+  for (auto line : lines_of(*text)) {
     // "KIND REST"; "page" and "file" split REST into "KEY PATH".
     const auto space = line.find(' ');
     if (space == std::string_view::npos) continue;

@@ -56,7 +56,7 @@ struct Site {
   std::vector<SiteFile> files;
   std::vector<std::string> warnings;
   // The pages made from stored runs alone (run pages, the compare page), each with the key of
-  // what it was made from: this build of benchguard, the options that shape it and the runs as
+  // what it was made from: this build of benchguard, every option and the runs as
   // listed (status, times, counts of benchmarks and instances). A later build that finds the
   // same key beside the same page in the site's directory keeps the page (PreviousSite).
   std::map<std::string, std::string> keys;  // path -> key
