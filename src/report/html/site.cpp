@@ -12,6 +12,7 @@
 #include <optional>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 #include "analysis/gate.hpp"
 #include "core/build_id.hpp"
@@ -155,6 +156,54 @@ std::string key_text(const Fnv1a& h) {
   return fmt::format("{:016x}", static_cast<uint64_t>(h.value()));
 }
 
+// A change point as the pages show it (every field but when it was detected).
+void add_change(Fnv1a& h, const store::ChangeRecord& c) {
+  for (const auto* text : {&c.id, &c.series_key, &c.benchmark, &c.variant, &c.metric, &c.machine,
+                           &c.method, &c.last_good, &c.first_bad, &c.kind, &c.status})
+    h.str(*text);
+  for (const int64_t n : {c.first_bad_time, c.index, c.segment_start, c.segment_end}) h.i64(n);
+  for (const double x : {c.before, c.after, c.change, c.change_lower, c.change_upper, c.p_value})
+    h.f64(x);
+}
+
+// The key of benchmark page `g`: everything benchmark_data shows of its series. Each point's
+// commit index (its place in data/commits.js), values and runs as listed (the instance values
+// shown come from those runs, read under the options `base` holds), and the change points of
+// its series with their acknowledgements.
+std::string group_key(Fnv1a h, std::size_t g, const std::string& title,
+                      const std::vector<const analysis::HistorySeries*>& series,
+                      const std::vector<analysis::ChangeRow>& rows, const CommitTable& commits,
+                      const std::unordered_map<int64_t, int64_t>& run_hash) {
+  h.str("benchmark");
+  h.i64(static_cast<int64_t>(g));
+  h.str(title);
+  for (const auto* s : series) {
+    h.str(s->key());
+    h.str(s->metric.unit);
+    h.i64(static_cast<int64_t>(s->metric.direction));
+    h.i64(static_cast<int64_t>(s->points.size()));
+    for (const auto& p : s->points) {
+      h.i64(static_cast<int64_t>(commits.of(p)));
+      h.f64(p.centre);
+      h.f64(p.interval.lower);
+      h.f64(p.interval.upper);
+      h.i64(static_cast<int64_t>(p.instances()));
+      h.i64(static_cast<int64_t>(p.runs.size()));
+      for (const int64_t r : p.runs) {
+        h.i64(r);
+        const auto it = run_hash.find(r);
+        h.i64(it == run_hash.end() ? 0 : it->second);
+      }
+    }
+    for (const auto& row : rows) {
+      if (row.change.series_key != s->key()) continue;
+      add_change(h, row.change);
+      h.str(row.ack != nullptr ? row.ack->reason : std::string("\n"));
+    }
+  }
+  return key_text(h);
+}
+
 // The store as a site shows it: the runs as listed, their measurements' stamp, the stored
 // change points (every field the pages show, not when it was detected) and acknowledgements.
 std::string fingerprint_of(const std::string& stamp, const std::vector<store::RunSummary>& runs,
@@ -165,14 +214,7 @@ std::string fingerprint_of(const std::string& stamp, const std::vector<store::Ru
   h.i64(static_cast<int64_t>(runs.size()));
   for (const auto& r : runs) add_run(h, r);
   h.i64(static_cast<int64_t>(changes.size()));
-  for (const auto& c : changes) {
-    for (const auto* text : {&c.id, &c.series_key, &c.benchmark, &c.variant, &c.metric, &c.machine,
-                             &c.method, &c.last_good, &c.first_bad, &c.kind, &c.status})
-      h.str(*text);
-    for (const int64_t n : {c.first_bad_time, c.index, c.segment_start, c.segment_end}) h.i64(n);
-    for (const double x : {c.before, c.after, c.change, c.change_lower, c.change_upper, c.p_value})
-      h.f64(x);
-  }
+  for (const auto& c : changes) add_change(h, c);
   h.i64(static_cast<int64_t>(acks.size()));
   for (const auto& a : acks) {
     h.str(a.change_id);
@@ -228,8 +270,11 @@ std::optional<std::string> previous_page(const PreviousSite* previous, const std
   if (previous == nullptr) return std::nullopt;
   const auto it = previous->keys.find(path);
   if (it == previous->keys.end() || it->second != key) return std::nullopt;
+  // As that build wrote it: a page edited since is made again.
+  const auto hash = previous->hashes.find(path);
+  if (hash == previous->hashes.end()) return std::nullopt;
   auto text = read_site_file(previous->dir, path);
-  if (!text.ok()) return std::nullopt;
+  if (!text.ok() || content_hash(*text) != hash->second) return std::nullopt;
   return std::move(*text);
 }
 
@@ -425,8 +470,18 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
        render_page({"runs", "Runs", runs_data(pages->counted, paged, options.all_run_pages), false,
                     false})});
   site.files.push_back({"compare.html", std::move(pages->compare)});
-  // Benchmark pages: each from the history alone, rendered in parallel, kept in order.
+  // Benchmark pages: each from the history alone, rendered in parallel, kept in order; a page
+  // whose key is unchanged is read back from the previous build.
+  const auto page_base = key_base("site-page-2", options);
+  std::unordered_map<int64_t, int64_t> run_hash;
+  for (const auto& r : pages->counted) {
+    Fnv1a h("run");
+    add_run(h, r);
+    run_hash.emplace(r.id, h.value());
+  }
   std::vector<SiteFile> group_files(groups.size());
+  std::vector<std::string> group_keys(groups.size());
+  std::vector<char> group_kept(groups.size(), 0);
   tbb::parallel_for(std::size_t{0}, groups.size(), [&](std::size_t g) {
     const auto& grp = groups[g];
     std::vector<const analysis::HistorySeries*> series;
@@ -434,16 +489,26 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
     const std::string title = grp.variant == "default"
                                   ? grp.benchmark
                                   : fmt::format("{} [{}]", grp.benchmark, grp.variant);
+    if (page_base) group_keys[g] = group_key(*page_base, g, title, series, rows, commits, run_hash);
+    if (auto kept = previous_page(previous, group_page(g), group_keys[g])) {
+      group_files[g] = {group_page(g), std::move(*kept)};
+      group_kept[g] = 1;
+      return;
+    }
     group_files[g] = {group_page(g),
                       render_page({"benchmark", title,
                                    benchmark_data(grp.benchmark, grp.variant, grp.machine, series,
                                                   rows, commits, options),
                                    true, true})};
   });
-  for (auto& f : group_files) site.files.push_back(std::move(f));
-  for (auto& page : pages->runs) site.files.push_back(std::move(page));
   site.keys = std::move(pages->keys);
   site.reused = pages->reused;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (!group_keys[g].empty()) site.keys[group_files[g].path] = group_keys[g];
+    site.reused += group_kept[g];
+    site.files.push_back(std::move(group_files[g]));
+  }
+  for (auto& page : pages->runs) site.files.push_back(std::move(page));
   site.key = site_key;
   for (const auto& f : dashboard_asset_files())
     site.files.push_back({"assets/" + std::string(f.name), std::string(f.content)});
@@ -532,10 +597,12 @@ PreviousSite read_previous_site(const std::string& dir) {
     const auto split = line.find(' ');
     if (split == std::string_view::npos || split == 0) continue;
     std::string key(line.substr(0, split)), path(line.substr(split + 1));
-    if (kind == "page")
+    if (kind == "page") {
       previous.keys.emplace(std::move(path), std::move(key));
-    else
+    } else {
+      previous.hashes.emplace(path, key);
       previous.files.emplace_back(std::move(path), std::move(key));
+    }
   }
   return previous;
 }

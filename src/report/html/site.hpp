@@ -82,6 +82,7 @@ struct PreviousSite {
   std::map<std::string, std::string> keys;
   std::string key;                                         // Site::key
   std::vector<std::pair<std::string, std::string>> files;  // (path, hash of its bytes), in order
+  std::map<std::string, std::string> hashes;               // the same by path
   std::vector<std::string> warnings;                       // Site::warnings
 };
 

@@ -247,7 +247,7 @@ TEST_F(HtmlSite, PagesOfUnchangedRunsAreKeptFromTheLastBuild) {
   const SiteOptions options;
   Site site = build(options, true);
   EXPECT_EQ(site.reused, 0u);
-  EXPECT_EQ(site.keys.size(), 21u);  // 20 run pages and the compare page
+  EXPECT_EQ(site.keys.size(), 25u);  // 20 run pages, the compare page, 4 benchmark pages
   ASSERT_TRUE(write_site(site, out));
   EXPECT_EQ(read_previous_site(out).keys, site.keys);
 
@@ -257,14 +257,21 @@ TEST_F(HtmlSite, PagesOfUnchangedRunsAreKeptFromTheLastBuild) {
   EXPECT_EQ(site.reused, site.files.size());
   expect_same(site, build(options, false));
   EXPECT_EQ(site.key, build(options, false).key);
-  // A file edited by hand: the site is built again (its unchanged run pages kept).
+  // A file edited by hand: the site is built again (its unchanged pages kept).
   const std::string index = testing::read_file(out + "/index.html");
   testing::write_file(out + "/index.html", index + "<!-- edited -->");
   site = build(options, true);
   EXPECT_FALSE(site.unchanged);
-  EXPECT_EQ(site.reused, 21u);
+  EXPECT_EQ(site.reused, 25u);
   expect_same(site, build(options, false));
   testing::write_file(out + "/index.html", index);
+  // A page edited by hand is made again, whatever its key.
+  const std::string page = testing::read_file(out + "/benchmark-2.html");
+  testing::write_file(out + "/benchmark-2.html", page + "<!-- edited -->");
+  site = build(options, true);
+  EXPECT_EQ(site.reused, 24u);
+  expect_same(site, build(options, false));
+  testing::write_file(out + "/benchmark-2.html", page);
   // Another title: the site is built again.
   SiteOptions titled = options;
   titled.title = "nightly";
@@ -289,6 +296,7 @@ TEST_F(HtmlSite, PagesOfUnchangedRunsAreKeptFromTheLastBuild) {
   }
   site = build(options, true);
   EXPECT_FALSE(site.unchanged);
+  EXPECT_EQ(site.reused, 24u);  // all but the page of the acknowledged change's benchmark
   expect_same(site, build(options, false));
   const json after = overview(site);
   for (const auto& s : after["series"])
@@ -298,7 +306,7 @@ TEST_F(HtmlSite, PagesOfUnchangedRunsAreKeptFromTheLastBuild) {
   ASSERT_TRUE(write_site(site, out));
 
   // One more commit: run 31 gets a page, runs 12 .. 30 keep theirs, the compare page (whose
-  // newest runs changed) is made again.
+  // newest runs changed) and every benchmark page (each has a new point) are made again.
   {
     auto store = store::open_store(db_);
     ASSERT_TRUE(store);
@@ -312,8 +320,26 @@ TEST_F(HtmlSite, PagesOfUnchangedRunsAreKeptFromTheLastBuild) {
   // A page deleted by hand is made again.
   std::filesystem::remove(out + "/run-20.html");
   site = build(options, true);
-  EXPECT_EQ(site.reused, 20u);
+  EXPECT_EQ(site.reused, 24u);
   expect_same(site, build(options, false));
+  ASSERT_TRUE(write_site(site, out));
+
+  // One more commit of one benchmark: the pages of the three others are kept, and so are runs
+  // 13 .. 31's.
+  {
+    auto store = store::open_store(db_);
+    ASSERT_TRUE(store);
+    ASSERT_TRUE((*store)->add_runs({testing::history_run(31, 30, 1, 4, 5, true)}, {}));
+  }
+  site = build(options, true);
+  EXPECT_EQ(site.reused, 22u);
+  expect_same(site, build(options, false));
+  std::size_t moved = 0;  // benchmark pages that differ from the last build's
+  for (int g = 0; g < 4; ++g) {
+    const std::string path = "benchmark-" + std::to_string(g) + ".html";
+    moved += site.find(path)->content != testing::read_file(out + "/" + path) ? 1 : 0;
+  }
+  EXPECT_EQ(moved, 1u);
 
   // Other options: nothing is kept.
   SiteOptions other = options;
