@@ -173,11 +173,14 @@ Detection detect_history(const History& history, const DetectOptions& options,
     std::optional<std::size_t> old_size;
     std::vector<stats::SeriesChange> old;
     std::vector<const store::ChangeRecord*> old_records;
+    std::string digest;  // of every point, when the stored state saw them all
     if (!options.full) {
       const auto st = state_of.find(key);
       if (st != state_of.end() && st->second->settings == settings && st->second->points > 0 &&
           static_cast<std::size_t>(st->second->points) <= values.size() &&
           st->second->digest == points_digest(s, static_cast<std::size_t>(st->second->points))) {
+        if (static_cast<std::size_t>(st->second->points) == values.size())
+          digest = st->second->digest;
         old_size = static_cast<std::size_t>(st->second->points);
         if (const auto c = changes_of.find(key); c != changes_of.end())
           for (const auto* r : c->second)
@@ -299,8 +302,8 @@ Detection detect_history(const History& history, const DetectOptions& options,
     } else if (!options.head) {
       part.head.check.why_not = "not asked for";
     }
-    part.state = {key, settings, static_cast<int64_t>(values.size()),
-                  points_digest(s, values.size()), now};
+    if (digest.empty()) digest = points_digest(s, values.size());
+    part.state = {key, settings, static_cast<int64_t>(values.size()), std::move(digest), now};
   });
   for (auto& part : parts) {
     out.changes.insert(out.changes.end(), std::make_move_iterator(part.changes.begin()),
