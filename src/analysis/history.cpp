@@ -199,6 +199,27 @@ struct HistoryBuilder::State {
   std::vector<Gathered::iterator> recent;
   // Point keys (a commit, or "run:" and a run's uuid) numbered in the order met.
   std::unordered_map<std::string, uint32_t> point_ids;
+  // followed_metrics of the last variant without summaries: the variants of a history mostly
+  // measure the same metrics, and it is the same for the same lists.
+  struct Followed {
+    bool valid = false;
+    bool simulated = false;
+    std::vector<std::string> measured, metrics;
+  } followed;
+  const std::vector<std::string>& followed_of(const VariantSource& v) {
+    if (!v.summaries.empty()) {
+      scratch = followed_metrics(v.measured, v.simulated, v.summaries, metrics, options.also);
+      return scratch;
+    }
+    if (!followed.valid || followed.simulated != v.simulated || followed.measured != v.measured) {
+      followed.metrics = followed_metrics(v.measured, v.simulated, {}, metrics, options.also);
+      followed.measured = v.measured;
+      followed.simulated = v.simulated;
+      followed.valid = true;
+    }
+    return followed.metrics;
+  }
+  std::vector<std::string> scratch;
 };
 
 HistoryBuilder::HistoryBuilder(const HistoryOptions& options) : state_(std::make_unique<State>()) {
@@ -273,8 +294,7 @@ void HistoryBuilder::add_sources(const RunRecord& run, int64_t id,
         std::find(options.benchmarks.begin(), options.benchmarks.end(), v.benchmark) ==
             options.benchmarks.end())
       continue;
-    for (const auto& m :
-         followed_metrics(v.measured, v.simulated, v.summaries, state_->metrics, options.also)) {
+    for (const auto& m : state_->followed_of(v)) {
       auto [info, data] = v.sample(m);
       const auto summary = std::find_if(v.summaries.begin(), v.summaries.end(),
                                         [&](const SummaryRecord& x) { return x.metric == m; });

@@ -219,6 +219,7 @@ Result<RunSeries> RunSeries::decode(std::string bytes) {
   std::vector<std::string> texts(r.count(1));
   for (auto& t : texts) t = r.bytes(r.count(1));
   const std::size_t variants = r.count(4);
+  out.variants_.reserve(variants);  // counts are bounded by the bytes left
   for (std::size_t k = 0; r.ok() && k < variants; ++k) {
     Variant v;
     v.benchmark = r.text(texts);
@@ -227,6 +228,7 @@ Result<RunSeries> RunSeries::decode(std::string bytes) {
     if (simulated > 1) break;
     v.simulated = simulated == 1;
     const std::size_t measured = r.count(1);
+    v.measured.reserve(measured);
     for (std::size_t i = 0; r.ok() && i < measured; ++i) v.measured.push_back(r.text(texts));
     const std::size_t summaries = r.count(1);
     for (std::size_t i = 0; r.ok() && i < summaries; ++i) {
@@ -241,6 +243,7 @@ Result<RunSeries> RunSeries::decode(std::string bytes) {
       v.summaries.push_back(std::move(s));
     }
     const std::size_t metrics = r.count(1);
+    v.metrics.reserve(metrics);
     for (std::size_t i = 0; r.ok() && i < metrics; ++i) {
       Metric m;
       m.info.name = r.text(texts);
@@ -272,18 +275,16 @@ Result<RunSeries> RunSeries::decode(std::string bytes) {
 }
 
 stats::Hierarchical RunSeries::data(const Metric& metric) const {
-  stats::Hierarchical h;
+  // decode() checked that the sizes are positive and add up to the values.
   const std::string_view in = bytes_;
   Reader sizes(in, metric.offset);
-  std::vector<double> xs;
-  std::size_t at = metric.values_at;
-  for (std::size_t i = 0; i < metric.instances; ++i) {
-    const auto n = static_cast<std::size_t>(sizes.varint());
-    xs.resize(n);
-    for (std::size_t j = 0; j < n; ++j, at += 8) xs[j] = get_f64_at(in, at);
-    h.add_instance(xs);
-  }
-  return h;
+  std::vector<double> values(metric.values);
+  for (std::size_t j = 0; j < metric.values; ++j)
+    values[j] = get_f64_at(in, metric.values_at + 8 * j);
+  std::vector<std::size_t> offsets(metric.instances + 1, 0);
+  for (std::size_t i = 0; i < metric.instances; ++i)
+    offsets[i + 1] = offsets[i] + static_cast<std::size_t>(sizes.varint());
+  return stats::Hierarchical::from_parts(std::move(values), std::move(offsets));
 }
 
 Result<std::size_t> cache_run_series(store::Store& store, const std::vector<int64_t>& ids,

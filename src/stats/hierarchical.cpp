@@ -16,6 +16,17 @@ void Hierarchical::add_instance(std::span<const double> iterations) {
   offsets_.push_back(values_.size());
 }
 
+Hierarchical Hierarchical::from_parts(std::vector<double> values,
+                                      std::vector<std::size_t> offsets) {
+  Hierarchical h;
+  if (offsets.empty() || offsets.front() != 0 || offsets.back() != values.size()) return h;
+  for (std::size_t i = 1; i < offsets.size(); ++i)
+    if (offsets[i] <= offsets[i - 1]) return h;
+  h.values_ = std::move(values);
+  h.offsets_ = std::move(offsets);
+  return h;
+}
+
 bool Hierarchical::balanced() const {
   for (std::size_t i = 1; i < instances(); ++i) {
     if (instance(i).size() != instance(0).size()) return false;

@@ -19,6 +19,10 @@ class Hierarchical {
   // Appends an instance. An instance without iterations carries no information about the
   // metric, so it is ignored rather than kept as a zero-weight group.
   void add_instance(std::span<const double> iterations);
+  // Every instance at once: `offsets` as offsets() returns them (0 first, then each
+  // instance's end in `values`, each past the one before: no instance empty). Anything else
+  // gives no instance.
+  static Hierarchical from_parts(std::vector<double> values, std::vector<std::size_t> offsets);
 
   std::size_t instances() const { return offsets_.size() - 1; }
   std::size_t size() const { return values_.size(); }  // iterations over all instances

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -116,6 +117,25 @@ TEST(StatsHierarchical, LayoutAndHelpers) {
   const auto doubled = scaled(data, 2.0);
   EXPECT_EQ(doubled.instance(1)[0], 8.0);
   EXPECT_TRUE(Hierarchical({{1, 2}, {3, 4}}).balanced());
+}
+
+TEST(StatsHierarchical, FromPartsEqualsInstancesAddedOneByOne) {
+  const auto parts = Hierarchical::from_parts({1, 2, 3, 4, 5}, {0, 3, 5});
+  const Hierarchical added({{1, 2, 3}, {4, 5}});
+  EXPECT_TRUE(std::equal(parts.values().begin(), parts.values().end(), added.values().begin(),
+                         added.values().end()));
+  EXPECT_TRUE(std::equal(parts.offsets().begin(), parts.offsets().end(), added.offsets().begin(),
+                         added.offsets().end()));
+  EXPECT_EQ(parts.instances(), 2u);
+  // Parts that do not describe instances (an empty one, an end that is not the size, not
+  // starting at 0) give none, as an empty Hierarchical has.
+  for (const auto& offsets :
+       std::vector<std::vector<std::size_t>>{{0, 3, 3, 5}, {0, 3, 4}, {1, 3, 5}, {}, {0, 5, 3}}) {
+    const auto bad = Hierarchical::from_parts({1, 2, 3, 4, 5}, offsets);
+    EXPECT_EQ(bad.instances(), 0u);
+    EXPECT_TRUE(bad.empty());
+  }
+  EXPECT_EQ(Hierarchical::from_parts({}, {0}).instances(), 0u);
 }
 
 }  // namespace
