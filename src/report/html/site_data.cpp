@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <string_view>
+#include <unordered_set>
 
 #include "report/html/encode.hpp"
 #include "report/html/page.hpp"
@@ -16,9 +18,10 @@ int64_t seconds(int64_t ns) {
   return ns / 1'000'000'000;
 }
 
-std::string point_key(const analysis::HistoryPoint& p) {
+const std::string& point_key(const analysis::HistoryPoint& p) {
+  static const std::string none;
   if (!p.commit.empty()) return p.commit;
-  return p.run_uuids.empty() ? std::string() : p.run_uuids.front();
+  return p.run_uuids.empty() ? none : p.run_uuids.front();
 }
 
 json change_json(const analysis::ChangeRow& row) {
@@ -66,15 +69,19 @@ std::size_t CommitTable::of(const analysis::HistoryPoint& point) const {
 }
 
 CommitTable commit_table(const analysis::History& history) {
-  std::map<std::string, CommitTable::Entry> seen;
+  // The first point met of each commit gives its time and branch (series by name, points
+  // oldest first); then by time, and by commit among points of the same time.
+  std::unordered_set<std::string_view> seen;
+  CommitTable t;
   for (const auto& s : history.series)
     for (const auto& p : s.points)
-      seen.try_emplace(point_key(p), CommitTable::Entry{point_key(p), seconds(p.time), p.branch});
-  CommitTable t;
-  for (auto& [key, e] : seen) t.entries.push_back(e);
-  std::stable_sort(t.entries.begin(), t.entries.end(),
-                   [](const auto& a, const auto& b) { return a.time < b.time; });
-  for (std::size_t i = 0; i < t.entries.size(); ++i) t.index[t.entries[i].commit] = i;
+      if (seen.insert(point_key(p)).second)
+        t.entries.push_back({point_key(p), seconds(p.time), p.branch});
+  std::sort(t.entries.begin(), t.entries.end(), [](const auto& a, const auto& b) {
+    return a.time != b.time ? a.time < b.time : a.commit < b.commit;
+  });
+  t.index.reserve(t.entries.size());
+  for (std::size_t i = 0; i < t.entries.size(); ++i) t.index.emplace(t.entries[i].commit, i);
   return t;
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "analysis/gate.hpp"
@@ -23,7 +24,7 @@ struct CommitTable {
     std::string branch;
   };
   std::vector<Entry> entries;
-  std::map<std::string, std::size_t> index;
+  std::unordered_map<std::string, std::size_t> index;
   std::size_t of(const analysis::HistoryPoint& point) const;
 };
 
