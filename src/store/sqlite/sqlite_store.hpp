@@ -155,6 +155,9 @@ class SqliteStore final : public Store {
   // Status and end as readers see them: `interrupted` for a run whose writer is gone.
   Status apply_effective_status(RunRecord& run, int64_t run_id);
   Status apply_effective_status(std::vector<RunSummary>& runs);
+  // RunSummary::benchmarks and instances of `runs` (position: run id -> index).
+  Status count_runs(std::vector<RunSummary>& runs,
+                    const std::unordered_map<int64_t, size_t>& position);
 
   // Declared before db_ so that the copy outlives the connection.
   std::optional<TempDatabase> temp_;

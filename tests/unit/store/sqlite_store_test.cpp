@@ -120,6 +120,20 @@ TEST(StoreRoundTrip, ListRunsCountsAndLabels) {
   EXPECT_EQ((*runs)[0].benchmarks, 0);
   EXPECT_EQ((*runs)[0].instances, 0);
   EXPECT_EQ((*runs)[0].status, "running");
+  // Two variants of one benchmark count as one benchmark, with the instances of both; a
+  // variant with no instance is not a benchmark measured.
+  ASSERT_TRUE(store->add_variant(*c, sample_variant("y", "fast")).ok());
+  for (const char* variant : {"slow", "fast"}) {
+    auto v = store->add_variant(*c, sample_variant("x", variant));
+    ASSERT_TRUE(v.ok());
+    for (int i = 0; i < 2; ++i) ASSERT_TRUE(store->add_instance(*v, sample_instance(i)).ok());
+  }
+  runs = store->list_runs();
+  ASSERT_TRUE(runs.ok());
+  EXPECT_EQ((*runs)[0].benchmarks, 1);
+  EXPECT_EQ((*runs)[0].instances, 4);
+  EXPECT_EQ((*runs)[1].benchmarks, 2);
+  EXPECT_EQ((*runs)[1].instances, 6);
   EXPECT_EQ((*runs)[2].status, "complete");
   EXPECT_EQ((*runs)[1].labels, sample_run("", 0).labels);
   EXPECT_EQ((*runs)[1].git_commit, sample_run("", 0).git_commit);
