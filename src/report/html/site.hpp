@@ -55,10 +55,11 @@ struct SiteFile {
 struct Site {
   std::vector<SiteFile> files;
   std::vector<std::string> warnings;
-  // The pages made from stored runs alone (run pages, the compare page), each with the key of
-  // what it was made from: this build of benchguard, every option and the runs as
-  // listed (status, times, counts of benchmarks and instances). A later build that finds the
-  // same key beside the same page in the site's directory keeps the page (PreviousSite).
+  // The run pages, the compare page and the benchmark pages, each with the key of what it
+  // was made from: this build of benchguard, every option, and its runs as listed (status,
+  // times, counts of benchmarks and instances; for a benchmark page, its points and change
+  // points too). A later build that finds the same key beside the same page, with the bytes
+  // recorded for it, in the site's directory keeps the page (PreviousSite).
   std::map<std::string, std::string> keys;  // path -> key
   std::size_t reused = 0;                   // pages taken from the previous build
   // The key of the whole site: this build of benchguard, every option and store_fingerprint.
@@ -96,9 +97,10 @@ PreviousSite read_previous_site(const std::string& dir);
 // False when the binary was built without the dashboard's assets (BENCHGUARD_DASHBOARD=OFF).
 bool dashboard_available();
 
-// Every page of the site, its data and its assets. With `previous`, a run page or the compare
-// page whose key is unchanged is read from the previous build instead of being made again
-// (summarising a run of 1,000 benchmarks costs about 0.7 s): the site is the same either way.
+// Every page of the site, its data and its assets. With `previous`, a run, compare or
+// benchmark page whose key is unchanged is read from the previous build instead of being made
+// again (summarising a run of 1,000 benchmarks costs about 0.7 s): the site is the same either
+// way.
 Result<Site> build_site(store::Store& store, const SiteOptions& options, int64_t now,
                         const PreviousSite* previous = nullptr);
 
