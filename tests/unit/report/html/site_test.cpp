@@ -83,6 +83,7 @@ class HtmlSite : public ::testing::Test {
     auto store = store::open_store(db_);
     ASSERT_TRUE(store) << store.error().message;
     std::vector<RunData> runs;
+    runs.reserve(30);
     for (int k = 0; k < 30; ++k) runs.push_back(testing::history_run(k, 30, 4, 4, 5, true));
     auto ids = (*store)->add_runs(runs, {});
     ASSERT_TRUE(ids) << ids.error().message;
@@ -337,7 +338,8 @@ TEST_F(HtmlSite, PagesOfUnchangedRunsAreKeptFromTheLastBuild) {
   std::size_t moved = 0;  // benchmark pages that differ from the last build's
   for (int g = 0; g < 4; ++g) {
     const std::string path = "benchmark-" + std::to_string(g) + ".html";
-    moved += site.find(path)->content != testing::read_file(out + "/" + path) ? 1 : 0;
+    const auto file = std::filesystem::path(out) / path;
+    moved += site.find(path)->content != testing::read_file(file.string()) ? 1 : 0;
   }
   EXPECT_EQ(moved, 1u);
 
