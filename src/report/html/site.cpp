@@ -178,7 +178,8 @@ std::string group_key(Fnv1a h, std::size_t g, const std::string& title,
   h.i64(static_cast<int64_t>(g));
   h.str(title);
   for (const auto* s : series) {
-    h.str(s->key());
+    const std::string key = s->key();
+    h.str(key);
     h.str(s->metric.unit);
     h.i64(static_cast<int64_t>(s->metric.direction));
     h.i64(static_cast<int64_t>(s->points.size()));
@@ -196,7 +197,7 @@ std::string group_key(Fnv1a h, std::size_t g, const std::string& title,
       }
     }
     for (const auto& row : rows) {
-      if (row.change.series_key != s->key()) continue;
+      if (row.change.series_key != key) continue;
       add_change(h, row.change);
       h.str(row.ack != nullptr ? row.ack->reason : std::string("\n"));
     }

@@ -203,6 +203,7 @@ json benchmark_data(const std::string& benchmark, const std::string& variant,
                     const SiteOptions& options) {
   json charts = json::array();
   for (const auto* s : series) {
+    const std::string key = s->key();
     std::vector<int64_t> commit_index, run;
     std::vector<double> centre, below, above;
     std::vector<std::size_t> instances;
@@ -225,9 +226,9 @@ json benchmark_data(const std::string& benchmark, const std::string& variant,
       inst.push_back(scaled(stats::instance_means(s->points[i].data), scale));
     json marks = json::array();
     for (const auto& row : changes)
-      if (row.change.series_key == s->key()) marks.push_back(change_json(row));
+      if (row.change.series_key == key) marks.push_back(change_json(row));
     std::vector<int64_t> counts(instances.begin(), instances.end());
-    charts.push_back({{"key", s->key()},
+    charts.push_back({{"key", key},
                       {"metric", s->metric.name},
                       {"unit", s->metric.unit},
                       {"direction", direction(s->metric)},
