@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "report/html/serve.hpp"
 #include "store/store.hpp"
@@ -119,6 +120,45 @@ TEST(CliServe, ServesThePagesReadOnlyOnLoopback) {
   }
   EXPECT_EQ(testing::read_file(db), before);
   EXPECT_FALSE(std::filesystem::exists(db + "-wal"));
+}
+
+// A run stored while serve runs is on the next request: the pages it moves are made again,
+// the others are the ones served before.
+TEST(CliServe, ARunStoredMeanwhileMovesOnlyThePagesItTouches) {
+  if (!report::html::dashboard_available() || !report::html::server_available())
+    GTEST_SKIP() << "built without the dashboard";
+  testing::TempDir dir;
+  const std::string db = dir.file("h.db");
+  const auto add = [&](const std::vector<RunData>& runs) {
+    auto store = store::open_store(db);
+    ASSERT_TRUE(store) << store.error().message;
+    ASSERT_TRUE((*store)->add_runs(runs, {}));
+  };
+  std::vector<RunData> runs;
+  for (int k = 0; k < 12; ++k) runs.push_back(testing::history_run(k, 12, 3, 3, 3, true));
+  add(runs);
+  Server server(db);
+  ASSERT_GT(server.port(), 0);
+  const auto get = [&](const std::string& path) {
+    const std::string r = exchange(server.port(), "GET /" + path + " HTTP/1.0\r\n\r\n");
+    EXPECT_TRUE(r.starts_with("HTTP/1.1 200")) << path << ": " << r.substr(0, 200);
+    return r;
+  };
+  const auto pages = [&] {
+    std::vector<std::string> out;
+    for (const char* path :
+         {"data/commits.js", "benchmark-0.html", "benchmark-1.html", "benchmark-2.html"})
+      out.push_back(get(path));
+    return out;
+  };
+  const std::vector<std::string> before = pages();
+  EXPECT_EQ(pages(), before);
+  add({testing::history_run(12, 12, 1, 3, 3, true)});  // one more commit of one benchmark
+  const std::vector<std::string> after = pages();
+  EXPECT_NE(after[0], before[0]);  // the commits
+  int moved = 0;
+  for (std::size_t g = 1; g < after.size(); ++g) moved += after[g] != before[g] ? 1 : 0;
+  EXPECT_EQ(moved, 1);
 }
 
 TEST(CliServe, AMissingDatabaseIsAnErrorBeforeListening) {

@@ -102,7 +102,9 @@ Status serve(const StoreOpener& open_store, const ServeOptions& options, std::os
     BG_ASSIGN(auto store, open_store());
     BG_ASSIGN(std::string f, store_fingerprint(*store));
     if (!site || f != built_for) {
-      BG_ASSIGN(Site fresh, build_site(*store, site_options, now_ns()));
+      // The pages whose keys did not move are taken from the build being replaced.
+      const PreviousSite previous = site ? previous_in_memory(*site) : PreviousSite{};
+      BG_ASSIGN(Site fresh, build_site(*store, site_options, now_ns(), site ? &previous : nullptr));
       site = std::make_shared<const Site>(std::move(fresh));
       built_for = std::move(f);
     }

@@ -251,6 +251,12 @@ std::string content_hash(std::string_view bytes) {
 
 // Every file of the previous build, when each is there with the bytes it had.
 std::optional<Site> previous_files(const PreviousSite& previous) {
+  if (previous.built != nullptr) {
+    Site site = *previous.built;
+    site.reused = site.files.size();
+    site.unchanged = true;
+    return site;
+  }
   if (previous.files.empty()) return std::nullopt;
   Site site;
   for (const auto& [path, hash] : previous.files) {
@@ -271,6 +277,11 @@ std::optional<std::string> previous_page(const PreviousSite* previous, const std
   if (previous == nullptr) return std::nullopt;
   const auto it = previous->keys.find(path);
   if (it == previous->keys.end() || it->second != key) return std::nullopt;
+  if (previous->built != nullptr) {
+    const SiteFile* file = previous->built->find(path);
+    if (file == nullptr) return std::nullopt;
+    return file->content;
+  }
   // As that build wrote it: a page edited since is made again.
   const auto hash = previous->hashes.find(path);
   if (hash == previous->hashes.end()) return std::nullopt;
@@ -579,6 +590,15 @@ Result<SiteWrite> write_site(const Site& site, const std::string& dir) {
   keys_out.close();
   if (!keys_out) return Error{fmt::format("cannot write {}", (root / kSiteKeys).string())};
   return done;
+}
+
+PreviousSite previous_in_memory(const Site& site) {
+  PreviousSite previous;
+  previous.built = &site;
+  previous.keys = site.keys;
+  previous.key = site.key;
+  previous.warnings = site.warnings;
+  return previous;
 }
 
 PreviousSite read_previous_site(const std::string& dir) {

@@ -77,9 +77,10 @@ struct Site {
 Result<std::string> store_fingerprint(store::Store& store);
 
 // The keys of the pages of the previous build of a site directory (kSiteKeys), and where to
-// read those pages.
+// read those pages: the directory, or the build itself when it is still held (`serve`).
 struct PreviousSite {
   std::string dir;
+  const Site* built = nullptr;  // when set, pages come from it and `dir` is not read
   std::map<std::string, std::string> keys;
   std::string key;                                         // Site::key
   std::vector<std::pair<std::string, std::string>> files;  // (path, hash of its bytes), in order
@@ -93,6 +94,10 @@ inline constexpr const char* kSiteKeys = ".benchguard-site-keys";
 
 // What write_site left in `dir` (nothing when the directory or its keys are missing).
 PreviousSite read_previous_site(const std::string& dir);
+
+// A build held in memory as the previous one: `serve` makes only the pages whose keys moved.
+// `site` must outlive the build that uses it.
+PreviousSite previous_in_memory(const Site& site);
 
 // False when the binary was built without the dashboard's assets (BENCHGUARD_DASHBOARD=OFF).
 bool dashboard_available();

@@ -75,6 +75,16 @@ TEST(HtmlSiteData, StatusComesFromTheNewestChangeAndItsAcknowledgement) {
   EXPECT_EQ(series_status(&row), "ok");
 }
 
+// Same files, same bytes, same keys.
+void expect_same(const Site& a, const Site& b) {
+  ASSERT_EQ(a.files.size(), b.files.size());
+  for (std::size_t i = 0; i < a.files.size(); ++i) {
+    EXPECT_EQ(a.files[i].path, b.files[i].path);
+    EXPECT_TRUE(a.files[i].content == b.files[i].content) << a.files[i].path;
+  }
+  EXPECT_EQ(a.keys, b.keys);
+}
+
 class HtmlSite : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -236,15 +246,6 @@ TEST_F(HtmlSite, PagesOfUnchangedRunsAreKeptFromTheLastBuild) {
     EXPECT_TRUE(site) << site.error().message;
     return std::move(site.value());
   };
-  // Same files, same bytes, same keys.
-  const auto expect_same = [](const Site& a, const Site& b) {
-    ASSERT_EQ(a.files.size(), b.files.size());
-    for (std::size_t i = 0; i < a.files.size(); ++i) {
-      EXPECT_EQ(a.files[i].path, b.files[i].path);
-      EXPECT_TRUE(a.files[i].content == b.files[i].content) << a.files[i].path;
-    }
-    EXPECT_EQ(a.keys, b.keys);
-  };
   const SiteOptions options;
   Site site = build(options, true);
   EXPECT_EQ(site.reused, 0u);
@@ -360,6 +361,46 @@ TEST_F(HtmlSite, PagesOfUnchangedRunsAreKeptFromTheLastBuild) {
   EXPECT_EQ(site.reused, 0u);
   expect_same(site, build(options, false));
   EXPECT_EQ(site.find("run-31.html")->content.find("bench/0003"), std::string::npos);
+}
+
+// `serve` keeps its last build in memory and builds from it as from a directory: the pages
+// whose keys did not move are taken from it, and the site is what a build from nothing makes.
+TEST_F(HtmlSite, ABuildHeldInMemoryServesAsThePreviousOne) {
+  const auto build = [&](const Site* last) {
+    auto store = store::open_store(db_, {.create = false, .read_only = true});
+    EXPECT_TRUE(store);
+    SiteOptions options;
+    options.all_run_pages = true;  // as serve builds: run pages are made when asked for
+    const PreviousSite previous = last != nullptr ? previous_in_memory(*last) : PreviousSite{};
+    auto site = build_site(**store, options, 0, last != nullptr ? &previous : nullptr);
+    EXPECT_TRUE(site) << site.error().message;
+    return std::move(site.value());
+  };
+  const Site first = build(nullptr);
+  EXPECT_EQ(first.reused, 0u);
+  EXPECT_EQ(first.keys.size(), 5u);  // the compare page and 4 benchmark pages
+  // Nothing new: every file of the last build.
+  const Site same = build(&first);
+  EXPECT_TRUE(same.unchanged);
+  EXPECT_EQ(same.reused, same.files.size());
+  expect_same(same, first);
+  // One more commit of one benchmark: the three other benchmark pages are kept; the compare
+  // page (its newest runs moved) and the page of the benchmark measured are made again.
+  {
+    auto store = store::open_store(db_);
+    ASSERT_TRUE(store);
+    ASSERT_TRUE((*store)->add_runs({testing::history_run(30, 30, 1, 4, 5, true)}, {}));
+  }
+  const Site next = build(&first);
+  EXPECT_FALSE(next.unchanged);
+  EXPECT_EQ(next.reused, 3u);
+  expect_same(next, build(nullptr));
+  std::size_t moved = 0;  // benchmark pages that differ from the last build's
+  for (int g = 0; g < 4; ++g) {
+    const std::string path = "benchmark-" + std::to_string(g) + ".html";
+    moved += next.find(path)->content != first.find(path)->content ? 1 : 0;
+  }
+  EXPECT_EQ(moved, 1u);
 }
 
 }  // namespace
