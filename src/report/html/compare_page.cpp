@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <string_view>
+#include <vector>
 
 #include "analysis/compare.hpp"
 #include "report/compare.hpp"
@@ -86,17 +88,24 @@ Result<std::string> render_compare_page(store::Store& store,
                                stats::to_string(copts.verdict.statistic), copts.verdict.confidence);
 
   // The heat map: every benchmark variant of the baseline against each column.
-  std::map<std::pair<std::string, std::string>, const VariantData*> in_base;
-  for (const auto& v : base.variants) in_base[{v.variant.benchmark, v.variant.name}] = &v;
+  using Variants = std::map<std::pair<std::string_view, std::string_view>, const VariantData*>;
+  const auto by_name = [](const RunData& run) {
+    Variants out;
+    for (const auto& v : run.variants) out[{v.variant.benchmark, v.variant.name}] = &v;
+    return out;
+  };
+  const Variants in_base = by_name(base);
+  std::vector<Variants> in_column;  // the last of a name, as a scan of the run would find
+  in_column.reserve(picked.size());
+  for (const auto& run : picked) in_column.push_back(by_name(run));
   std::uint64_t k = 0;
   for (const auto& [key, bv] : in_base) {
     const auto sa = analysis::extract(*bv, metric, options.history.burn_in);
     if (sa.data.empty()) continue;
     json cells = json::array();
     for (std::size_t c = 1; c < picked.size(); ++c) {
-      const VariantData* cv = nullptr;
-      for (const auto& v : picked[c].variants)
-        if (v.variant.benchmark == key.first && v.variant.name == key.second) cv = &v;
+      const auto found = in_column[c].find(key);
+      const VariantData* cv = found == in_column[c].end() ? nullptr : found->second;
       if (cv == nullptr) {
         cells.push_back(nullptr);
         continue;
@@ -113,7 +122,9 @@ Result<std::string> render_compare_page(store::Store& store,
           {{"p", json_number(probability_worse(rs, options.threshold, sa.metric.direction))},
            {"ratio", json_number(rs.ratio)}});
     }
-    data["rows"].push_back({{"benchmark", key.first}, {"variant", key.second}, {"cells", cells}});
+    data["rows"].push_back({{"benchmark", std::string(key.first)},
+                            {"variant", std::string(key.second)},
+                            {"cells", cells}});
   }
   return render_page({"compare", "Compare", data, false, true});
 }
