@@ -206,9 +206,13 @@ Interval percentile_interval_inplace(std::span<double> replicates, double tail) 
 }
 
 Interval percentile_interval(std::span<const double> replicates, double tail) {
-  std::vector<double> sorted(replicates.begin(), replicates.end());
-  std::sort(sorted.begin(), sorted.end());
-  return percentile_interval_sorted(sorted, tail);
+  std::vector<double> copy(replicates.begin(), replicates.end());
+  // By selection: the same order statistics as a sort gives, in linear time (a bootstrap's
+  // sort was a tenth of a dashboard build). The inplace version orders its ends; a tail
+  // above one half asks for them the other way round.
+  if (!(tail > 0.5)) return percentile_interval_inplace(copy, tail);
+  std::sort(copy.begin(), copy.end());
+  return percentile_interval_sorted(copy, tail);
 }
 
 double bootstrap_p_value(std::span<const double> replicates, double null_value,

@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "stats/descriptive.hpp"
@@ -52,6 +54,26 @@ TEST(StatsConfidence, InplaceIntervalEqualsSortedOne) {
       const auto selected = percentile_interval_inplace(scratch, tail);
       EXPECT_EQ(selected.lower, sorted.lower) << n << " " << tail;
       EXPECT_EQ(selected.upper, sorted.upper) << n << " " << tail;
+    }
+  }
+}
+
+// percentile_interval selects instead of sorting: the same values as the sorted replicates
+// give, infinities (a ratio over a zero) included, and a tail above one half still reads the
+// quantile at `tail` first.
+TEST(StatsConfidence, IntervalBySelectionEqualsQuantilesOfTheSortedReplicates) {
+  Rng rng(6, 0);
+  const auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
+  for (const std::size_t n : {1, 3, 20, 1000, 4001}) {
+    std::vector<double> reps(n);
+    for (double& r : reps) r = rng.lognormal(0.0, 0.3);
+    if (n >= 20) reps[3] = reps[n - 1] = std::numeric_limits<double>::infinity();
+    std::vector<double> sorted = reps;
+    std::sort(sorted.begin(), sorted.end());
+    for (const double tail : {0.0, 0.001, 0.025, 0.05, 0.5, 0.8, 1.0}) {
+      const auto ci = percentile_interval(reps, tail);
+      EXPECT_TRUE(same(ci.lower, quantile_sorted(sorted, tail))) << n << " " << tail;
+      EXPECT_TRUE(same(ci.upper, quantile_sorted(sorted, 1.0 - tail))) << n << " " << tail;
     }
   }
 }
