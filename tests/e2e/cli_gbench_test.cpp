@@ -20,7 +20,7 @@ using testing::TempDir;
 using testing::write_file;
 
 std::string sample() {
-  const std::string path = testing::helper("gbench_sample");
+  std::string path = testing::helper("gbench_sample");
   EXPECT_TRUE(std::filesystem::exists(path))
       << path << " was not built: install Debian's libbenchmark-dev and configure again";
   return path;

@@ -91,6 +91,7 @@ TEST(CliServe, ServesThePagesReadOnlyOnLoopback) {
     auto store = store::open_store(db);
     ASSERT_TRUE(store) << store.error().message;
     std::vector<RunData> runs;
+    runs.reserve(12);
     for (int k = 0; k < 12; ++k) runs.push_back(testing::history_run(k, 12, 2, 3, 3, true));
     ASSERT_TRUE((*store)->add_runs(runs, {}));
   }
@@ -135,12 +136,13 @@ TEST(CliServe, ARunStoredMeanwhileMovesOnlyThePagesItTouches) {
     ASSERT_TRUE((*store)->add_runs(runs, {}));
   };
   std::vector<RunData> runs;
+  runs.reserve(12);
   for (int k = 0; k < 12; ++k) runs.push_back(testing::history_run(k, 12, 3, 3, 3, true));
   add(runs);
   Server server(db);
   ASSERT_GT(server.port(), 0);
   const auto get = [&](const std::string& path) {
-    const std::string r = exchange(server.port(), "GET /" + path + " HTTP/1.0\r\n\r\n");
+    std::string r = exchange(server.port(), "GET /" + path + " HTTP/1.0\r\n\r\n");
     EXPECT_TRUE(r.starts_with("HTTP/1.1 200")) << path << ": " << r.substr(0, 200);
     return r;
   };
