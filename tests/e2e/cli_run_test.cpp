@@ -122,9 +122,11 @@ TEST(CliRun, ClientIterationsCountTheirOwnEvents) {
     GTEST_SKIP() << "perf_event_open is refused here";
   TempDir dir;
   const std::string work = helper("counted_work");
-  std::string suite = "instances: 2\niterations: 3\nbenchmarks:\n";
-  for (const auto& [name, turns] : {std::pair{"small", "300000"}, std::pair{"large", "3000000"}})
-    suite += std::string("  - name: ") + name + "\n    command: [" + work + ", \"3000000\", \"" +
+  // Randomized: this VM's speed moves by 2x over tens of milliseconds, so the two benchmarks
+  // are measured interleaved, not one after the other.
+  std::string suite = "instances: 4\niterations: 3\nschedule: randomized\nbenchmarks:\n";
+  for (const auto& [name, turns] : {std::pair{"small", "1000000"}, std::pair{"large", "10000000"}})
+    suite += std::string("  - name: ") + name + "\n    command: [" + work + ", \"10000000\", \"" +
              turns + "\"]\n    env: {BENCHGUARD_COUNTERS: \"task_clock,bogus,page_faults\"}\n";
   write_file(dir.file("s.yml"), suite);
   auto r = run_cli({"run", dir.file("s.yml"), "--db", dir.file("bg.db"), "-q"});
@@ -145,14 +147,16 @@ TEST(CliRun, ClientIterationsCountTheirOwnEvents) {
         clock[v["benchmark"].get<std::string>()].push_back(m["task_clock"].get<double>());
       }
     }
-  ASSERT_EQ(clock["small"].size(), 6u);
-  ASSERT_EQ(clock["large"].size(), 6u);
+  ASSERT_EQ(clock["small"].size(), 12u);
+  ASSERT_EQ(clock["large"].size(), 12u);
   std::sort(clock["small"].begin(), clock["small"].end());
   std::sort(clock["large"].begin(), clock["large"].end());
-  // Medians: 10x the turns, set-up (as long as the large iteration) left out.
-  const double ratio = clock["large"][3] / clock["small"][3];
-  EXPECT_GT(ratio, 5) << ratio;
-  EXPECT_LT(ratio, 20) << ratio;
+  // The fastest of each: 10x the turns, set-up (as long as the large iteration) left out (it
+  // would make the ratio under 2). A busy machine only adds to a task clock (a preempted
+  // iteration refills its caches): medians of 6, one benchmark after the other, gave 4.7.
+  const double ratio = clock["large"][0] / clock["small"][0];
+  EXPECT_GT(ratio, 6) << ratio;
+  EXPECT_LT(ratio, 16) << ratio;
   // compare reads them like any metric the iterations report.
   r = run_cli({"history", "--db", dir.file("bg.db"), "--metric", "task_clock", "--format", "csv"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
