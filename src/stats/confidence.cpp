@@ -207,8 +207,8 @@ Interval percentile_interval_inplace(std::span<double> replicates, double tail) 
 
 Interval percentile_interval(std::span<const double> replicates, double tail) {
   std::vector<double> copy(replicates.begin(), replicates.end());
-  // By selection: the same order statistics as a sort gives, in linear time (a bootstrap's
-  // sort was a tenth of a dashboard build). The inplace version orders its ends; a tail
+  // By selection: the same order statistics as a sort gives, in linear time (sorting was 4%
+  // of the CPU of an incremental dashboard build). The inplace version orders its ends; a tail
   // above one half asks for them the other way round.
   if (!(tail > 0.5)) return percentile_interval_inplace(copy, tail);
   std::sort(copy.begin(), copy.end());

@@ -94,10 +94,10 @@ Result<std::string> render_compare_page(store::Store& store,
     for (const auto& v : run.variants) out[{v.variant.benchmark, v.variant.name}] = &v;
     return out;
   };
-  const Variants in_base = by_name(base);
   std::vector<Variants> in_column;  // the last of a name, as a scan of the run would find
   in_column.reserve(picked.size());
   for (const auto& run : picked) in_column.push_back(by_name(run));
+  const Variants& in_base = in_column.front();  // picked.front() is the baseline
   std::uint64_t k = 0;
   for (const auto& [key, bv] : in_base) {
     const auto sa = analysis::extract(*bv, metric, options.history.burn_in);
