@@ -103,8 +103,9 @@ struct AckRecord {
 
 // What list_runs gives beside each run's own row.
 struct ListOptions {
-  // RunSummary::benchmarks and instances (0 when off): every instance of every run counted,
-  // half a second on a history of 3,000,000 instances, which history and gate do not show.
+  // RunSummary::benchmarks and instances (0 when off): kept per ended run (run_counts,
+  // store/run_counts.hpp), counted from the rows of a running run (and of every run in a
+  // database from before them: half a second on a history of 3,000,000 instances).
   bool counts = true;
 };
 

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <thread>
 
 #include "core/iterations.hpp"
@@ -422,13 +423,14 @@ TEST_F(PgStoreTest, MigrationsAreIdempotentAndSafeUnderConcurrentOpeners) {
     EXPECT_EQ(st->current, st->latest);
     EXPECT_EQ(st->latest, sqlite::latest_schema_version());  // the same schema versions
     EXPECT_TRUE(st->pending.empty());
-    ASSERT_EQ(st->applied.size(), 4u);
+    ASSERT_EQ(st->applied.size(), 5u);
     EXPECT_EQ(st->applied[0].second, "initial");
     EXPECT_EQ(st->applied[1].second, "rss_floor");
     EXPECT_EQ(st->applied[2].second, "series_cache");
     EXPECT_EQ(st->applied[3].second, "instance_counts");
+    EXPECT_EQ(st->applied[4].second, "run_counts");
   }
-  EXPECT_EQ(count("SELECT COUNT(*) FROM schema_migrations"), 4);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM schema_migrations"), 5);
   // A newer schema than this binary knows is refused, not written to.
   {
     auto conn = raw();
@@ -499,6 +501,67 @@ TEST_P(StoreTest, PruneRemovesOneBenchmarkAndEmptiedRuns) {
   EXPECT_EQ(count("SELECT COUNT(*) FROM instances"), 3);
   EXPECT_EQ(count("SELECT COUNT(*) FROM iteration_blocks"), 3);
   EXPECT_FALSE(store->prune({"nope", 0}).ok());
+}
+
+// run_counts (0013): kept for ended runs by finish, add_runs and prune, removed by an instance
+// added later (the run is then counted from its rows), the same on both backends.
+TEST_P(StoreTest, RunCountsAreKeptForEndedRunsAndMatchTheirRows) {
+  auto store = open_or_die(url());
+  ASSERT_TRUE(store);
+  const int64_t finished =
+      store_run(*store, "c0000000-0000-4000-8000-000000000001", 100, {"a", "b"}, 2);
+  RunData imported;
+  imported.run = sample_run("c0000000-0000-4000-8000-000000000002", 200);
+  imported.run.status = "imported";
+  imported.variants.push_back({sample_variant("a", "default"), {}, {}, {}});
+  imported.variants[0].instances = {sample_instance(0)};
+  imported.variants.push_back({sample_variant("s", "default"), {}, {}, {}});
+  imported.variants[1].summaries.push_back({"wall_time", 3, 1.5, 0.1, std::nullopt, 1.0, 2.0});
+  auto ids = store->add_runs({imported}, {});
+  ASSERT_TRUE(ids.ok()) << ids.error().message;
+  auto running = store->begin_run(sample_run("c0000000-0000-4000-8000-000000000003", 300));
+  ASSERT_TRUE(running.ok());
+  auto variant = store->add_variant(*running, sample_variant("b", "default"));
+  ASSERT_TRUE(variant.ok());
+  ASSERT_TRUE(store->add_instance(*variant, sample_instance(0)).ok());
+  const auto counts = [&] {
+    std::map<int64_t, std::pair<int, int>> out;
+    auto runs = store->list_runs();
+    EXPECT_TRUE(runs.ok()) << runs.error().message;
+    if (runs.ok())
+      for (const auto& r : *runs) out[r.id] = {r.benchmarks, r.instances};
+    return out;
+  };
+  const auto row = [&](int64_t run) {
+    return std::to_string(count("SELECT COUNT(*) FROM run_counts WHERE run_id = " +
+                                std::to_string(run))) +
+           ":" +
+           std::to_string(count("SELECT COALESCE(MAX(benchmarks * 1000 + instances), -1) FROM "
+                                "run_counts WHERE run_id = " +
+                                std::to_string(run)));
+  };
+  using Counts = std::map<int64_t, std::pair<int, int>>;
+  EXPECT_EQ(counts(), (Counts{{finished, {2, 4}}, {ids->front(), {2, 1}}, {*running, {1, 1}}}));
+  EXPECT_EQ(row(finished), "1:2004");
+  EXPECT_EQ(row(ids->front()), "1:2001");
+  EXPECT_EQ(row(*running), "0:-1");
+  // An instance given to an ended run takes its row; the run is counted from its rows.
+  auto later = store->add_variant(ids->front(), sample_variant("late", "default"));
+  ASSERT_TRUE(later.ok());
+  ASSERT_TRUE(store->add_instance(*later, sample_instance(0)).ok());
+  EXPECT_EQ(row(ids->front()), "0:-1");
+  EXPECT_EQ(counts()[ids->front()], (std::pair<int, int>{3, 2}));
+  // Prune counts again what is left of the runs it touches.
+  ASSERT_TRUE(store->prune({"a", 0}).ok());
+  EXPECT_EQ(row(finished), "1:1002");
+  EXPECT_EQ(row(ids->front()), "1:2001");
+  ASSERT_TRUE(store->finish_run(*running, 301, "complete").ok());
+  EXPECT_EQ(counts(), (Counts{{finished, {1, 2}}, {ids->front(), {2, 1}}, {*running, {1, 1}}}));
+  EXPECT_EQ(row(*running), "1:1001");
+  store.reset();
+  auto checked = check_store(url());
+  ASSERT_TRUE(checked.ok()) << checked.error().message;
+  for (const auto& p : checked->problems) ADD_FAILURE() << p.source << ": " << p.text;
 }
 
 // serve's cue to read the store again: whatever adds or removes a measurement moves the stamp
@@ -780,13 +843,16 @@ TEST_F(PgStoreTest, CheckVerifiesChecksumsAndFindsTamperedRows) {
   ASSERT_TRUE(
       conn->exec("UPDATE instances SET max_rss_bytes = max_rss_bytes + 1 WHERE id = 2").ok());
   ASSERT_TRUE(conn->exec("UPDATE run_labels SET value = 'x' WHERE id = 1").ok());
+  ASSERT_TRUE(conn->exec("UPDATE run_counts SET instances = instances + 1 WHERE run_id = 2").ok());
   auto tampered = check_store(url());
   ASSERT_TRUE(tampered.ok()) << tampered.error().message;
-  ASSERT_EQ(tampered->problems.size(), 2u);
+  ASSERT_EQ(tampered->problems.size(), 3u);
   EXPECT_EQ(tampered->problems[0].text,
             "runs row 1: checksum mismatch: what it holds changed after it was stored");
   EXPECT_EQ(tampered->problems[1].text,
             "instances row 2: checksum mismatch: what it holds changed after it was stored");
+  EXPECT_EQ(tampered->problems[2].text,
+            "run_counts row 2: holds 1 benchmarks and 3 instances where its rows give 1 and 2");
 }
 
 }  // namespace

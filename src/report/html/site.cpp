@@ -52,7 +52,6 @@ std::string group_page(std::size_t g) {
 
 // The pages of the site that read runs of their own, not the history.
 struct RunPages {
-  std::vector<store::RunSummary> counted;  // the runs with their benchmarks and instances
   std::string compare;
   std::vector<SiteFile> runs;
   std::map<std::string, std::string> keys;  // Site::keys
@@ -342,9 +341,8 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
     return Error{
         "this benchguard was built without the dashboard (configured with "
         "-DBENCHGUARD_DASHBOARD=OFF, or without npm): rebuild it with npm installed"};
-  // With readers of its own, the runs are counted (for the runs page) beside the history.
   const bool beside = static_cast<bool>(asked.open_reader);
-  BG_ASSIGN(const auto runs, store.list_runs({.counts = !beside}));
+  BG_ASSIGN(const auto runs, store.list_runs());
   BG_ASSIGN(const auto stored, store.load_changes());
   BG_ASSIGN(const auto acks, store.load_acks());
   // The whole site: taken from the previous build when nothing it shows has changed.
@@ -371,30 +369,18 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
   for (const auto& r : runs)
     if (options.all_run_pages || paged.size() < options.run_pages) paged.push_back(r.id);
 
-  // The runs' counts, the compare page and the run pages read through `store`; with readers
-  // of its own, the history is read meanwhile (on two cores, one mostly waits on the database
-  // while the other decodes). `store` is used by one thread at a time: the pages' until they
-  // are done.
+  // The compare page and the run pages read through `store`; with readers of its own, the
+  // history is read meanwhile (on two cores, one mostly waits on the database while the other
+  // decodes). `store` is used by one thread at a time: the pages' until they are done.
   const auto render_pages = [&]() -> Result<RunPages> {
     RunPages out;
-    out.counted = runs;
-    if (beside) {
-      BG_ASSIGN(const auto counted, store.list_runs());
-      std::map<int64_t, const store::RunSummary*> by_id;
-      for (const auto& r : counted) by_id.emplace(r.id, &r);
-      for (auto& r : out.counted)
-        if (const auto it = by_id.find(r.id); it != by_id.end()) {
-          r.benchmarks = it->second->benchmarks;
-          r.instances = it->second->instances;
-        }
-    }
     const auto base = key_base("site-page-2", options);
     // The compare page: kept while its runs are the same.
     std::string key;
     if (base) {
       Fnv1a h = *base;
       h.str("compare");
-      for (const auto* r : compare_page_runs(out.counted, options)) add_run(h, *r);
+      for (const auto* r : compare_page_runs(runs, options)) add_run(h, *r);
       key = key_text(h);
       out.keys["compare.html"] = key;
     }
@@ -406,7 +392,7 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
     }
     if (options.all_run_pages) return out;
     std::map<int64_t, const store::RunSummary*> listed;
-    for (const auto& r : out.counted) listed.emplace(r.id, &r);
+    for (const auto& r : runs) listed.emplace(r.id, &r);
     for (int64_t id : paged) {
       const std::string path = fmt::format("run-{}.html", id);
       // A run still running gets more instances: its page is made each time.
@@ -479,14 +465,14 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
                                         regressions_data(history, rows, group_of), false, true})});
   site.files.push_back(
       {"runs.html",
-       render_page({"runs", "Runs", runs_data(pages->counted, paged, options.all_run_pages), false,
+       render_page({"runs", "Runs", runs_data(runs, paged, options.all_run_pages), false,
                     false})});
   site.files.push_back({"compare.html", std::move(pages->compare)});
   // Benchmark pages: each from the history alone, rendered in parallel, kept in order; a page
   // whose key is unchanged is read back from the previous build.
   const auto page_base = key_base("site-page-2", options);
   std::unordered_map<int64_t, int64_t> run_hash;
-  for (const auto& r : pages->counted) {
+  for (const auto& r : runs) {
     Fnv1a h("run");
     add_run(h, r);
     run_hash.emplace(r.id, h.value());

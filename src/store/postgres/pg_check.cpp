@@ -9,6 +9,7 @@
 
 #include "store/checksum.hpp"
 #include "store/postgres/pg_store.hpp"
+#include "store/run_counts.hpp"
 
 namespace benchguard::store::postgres {
 
@@ -159,6 +160,23 @@ Result<CheckReport> PgStore::check() {
       if (rows.text(r, 5) == "running")
         report.problems.push_back(
             {"invariant", where + ": an entry for a run that is still running"});
+    }
+  }
+  if (schema_version_ >= kRunCountsVersion) {
+    const auto live = run_counts_sql("c.run_id");
+    BG_ASSIGN(Rows rows, conn_->query("SELECT c.run_id, c.benchmarks, c.instances, " +
+                                      live.benchmarks + ", " + live.instances +
+                                      ", r.status FROM run_counts c JOIN runs r ON r.id = "
+                                      "c.run_id ORDER BY c.run_id"));
+    for (int r = 0; r < rows.size(); ++r) {
+      const std::string where = "run_counts row " + std::to_string(rows.int64(r, 0));
+      if (rows.int64(r, 1) != rows.int64(r, 3) || rows.int64(r, 2) != rows.int64(r, 4))
+        problem("invariant", fmt::format("{}: holds {} benchmarks and {} instances where its "
+                                         "rows give {} and {}",
+                                         where, rows.int64(r, 1), rows.int64(r, 2),
+                                         rows.int64(r, 3), rows.int64(r, 4)));
+      if (rows.text(r, 5) == "running")
+        problem("invariant", where + ": counts of a run still running");
     }
   }
   // Not problems, but worth knowing.

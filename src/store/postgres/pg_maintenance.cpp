@@ -268,6 +268,7 @@ Result<PruneCounts> PgStore::prune(const PruneFilter& filter) {
                                          "FROM variants WHERE run_id = $1)",
                                          {int8(runs.int64(r, 0))}));
     counts.runs_emptied += static_cast<int>(removed.affected());
+    if (removed.affected() == 0) BG_TRY(count_run(runs.int64(r, 0)));  // what is left of it
   }
   BG_TRY(txn.commit());
   return counts;

@@ -13,6 +13,7 @@
 #include <unordered_set>
 
 #include "store/postgres/pg_store.hpp"
+#include "store/run_counts.hpp"
 #include "store/sqlite/iteration_columns.hpp"
 #include "store/sqlite/json_columns.hpp"
 
@@ -37,17 +38,18 @@ Result<std::vector<RunSummary>> PgStore::list_runs(const ListOptions& options) {
   std::vector<RunSummary> runs;
   std::unordered_map<int64_t, size_t> position;
   {
-    const std::string counts =
-        options.counts
-            ? "(SELECT COUNT(DISTINCT v.benchmark_id) FROM variants v WHERE v.run_id = r.id AND "
-              "(EXISTS (SELECT 1 FROM instances i WHERE i.variant_id = v.id) OR EXISTS (SELECT 1 "
-              "FROM summaries s WHERE s.variant_id = v.id))), (SELECT COUNT(*) FROM instances i "
-              "JOIN variants v ON v.id = i.variant_id WHERE v.run_id = r.id) "
-            : "0, 0 ";
+    // An ended run's counts are kept (0013); others' are counted from their rows.
+    const auto live = run_counts_sql("r.id");
+    std::string counts = "0, 0 FROM runs r ";
+    if (options.counts && schema_version_ >= kRunCountsVersion)
+      counts = "COALESCE(c.benchmarks, " + live.benchmarks + "), COALESCE(c.instances, " +
+               live.instances + ") FROM runs r LEFT JOIN run_counts c ON c.run_id = r.id ";
+    else if (options.counts)
+      counts = live.benchmarks + ", " + live.instances + " FROM runs r ";
     BG_ASSIGN(Rows rows,
               conn_->query("SELECT r.id, r.uuid, r.started_at, r.finished_at, r.status, r.suite, "
                            "r.hostname, r.git_commit, r.git_branch, " +
-                           counts + "FROM runs r ORDER BY r.started_at DESC, r.id DESC"));
+                           counts + "ORDER BY r.started_at DESC, r.id DESC"));
     for (int r = 0; r < rows.size(); ++r) {
       RunSummary s;
       s.id = rows.int64(r, 0);

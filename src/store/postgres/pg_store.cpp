@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "store/checksum.hpp"
+#include "store/run_counts.hpp"
 #include "store/sqlite/iteration_columns.hpp"
 #include "store/sqlite/json_columns.hpp"
 
@@ -46,16 +47,16 @@ constexpr const char* kInstanceColumns =
     "rss_floor_bytes";
 
 // The statement storing an instance, its iteration block (when `block`), `metrics`
-// iteration_values rows and `counts` instance_counts rows at once: one round trip, one
-// transaction of its own. Parameters: the instance's 24, the block's 6, then a triple for each
+// iteration_values rows and `counts` instance_counts rows, and removing its run's run_counts
+// row, at once: one round trip, one transaction of its own. Parameters: the instance's 24, the block's 6, then a triple for each
 // metric and each count.
 std::string instance_sql(bool block, size_t metrics, size_t counts) {
   std::string values;
   for (int i = 1; i <= 24; ++i) values += (i > 1 ? ",$" : "$") + std::to_string(i);
-  std::string sql = "INSERT INTO instances(" + std::string(kInstanceColumns) + ") VALUES(" +
-                    values + ") RETURNING id";
-  if (!block && counts == 0) return sql;
-  sql = "WITH i AS (" + sql + ")";
+  // The run's kept counts (0013) no longer hold: its rows count it until it is counted again.
+  std::string sql = "WITH u AS (DELETE FROM run_counts WHERE run_id = (SELECT run_id FROM "
+                    "variants WHERE id = $1)), i AS (INSERT INTO instances(" +
+                    std::string(kInstanceColumns) + ") VALUES(" + values + ") RETURNING id)";
   int n = 25;
   if (block) {
     sql +=
@@ -321,7 +322,25 @@ Result<int64_t> PgStore::insert_run_data(const RunData& data) {
     for (const auto& instance : v.instances) BG_TRY(insert_instance(variant_id, instance));
     for (const auto& summary : v.summaries) BG_TRY(insert_summary(variant_id, summary));
   }
+  if (schema_version_ >= kRunCountsVersion && data.run.status != "running") {
+    const RunCounts counts = run_counts_of(data);
+    BG_TRY(conn_->query("INSERT INTO run_counts(run_id, benchmarks, instances) VALUES($1,$2,$3)",
+                        {int8(run_id), int8(counts.benchmarks), int8(counts.instances)}));
+  }
   return run_id;
+}
+
+Status PgStore::count_run(int64_t run_id) {
+  if (schema_version_ < kRunCountsVersion) return ok_status();
+  static const std::string sql = [] {
+    const auto counted = run_counts_sql("r.id");
+    return "INSERT INTO run_counts(run_id, benchmarks, instances) SELECT r.id, " +
+           counted.benchmarks + ", " + counted.instances +
+           " FROM runs r WHERE r.id = $1 AND r.status <> 'running' ON CONFLICT (run_id) DO "
+           "UPDATE SET benchmarks = EXCLUDED.benchmarks, instances = EXCLUDED.instances";
+  }();
+  BG_TRY(conn_->query(sql, {int8(run_id)}));
+  return ok_status();
 }
 
 Status PgStore::update_run_end(int64_t run_id, int64_t finished_at, const std::string& status) {
@@ -330,7 +349,7 @@ Status PgStore::update_run_end(int64_t run_id, int64_t finished_at, const std::s
   run.status = status;
   BG_TRY(conn_->query("UPDATE runs SET finished_at = $1, status = $2, checksum = $3 WHERE id = $4",
                       {int8(finished_at), text(status), int8(run_checksum(run)), int8(run_id)}));
-  return ok_status();
+  return count_run(run_id);
 }
 
 Result<int64_t> PgStore::last_instance_end(int64_t run_id) {

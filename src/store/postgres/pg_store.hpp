@@ -135,6 +135,10 @@ class PgStore final : public Store {
   static constexpr int kSeriesCacheVersion = 11;
   // Instances keep counts beyond instructions and cycles (0012).
   static constexpr int kInstanceCountsVersion = 12;
+  // Ended runs keep their counts (0013, store/run_counts.hpp).
+  static constexpr int kRunCountsVersion = 13;
+  // The run_counts row of an ended run counted from its rows (none for a running one).
+  Status count_run(int64_t run_id);
   Status read_instances(int64_t run_id, const std::vector<int64_t>& variant_ids, RunData& data,
                         const LoadOptions& options);
 

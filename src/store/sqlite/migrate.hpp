@@ -59,6 +59,8 @@ inline constexpr int kRssFloorVersion = 10;
 inline constexpr int kSeriesCacheVersion = 11;
 // The version from which instances may keep counts beyond instructions and cycles (0012).
 inline constexpr int kInstanceCountsVersion = 12;
+// The version from which ended runs keep their counts (0013, store/run_counts.hpp).
+inline constexpr int kRunCountsVersion = 13;
 
 Result<SchemaStatus> read_schema_status(Db& db);
 

@@ -14,6 +14,7 @@
 #include <unordered_set>
 
 #include "store/checksum.hpp"
+#include "store/run_counts.hpp"
 #include "store/sqlite/json_columns.hpp"
 #include "store/sqlite/migrate.hpp"
 #include "store/sqlite/sqlite_store.hpp"
@@ -127,6 +128,8 @@ std::vector<ColumnTypes> column_types(int version) {
     out.push_back({"instance_counts",
                    "instance_id || '/' || metric_id",
                    {{"position", kInt}, {"value", kInt}}});
+  if (version >= kRunCountsVersion)
+    out.push_back({"run_counts", "run_id", {{"benchmarks", kInt}, {"instances", kInt}}});
   if (version >= kRunWritersVersion)
     out.push_back({"run_writers",
                    "run_id",
@@ -334,6 +337,21 @@ std::vector<Invariant> invariants(int version) {
                    "SELECT c.id, c.run_id FROM series_cache c JOIN runs r ON r.id = c.run_id "
                    "WHERE r.status = 'running'",
                    "an entry for run {}, which is still running"});
+  if (version >= kRunCountsVersion) {
+    const auto live = run_counts_sql("c.run_id");
+    out.push_back({"run_counts",
+                   "SELECT c.run_id, c.benchmarks || ' benchmarks and ' || c.instances || "
+                   "' instances where its rows give ' || x.b || ' and ' || x.n FROM run_counts c "
+                   "JOIN (SELECT c.run_id AS run_id, " +
+                       live.benchmarks + " AS b, " + live.instances +
+                       " AS n FROM run_counts c) x ON x.run_id = c.run_id WHERE c.benchmarks <> "
+                       "x.b OR c.instances <> x.n",
+                   "holds {}"});
+    out.push_back({"run_counts",
+                   "SELECT c.run_id, '' FROM run_counts c JOIN runs r ON r.id = c.run_id WHERE "
+                   "r.status = 'running'",
+                   "counts of a run still running"});
+  }
   return out;
 }
 

@@ -70,7 +70,9 @@ Result<PruneCounts> SqliteStore::prune(const PruneFilter& filter) {
     BG_ASSIGN(Stmt stmt, db_->prepare("DELETE FROM runs WHERE id = ?1 AND NOT EXISTS "
                                       "(SELECT 1 FROM variants WHERE run_id = ?1)"));
     BG_TRY(stmt.bind(1, run).run());
-    counts.runs_emptied += static_cast<int>(db_->changes());
+    const int64_t emptied = db_->changes();
+    counts.runs_emptied += static_cast<int>(emptied);
+    if (emptied == 0) BG_TRY(count_run(run));  // what is left of it
   }
   BG_TRY(txn.commit());
   return counts;

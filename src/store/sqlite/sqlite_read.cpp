@@ -6,7 +6,9 @@
 #include <optional>
 #include <unordered_map>
 
+#include "store/run_counts.hpp"
 #include "store/sqlite/json_columns.hpp"
+#include "store/sqlite/migrate.hpp"
 #include "store/sqlite/sqlite_store.hpp"
 
 namespace benchguard::store::sqlite {
@@ -36,11 +38,19 @@ Result<std::vector<RunSummary>> SqliteStore::list_runs(const ListOptions& option
   BG_ASSIGN(Transaction snapshot, Transaction::begin_read(*db_));
   std::vector<RunSummary> runs;
   std::unordered_map<int64_t, size_t> position;
+  // An ended run's counts are kept (0013); others' are counted from their rows.
+  const bool kept_counts = options.counts && schema_version_ >= kRunCountsVersion;
   {
+    static const std::string counted = [] {
+      const auto live = run_counts_sql("r.id");
+      return ", COALESCE(c.benchmarks, " + live.benchmarks + "), COALESCE(c.instances, " +
+             live.instances + ") FROM runs r LEFT JOIN run_counts c ON c.run_id = r.id ";
+    }();
     BG_ASSIGN(Stmt stmt,
               db_->prepare("SELECT r.id, r.uuid, r.started_at, r.finished_at, r.status, r.suite, "
-                           "r.hostname, r.git_commit, r.git_branch "
-                           "FROM runs r ORDER BY r.started_at DESC, r.id DESC"));
+                           "r.hostname, r.git_commit, r.git_branch" +
+                           (kept_counts ? counted : std::string(" FROM runs r ")) +
+                           "ORDER BY r.started_at DESC, r.id DESC"));
     while (true) {
       BG_ASSIGN(bool row, stmt.step());
       if (!row) break;
@@ -54,6 +64,10 @@ Result<std::vector<RunSummary>> SqliteStore::list_runs(const ListOptions& option
       s.hostname = stmt.text(6);
       s.git_commit = stmt.text(7);
       s.git_branch = stmt.text(8);
+      if (kept_counts) {
+        s.benchmarks = static_cast<int>(stmt.int64(9));
+        s.instances = static_cast<int>(stmt.int64(10));
+      }
       position.emplace(s.id, runs.size());
       runs.push_back(std::move(s));
     }
@@ -65,7 +79,7 @@ Result<std::vector<RunSummary>> SqliteStore::list_runs(const ListOptions& option
     if (auto it = position.find(labels.int64(0)); it != position.end())
       runs[it->second].labels.emplace_back(labels.text(1), labels.text(2));
   }
-  if (options.counts) BG_TRY(count_runs(runs, position));
+  if (options.counts && !kept_counts) BG_TRY(count_runs(runs, position));
   BG_TRY(apply_effective_status(runs));
   BG_TRY(snapshot.commit());
   return runs;

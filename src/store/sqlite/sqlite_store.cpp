@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "store/checksum.hpp"
+#include "store/run_counts.hpp"
 #include "store/sqlite/iteration_columns.hpp"
 #include "store/sqlite/json_columns.hpp"
 #include "store/sqlite/migrate.hpp"
@@ -240,6 +241,12 @@ Result<int64_t> SqliteStore::insert_run_data(const RunData& data) {
     for (const auto& instance : v.instances) BG_TRY(insert_instance(variant_id, instance));
     for (const auto& summary : v.summaries) BG_TRY(insert_summary(variant_id, summary));
   }
+  if (schema_version_ >= kRunCountsVersion && data.run.status != "running") {
+    const RunCounts counts = run_counts_of(data);
+    BG_ASSIGN(Stmt stmt, db_->prepare("INSERT INTO run_counts(run_id, benchmarks, instances) "
+                                      "VALUES(?,?,?)"));
+    BG_TRY(stmt.bind_all(run_id, counts.benchmarks, counts.instances).run());
+  }
   return run_id;
 }
 
@@ -292,6 +299,7 @@ Status SqliteStore::add_instance(int64_t variant_id, const InstanceRecord& insta
       if (!found) return error("no variant with id " + std::to_string(variant_id));
       return s;
     }
+    BG_TRY(uncount_variants({variant_id}));
     return txn.commit();
   }();
   if (!written.ok()) {
@@ -411,8 +419,12 @@ Status SqliteStore::flush() {
   if (pending_.empty()) return ok_status();
   auto written = [&]() -> Status {
     BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
-    for (const auto& [variant_id, instance] : pending_)
+    std::vector<int64_t> variants;
+    for (const auto& [variant_id, instance] : pending_) {
       BG_TRY(insert_instance(variant_id, instance));
+      if (variants.empty() || variants.back() != variant_id) variants.push_back(variant_id);
+    }
+    BG_TRY(uncount_variants(std::move(variants)));
     return txn.commit();
   }();
   if (!written.ok()) {
@@ -429,6 +441,7 @@ Result<int64_t> SqliteStore::replay(std::vector<OrphanLog>& logs, bool remove) {
     BG_ASSIGN(std::vector<LoggedInstance> logged, log.read());
     if (!logged.empty()) {
       BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
+      std::vector<int64_t> variants;
       for (const auto& [variant_id, instance] : logged) {
         // A flush may have committed it before its writer was killed; a prune may have
         // deleted its variant since.
@@ -443,8 +456,10 @@ Result<int64_t> SqliteStore::replay(std::vector<OrphanLog>& logs, bool remove) {
           clear_caches();
           return Error{s.error().message + " (replaying " + log.path() + ")"};
         }
+        variants.push_back(variant_id);
         ++added;
       }
+      BG_TRY(uncount_variants(std::move(variants)));
       BG_TRY(txn.commit());
     }
     if (remove) log.remove();

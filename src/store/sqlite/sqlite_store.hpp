@@ -129,6 +129,11 @@ class SqliteStore final : public Store {
   Status insert_summary(int64_t variant_id, const SummaryRecord& summary);
   // A run with everything below it; returns its id.
   Result<int64_t> insert_run_data(const RunData& data);
+  // run_counts (0013, sqlite_run_counts.cpp): the row of an ended run counted from its rows
+  // (none for a running one); the rows of the runs of `variant_ids` removed, as instances
+  // were added to them (their runs are counted from their rows until counted again).
+  Status count_run(int64_t run_id);
+  Status uncount_variants(std::vector<int64_t> variant_ids);
   Result<int64_t> benchmark_id(const std::string& name);
   Result<int64_t> metric_id(const std::string& name);
   Status insert_metric(const MetricInfo& metric);
@@ -155,7 +160,8 @@ class SqliteStore final : public Store {
   // Status and end as readers see them: `interrupted` for a run whose writer is gone.
   Status apply_effective_status(RunRecord& run, int64_t run_id);
   Status apply_effective_status(std::vector<RunSummary>& runs);
-  // RunSummary::benchmarks and instances of `runs` (position: run id -> index).
+  // RunSummary::benchmarks and instances of `runs` (position: run id -> index), each run's
+  // rows counted: for schemas before run_counts (0013).
   Status count_runs(std::vector<RunSummary>& runs,
                     const std::unordered_map<int64_t, size_t>& position);
 

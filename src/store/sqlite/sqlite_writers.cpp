@@ -97,7 +97,8 @@ Status SqliteStore::update_run_end(int64_t run_id, int64_t finished_at, const st
   run.status = status;
   BG_ASSIGN(Stmt update,
             db_->prepare("UPDATE runs SET finished_at = ?, status = ?, checksum = ? WHERE id = ?"));
-  return update.bind_all(finished_at, status, run_checksum(run), run_id).run();
+  BG_TRY(update.bind_all(finished_at, status, run_checksum(run), run_id).run());
+  return count_run(run_id);
 }
 
 Status SqliteStore::mark_interrupted(const std::vector<std::string>& held_logs) {
