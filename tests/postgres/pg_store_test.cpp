@@ -533,8 +533,8 @@ TEST_P(StoreTest, RunCountsAreKeptForEndedRunsAndMatchTheirRows) {
     return out;
   };
   const auto row = [&](int64_t run) {
-    return std::to_string(count("SELECT COUNT(*) FROM run_counts WHERE run_id = " +
-                                std::to_string(run))) +
+    return std::to_string(
+               count("SELECT COUNT(*) FROM run_counts WHERE run_id = " + std::to_string(run))) +
            ":" +
            std::to_string(count("SELECT COALESCE(MAX(benchmarks * 1000 + instances), -1) FROM "
                                 "run_counts WHERE run_id = " +

@@ -465,8 +465,7 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
                                         regressions_data(history, rows, group_of), false, true})});
   site.files.push_back(
       {"runs.html",
-       render_page({"runs", "Runs", runs_data(runs, paged, options.all_run_pages), false,
-                    false})});
+       render_page({"runs", "Runs", runs_data(runs, paged, options.all_run_pages), false, false})});
   site.files.push_back({"compare.html", std::move(pages->compare)});
   // Benchmark pages: each from the history alone, rendered in parallel, kept in order; a page
   // whose key is unchanged is read back from the previous build.

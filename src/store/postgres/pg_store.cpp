@@ -48,15 +48,16 @@ constexpr const char* kInstanceColumns =
 
 // The statement storing an instance, its iteration block (when `block`), `metrics`
 // iteration_values rows and `counts` instance_counts rows, and removing its run's run_counts
-// row, at once: one round trip, one transaction of its own. Parameters: the instance's 24, the block's 6, then a triple for each
-// metric and each count.
+// row, at once: one round trip, one transaction of its own. Parameters: the instance's 24, the
+// block's 6, then a triple for each metric and each count.
 std::string instance_sql(bool block, size_t metrics, size_t counts) {
   std::string values;
   for (int i = 1; i <= 24; ++i) values += (i > 1 ? ",$" : "$") + std::to_string(i);
   // The run's kept counts (0013) no longer hold: its rows count it until it is counted again.
-  std::string sql = "WITH u AS (DELETE FROM run_counts WHERE run_id = (SELECT run_id FROM "
-                    "variants WHERE id = $1)), i AS (INSERT INTO instances(" +
-                    std::string(kInstanceColumns) + ") VALUES(" + values + ") RETURNING id)";
+  std::string sql =
+      "WITH u AS (DELETE FROM run_counts WHERE run_id = (SELECT run_id FROM "
+      "variants WHERE id = $1)), i AS (INSERT INTO instances(" +
+      std::string(kInstanceColumns) + ") VALUES(" + values + ") RETURNING id)";
   int n = 25;
   if (block) {
     sql +=

@@ -1,5 +1,7 @@
 // run_counts (0013): the counts list_runs gives, kept per ended run by every writer, counted
 // from the rows where a run has none, and checked by `db check`.
+#include "store/run_counts.hpp"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -8,7 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "store/run_counts.hpp"
 #include "store/sqlite/migrate.hpp"
 #include "store/store.hpp"
 #include "support/test_support.hpp"
