@@ -16,3 +16,7 @@ SELECT r.id,
        (SELECT COUNT(*) FROM instances i JOIN variants v ON v.id = i.variant_id
           WHERE v.run_id = r.id)
 FROM runs r WHERE r.status <> 'running';
+-- Migrations are recorded as applied at a whole second from now on; the earlier records too, so
+-- that `db check` finds a flipped bit in any of them (no whole second differs from another by
+-- one bit).
+UPDATE schema_migrations SET applied_at = applied_at - applied_at % 1000000000;

@@ -38,10 +38,14 @@ Result<Migration> parse_migration(const EmbeddedFile& file) {
   return Migration{version, std::move(label), file.content};
 }
 
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
+// When a migration is recorded as applied: unix ns of a whole second. A single flipped bit of
+// such a value is never a whole second again, which `db check` tells (0013 made the earlier
+// records whole seconds too).
+int64_t applied_at_now() {
+  const int64_t seconds = std::chrono::duration_cast<std::chrono::seconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count();
+  return seconds * 1'000'000'000;
 }
 
 std::string join_tables(const std::vector<std::string>& tables) {
@@ -129,7 +133,7 @@ Status apply_in_transaction(Db& db, const Migration& m) {
   BG_TRY(db.exec(std::string(kCreateMigrationsTable)));
   BG_ASSIGN(Stmt insert,
             db.prepare("INSERT INTO schema_migrations(version, name, applied_at) VALUES(?,?,?)"));
-  BG_TRY(insert.bind_all(m.version, m.name, now_ns()).run());
+  BG_TRY(insert.bind_all(m.version, m.name, applied_at_now()).run());
   // PRAGMA takes no parameters; the version is an integer we produced.
   return db.exec("PRAGMA user_version = " + std::to_string(m.version));
 }

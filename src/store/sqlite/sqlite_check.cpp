@@ -484,6 +484,10 @@ Result<CheckReport> SqliteStore::check(CheckParts parts) {
                    problem("invariant", fmt::format("schema_migrations row {}: applied_at {} is "
                                                     "not a time it can have been applied at",
                                                     s.int64(0), at));
+                 else if (schema_version_ >= kRunCountsVersion && at % 1'000'000'000 != 0)
+                   problem("invariant", fmt::format("schema_migrations row {}: applied_at {} is "
+                                                    "not a whole second, as it is recorded",
+                                                    s.int64(0), at));
                  else if (at < previous)
                    problem("invariant", fmt::format("schema_migrations row {}: applied before "
                                                     "the migration that precedes it",

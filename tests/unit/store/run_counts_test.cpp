@@ -196,8 +196,10 @@ TEST(RunCounts, TheMigrationKeepsWhatCountingTheRowsGave) {
   {
     auto db = raw_db(path);
     ASSERT_TRUE(db);
+    // As benchguard wrote them before 0013: applied at any nanosecond.
     ASSERT_TRUE(db->exec("DROP TABLE run_counts; DELETE FROM schema_migrations WHERE version = "
-                         "13; PRAGMA user_version = 12")
+                         "13; PRAGMA user_version = 12; UPDATE schema_migrations SET applied_at "
+                         "= applied_at - 123456789 * (13 - version)")
                     .ok());
   }
   std::map<int64_t, Counts> counted;
@@ -212,6 +214,18 @@ TEST(RunCounts, TheMigrationKeepsWhatCountingTheRowsGave) {
   EXPECT_EQ(kept_rows(path), counted);
   EXPECT_EQ(listed(*store), counted);
   EXPECT_EQ(problems_of(path), "");
+  // Every migration's record is now a whole second, which db check holds them to.
+  auto db = raw_db(path);
+  ASSERT_TRUE(db);
+  EXPECT_EQ(*db->query_int("SELECT COUNT(*) FROM schema_migrations WHERE applied_at % "
+                           "1000000000 <> 0"),
+            0);
+  EXPECT_EQ(*db->query_int("SELECT COUNT(*) FROM schema_migrations"), 13);
+  ASSERT_TRUE(db->exec("UPDATE schema_migrations SET applied_at = applied_at + 512 WHERE "
+                       "version = 1")
+                  .ok());
+  EXPECT_NE(problems_of(path).find("schema_migrations row 1: applied_at "), std::string::npos);
+  EXPECT_NE(problems_of(path).find("is not a whole second, as it is recorded"), std::string::npos);
 }
 
 TEST(RunCounts, ARunGivenWholeIsCountedAsItsRowsWouldCountIt) {
