@@ -8,14 +8,14 @@ if [ "${1:-}" = "--cli" ]; then
   packages=(
     cmake ninja-build g++ pkg-config git
     libcli11-dev libyaml-cpp-dev nlohmann-json3-dev libsimdjson-dev libfmt-dev libsqlite3-dev
-    libboost-dev libtbb-dev libpq-dev
+    libboost-dev libtbb-dev libpq-dev libjemalloc-dev
   )
 else
 packages=(
   cmake ninja-build g++ pkg-config git
   clang libclang-rt-14-dev
   libcli11-dev libyaml-cpp-dev nlohmann-json3-dev libsimdjson-dev libfmt-dev libsqlite3-dev sqlite3
-  libboost-dev libtbb-dev libgtest-dev libgmock-dev libpq-dev
+  libboost-dev libtbb-dev libgtest-dev libgmock-dev libpq-dev libjemalloc-dev
   postgresql  # the PostgreSQL store's tests start a server of their own (docs/postgres.md)
   slurm-wlm munge  # the Slurm tests start a one-node cluster of their own (docs/cluster.md)
   hyperfine
