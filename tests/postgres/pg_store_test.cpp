@@ -564,6 +564,31 @@ TEST_P(StoreTest, RunCountsAreKeptForEndedRunsAndMatchTheirRows) {
   for (const auto& p : checked->problems) ADD_FAILURE() << p.source << ": " << p.text;
 }
 
+// A database from before run_counts (0013): migrated, every ended run gets the counts its rows
+// give, the running one none.
+TEST_F(PgStoreTest, TheRunCountsMigrationCountsEveryEndedRun) {
+  {
+    auto store = open_or_die(url());
+    ASSERT_TRUE(store);
+    store_run(*store, "d0000000-0000-4000-8000-000000000001", 100, {"a", "b"}, 2);
+    store_run(*store, "d0000000-0000-4000-8000-000000000002", 200, {"a"}, 0);
+    auto conn = raw();
+    ASSERT_TRUE(conn);
+    ASSERT_TRUE(conn->exec("DROP TABLE run_counts; DELETE FROM schema_migrations WHERE version "
+                           "= 13")
+                    .ok());
+  }
+  auto store = open_or_die(url());
+  ASSERT_TRUE(store);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM schema_migrations"), 5);
+  EXPECT_EQ(count("SELECT benchmarks * 1000 + instances FROM run_counts WHERE run_id = 1"), 2004);
+  EXPECT_EQ(count("SELECT benchmarks * 1000 + instances FROM run_counts WHERE run_id = 2"), 0);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM run_counts"), 2);
+  auto checked = check_store(url());
+  ASSERT_TRUE(checked.ok()) << checked.error().message;
+  for (const auto& p : checked->problems) ADD_FAILURE() << p.source << ": " << p.text;
+}
+
 // serve's cue to read the store again: whatever adds or removes a measurement moves the stamp
 // and reading does not; a running run's new instance moves it while the runs' rows stay as
 // they were.
