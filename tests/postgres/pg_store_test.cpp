@@ -3,6 +3,7 @@
 // migrations, merging a SQLite file, prune, history, and passwords kept out of messages.
 #include "store/postgres/pg_store.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -404,6 +405,7 @@ TEST_F(PgStoreTest, ReadOnlyOpenRefusesWritesAndWritesNothing) {
 TEST_F(PgStoreTest, MigrationsAreIdempotentAndSafeUnderConcurrentOpeners) {
   // Several processes' worth of openers at once on a fresh database.
   std::vector<std::thread> threads;
+  threads.reserve(6);
   std::atomic<int> failures{0};
   for (int t = 0; t < 6; ++t)
     threads.emplace_back([&] {
@@ -759,10 +761,10 @@ TEST_F(PgStoreTest, PasswordsNeverAppearInErrors) {
   const std::string server = pg_server_url();
   const std::string query = server.substr(server.find('?'));
   for (const std::string& location :
-       {"postgresql://bob:" + secret + "@127.0.0.1:1/db?connect_timeout=2",
-        "postgres://bob:" + secret + "@127.0.0.1:1/db?sslmode=disable",
-        "postgresql:///no_such_db" + query + "&password=" + secret,
-        "postgresql://benchguard:" + secret + "@/no_such_db" + query}) {
+       {fmt::format("postgresql://bob:{}@127.0.0.1:1/db?connect_timeout=2", secret),
+        fmt::format("postgres://bob:{}@127.0.0.1:1/db?sslmode=disable", secret),
+        fmt::format("postgresql:///no_such_db{}&password={}", query, secret),
+        fmt::format("postgresql://benchguard:{}@/no_such_db{}", secret, query)}) {
     auto store = open_store(location);
     ASSERT_FALSE(store.ok()) << location;
     EXPECT_EQ(store.error().message.find(secret), std::string::npos) << store.error().message;

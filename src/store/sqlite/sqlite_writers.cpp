@@ -118,6 +118,7 @@ Result<int64_t> SqliteStore::recover() {
   BG_ASSIGN(std::vector<OrphanLog> logs, orphan_logs(location_));
   BG_ASSIGN(int64_t added, replay(logs, /*remove=*/false));
   std::vector<std::string> held;
+  held.reserve(logs.size());
   for (const auto& log : logs) held.push_back(log.path());
   BG_TRY(mark_interrupted(held));
   for (auto& log : logs) log.remove();
