@@ -14,6 +14,21 @@ RunCountsSql run_counts_sql(std::string_view run) {
               r + ")"};
 }
 
+std::string kept_counts_sql() {
+  const auto live = run_counts_sql("r.id");
+  return "COALESCE(c.benchmarks, " + live.benchmarks + "), COALESCE(c.instances, " +
+         live.instances + ") FROM runs r LEFT JOIN run_counts c ON c.run_id = r.id ";
+}
+
+std::string count_run_sql(std::string_view param) {
+  const auto counted = run_counts_sql("r.id");
+  return "INSERT INTO run_counts(run_id, benchmarks, instances) SELECT r.id, " +
+         counted.benchmarks + ", " + counted.instances +
+         " FROM runs r WHERE r.id = " + std::string(param) +
+         " AND r.status <> 'running' ON CONFLICT (run_id) DO UPDATE SET benchmarks = "
+         "excluded.benchmarks, instances = excluded.instances";
+}
+
 RunCounts run_counts_of(const RunData& data) {
   RunCounts counts;
   std::set<std::string_view> measured;

@@ -20,6 +20,14 @@ struct RunCountsSql {
 };
 RunCountsSql run_counts_sql(std::string_view run);
 
+// list_runs' two count columns and what they are read from: the kept row, else the run's rows
+// counted ("COALESCE(...), COALESCE(...) FROM runs r LEFT JOIN run_counts c ...").
+std::string kept_counts_sql();
+
+// The statement that writes an ended run's row from its rows (none for a running run), the
+// run's id given as `param` ("?" in SQLite, "$1" in PostgreSQL; both take the upsert).
+std::string count_run_sql(std::string_view param);
+
 // The same counts of a run given whole (import, merge), as its rows will give them.
 struct RunCounts {
   int64_t benchmarks = 0;

@@ -39,13 +39,13 @@ Result<std::vector<RunSummary>> PgStore::list_runs(const ListOptions& options) {
   std::unordered_map<int64_t, size_t> position;
   {
     // An ended run's counts are kept (0013); others' are counted from their rows.
-    const auto live = run_counts_sql("r.id");
     std::string counts = "0, 0 FROM runs r ";
-    if (options.counts && schema_version_ >= kRunCountsVersion)
-      counts = "COALESCE(c.benchmarks, " + live.benchmarks + "), COALESCE(c.instances, " +
-               live.instances + ") FROM runs r LEFT JOIN run_counts c ON c.run_id = r.id ";
-    else if (options.counts)
+    if (options.counts && schema_version_ >= kRunCountsVersion) {
+      counts = kept_counts_sql();
+    } else if (options.counts) {
+      const auto live = run_counts_sql("r.id");
       counts = live.benchmarks + ", " + live.instances + " FROM runs r ";
+    }
     BG_ASSIGN(Rows rows,
               conn_->query("SELECT r.id, r.uuid, r.started_at, r.finished_at, r.status, r.suite, "
                            "r.hostname, r.git_commit, r.git_branch, " +

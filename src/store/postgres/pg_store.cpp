@@ -333,13 +333,7 @@ Result<int64_t> PgStore::insert_run_data(const RunData& data) {
 
 Status PgStore::count_run(int64_t run_id) {
   if (schema_version_ < kRunCountsVersion) return ok_status();
-  static const std::string sql = [] {
-    const auto counted = run_counts_sql("r.id");
-    return "INSERT INTO run_counts(run_id, benchmarks, instances) SELECT r.id, " +
-           counted.benchmarks + ", " + counted.instances +
-           " FROM runs r WHERE r.id = $1 AND r.status <> 'running' ON CONFLICT (run_id) DO "
-           "UPDATE SET benchmarks = EXCLUDED.benchmarks, instances = EXCLUDED.instances";
-  }();
+  static const std::string sql = count_run_sql("$1");
   BG_TRY(conn_->query(sql, {int8(run_id)}));
   return ok_status();
 }

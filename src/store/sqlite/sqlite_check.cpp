@@ -340,12 +340,11 @@ std::vector<Invariant> invariants(int version) {
   if (version >= kRunCountsVersion) {
     const auto live = run_counts_sql("c.run_id");
     out.push_back({"run_counts",
-                   "SELECT c.run_id, c.benchmarks || ' benchmarks and ' || c.instances || "
-                   "' instances where its rows give ' || x.b || ' and ' || x.n FROM run_counts c "
-                   "JOIN (SELECT c.run_id AS run_id, " +
+                   "SELECT run_id, benchmarks || ' benchmarks and ' || instances || ' instances "
+                   "where its rows give ' || b || ' and ' || n FROM (SELECT c.run_id, "
+                   "c.benchmarks, c.instances, " +
                        live.benchmarks + " AS b, " + live.instances +
-                       " AS n FROM run_counts c) x ON x.run_id = c.run_id WHERE c.benchmarks <> "
-                       "x.b OR c.instances <> x.n",
+                       " AS n FROM run_counts c) WHERE benchmarks <> b OR instances <> n",
                    "holds {}"});
     out.push_back({"run_counts",
                    "SELECT c.run_id, '' FROM run_counts c JOIN runs r ON r.id = c.run_id WHERE "

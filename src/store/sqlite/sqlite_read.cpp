@@ -41,11 +41,7 @@ Result<std::vector<RunSummary>> SqliteStore::list_runs(const ListOptions& option
   // An ended run's counts are kept (0013); others' are counted from their rows.
   const bool kept_counts = options.counts && schema_version_ >= kRunCountsVersion;
   {
-    static const std::string counted = [] {
-      const auto live = run_counts_sql("r.id");
-      return ", COALESCE(c.benchmarks, " + live.benchmarks + "), COALESCE(c.instances, " +
-             live.instances + ") FROM runs r LEFT JOIN run_counts c ON c.run_id = r.id ";
-    }();
+    static const std::string counted = ", " + kept_counts_sql();
     BG_ASSIGN(Stmt stmt,
               db_->prepare("SELECT r.id, r.uuid, r.started_at, r.finished_at, r.status, r.suite, "
                            "r.hostname, r.git_commit, r.git_branch" +

@@ -10,12 +10,7 @@ namespace benchguard::store::sqlite {
 
 Status SqliteStore::count_run(int64_t run_id) {
   if (schema_version_ < kRunCountsVersion) return ok_status();
-  static const std::string sql = [] {
-    const auto counted = run_counts_sql("r.id");
-    return "INSERT OR REPLACE INTO run_counts(run_id, benchmarks, instances) SELECT r.id, " +
-           counted.benchmarks + ", " + counted.instances +
-           " FROM runs r WHERE r.id = ? AND r.status <> 'running'";
-  }();
+  static const std::string sql = count_run_sql("?");
   BG_ASSIGN(Stmt stmt, db_->prepare(sql));
   return stmt.bind(1, run_id).run();
 }

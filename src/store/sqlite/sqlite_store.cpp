@@ -420,9 +420,10 @@ Status SqliteStore::flush() {
   auto written = [&]() -> Status {
     BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
     std::vector<int64_t> variants;
+    variants.reserve(pending_.size());
     for (const auto& [variant_id, instance] : pending_) {
       BG_TRY(insert_instance(variant_id, instance));
-      if (variants.empty() || variants.back() != variant_id) variants.push_back(variant_id);
+      variants.push_back(variant_id);
     }
     BG_TRY(uncount_variants(std::move(variants)));
     return txn.commit();
