@@ -31,32 +31,26 @@ bool wanted(const store::RunSummary& r, const HistoryOptions& options,
   return options.branch.empty() || r.git_branch == options.branch;
 }
 
-Result<std::vector<RunData>> load_runs(store::Store& store, const HistoryOptions& options) {
-  BG_ASSIGN(auto summaries, store.list_runs({.counts = false}));
+// The newest run of `runs` (list_runs: every run) that history `options` takes, by start, then
+// id; nullptr when none.
+const store::RunSummary* newest(const std::vector<store::RunSummary>& runs,
+                                const HistoryOptions& options) {
   const std::set<std::string> commits(options.commits.begin(), options.commits.end());
-  std::vector<RunData> runs;
-  for (const auto& s : summaries) {
-    if (!wanted(s, options, commits)) continue;
-    BG_ASSIGN(RunData r, store.load_run(std::to_string(s.id), {.columns = true}));
-    runs.push_back(std::move(r));
-  }
-  return runs;
-}
-
-// The newest history run of `runs` (by start, then id); nullptr when none.
-const RunData* newest(const std::vector<RunData>& runs) {
-  const RunData* best = nullptr;
+  const store::RunSummary* best = nullptr;
   for (const auto& r : runs) {
-    if (!is_history_run(r.run)) continue;
-    if (best == nullptr ||
-        std::tie(r.run.started_at, r.id) > std::tie(best->run.started_at, best->id))
+    if (!wanted(r, options, commits)) continue;
+    if (best == nullptr || std::tie(r.started_at, r.id) > std::tie(best->started_at, best->id))
       best = &r;
   }
   return best;
 }
 
+std::string point_of(const std::string& commit, const std::string& uuid) {
+  return commit.empty() ? uuid : commit;
+}
+
 std::string point_of(const RunRecord& run) {
-  return run.git_commit.empty() ? run.uuid : run.git_commit;
+  return point_of(run.git_commit, run.uuid);
 }
 
 using Measured = std::set<std::pair<std::string, std::string>>;  // (benchmark, metric)
@@ -107,24 +101,41 @@ void judge_channels(GateReport& g, const std::vector<std::string>& require,
   g.alerts = std::move(kept);
 }
 
+// check_selection of the history of `runs` under `options`, read only when the selection
+// names something (a benchmark, metric or machine class) that must be found in it.
+Status check_names(store::Store& store, const HistoryOptions& options,
+                   const std::vector<store::RunSummary>& runs, const std::string& where) {
+  const bool names = !options.benchmarks.empty() || !options.machine.empty() ||
+                     std::any_of(options.metrics.begin(), options.metrics.end(),
+                                 [](const std::string& m) { return m != "all"; });
+  if (names) {
+    BG_ASSIGN(const History history, load_history(store, options, runs));
+    return check_selection(history, options, where);
+  }
+  if (newest(runs, options) != nullptr) return ok_status();
+  return check_selection(History{}, options, where);  // says there is no run
+}
+
 // The gate against history: change points open at the newest run.
 Result<GateReport> gate_history(store::Store& store, const GateOptions& options, int64_t now) {
-  BG_ASSIGN(auto runs, load_runs(store, options.history));
-  const History history = build_history(runs, options.history);
+  // The series from the runs' series cache entries, not from their instances: a history of
+  // millions of instances is read in a second.
+  BG_ASSIGN(const auto runs, store.list_runs({.counts = false}));
+  BG_ASSIGN(const History history, load_history(store, options.history, runs));
   BG_TRY(check_selection(history, options.history, options.where));
-  const RunData* head = newest(runs);
+  const store::RunSummary* head = newest(runs, options.history);
   if (head == nullptr) return Error{"nothing to gate: no finished runs in " + options.where};
   BG_ASSIGN(Detection found, detect_and_store(store, history, options.detect, now));
   GateReport g;
   g.against = "history";
-  g.head = point_of(head->run);
+  g.head = point_of(head->git_commit, head->uuid);
   BG_ASSIGN(g.acks, store.load_acks());
   // Series that reach the newest run's commit, and the newest change point of each.
   std::set<std::string> current;
   for (const auto& s : history.series)
     if (!s.points.empty() &&
-        (s.points.back().commit.empty() ? s.points.back().run_uuids.back() == head->run.uuid
-                                        : s.points.back().commit == head->run.git_commit))
+        (s.points.back().commit.empty() ? s.points.back().run_uuids.back() == head->uuid
+                                        : s.points.back().commit == head->git_commit))
       current.insert(s.key());
   std::map<std::string, const store::ChangeRecord*> last_change;
   for (const auto& c : found.changes) {
@@ -212,35 +223,46 @@ Result<GateReport> gate_against(store::Store& store, const GateOptions& options,
   HistoryOptions all = options.history;
   all.commits.clear();
   all.branch.clear();
-  BG_ASSIGN(auto runs, load_runs(store, all));
-  BG_TRY(check_selection(build_history(runs, all), all, options.where));
-  const RunData* head = newest(runs);
-  if (head == nullptr) return Error{"nothing to gate: no finished runs in " + options.where};
+  BG_ASSIGN(const auto runs, store.list_runs({.counts = false}));
+  BG_TRY(check_names(store, all, runs, options.where));
+  const store::RunSummary* newest_run = newest(runs, all);
+  if (newest_run == nullptr) return Error{"nothing to gate: no finished runs in " + options.where};
+  // Only the two runs compared are read whole.
+  BG_ASSIGN(const RunData newest_data,
+            store.load_run(std::to_string(newest_run->id), {.columns = true}));
+  const RunData* head = &newest_data;
   const std::string machine = machine_class(head->run);
   const std::string& commit = options.against_commit;
-  // The newest run of the commit `against` names, else the newest run recorded on the branch
-  // of that name (a branch whose tip was not measured yet).
-  const auto newest_where = [&](auto match) {
-    const RunData* best = nullptr;
-    for (const auto& r : runs) {
-      if (&r == head || !is_history_run(r.run) || machine_class(r.run) != machine) continue;
-      if (!r.run.git_commit.empty() && r.run.git_commit == head->run.git_commit) continue;
-      if (match(r.run) && (best == nullptr || std::tie(r.run.started_at, r.id) >
-                                                  std::tie(best->run.started_at, best->id)))
-        best = &r;
+  std::vector<const store::RunSummary*> newest_first;
+  for (const auto& r : runs)
+    if (wanted(r, all, {})) newest_first.push_back(&r);
+  std::stable_sort(newest_first.begin(), newest_first.end(), [](const auto* a, const auto* b) {
+    return std::tie(a->started_at, a->id) > std::tie(b->started_at, b->id);
+  });
+  // The newest run on the newest run's machine class, other than it and its commit, that
+  // `match` takes.
+  const auto newest_where = [&](auto match) -> Result<std::optional<RunData>> {
+    for (const auto* r : newest_first) {
+      if (r->id == head->id || !match(*r)) continue;
+      if (!r->git_commit.empty() && r->git_commit == head->run.git_commit) continue;
+      BG_ASSIGN(RunData d, store.load_run(std::to_string(r->id), {.columns = true}));
+      if (machine_class(d.run) == machine) return std::optional<RunData>(std::move(d));
     }
-    return best;
+    return std::optional<RunData>();
   };
   // The newest run of the commit `against` names; when that commit has none (or is the newest
   // run's own), of its newest measured first-parent ancestor; else the newest run recorded on
   // the branch of that name (a branch whose tip was not measured yet).
-  const RunData* base = nullptr;
+  std::optional<RunData> base_data;
   std::string base_note;
   std::vector<std::string> candidates = options.against_ancestors;
   if (candidates.empty() && !commit.empty()) candidates.push_back(commit);
-  for (std::size_t k = 0; k < candidates.size() && base == nullptr; ++k) {
-    base = newest_where([&](const RunRecord& r) { return r.git_commit == candidates[k]; });
-    if (base != nullptr && k > 0)
+  for (std::size_t k = 0; k < candidates.size() && !base_data; ++k) {
+    const auto of_commit = [&](const store::RunSummary& r) {
+      return r.git_commit == candidates[k];
+    };
+    BG_ASSIGN(base_data, newest_where(of_commit));
+    if (base_data && k > 0)
       base_note = fmt::format(
           "{} ({}) has no run on this machine class{}: compared with its newest measured "
           "ancestor {}, {} commit(s) before it",
@@ -248,14 +270,19 @@ Result<GateReport> gate_against(store::Store& store, const GateOptions& options,
           commit == head->run.git_commit ? " but the newest run itself" : "",
           candidates[k].substr(0, 10), k);
   }
-  if (base == nullptr)
-    base = newest_where([&](const RunRecord& r) { return r.git_branch == options.against; });
-  if (base == nullptr)
+  const auto of_branch = [&](const store::RunSummary& r) {
+    return r.git_branch == options.against;
+  };
+  if (!base_data) {
+    BG_ASSIGN(base_data, newest_where(of_branch));
+  }
+  if (!base_data)
     return Error{
         fmt::format("nothing to gate against: no finished run of commit or branch '{}' "
                     "on machine class '{}' (run the suite there first, or use --against "
                     "history)",
                     options.against, machine)};
+  const RunData* base = &*base_data;
   Side a{options.against, {}}, b{"newest", {}};
   for (const auto& v : base->variants) a.variants.push_back(&v);
   for (const auto& v : head->variants) b.variants.push_back(&v);

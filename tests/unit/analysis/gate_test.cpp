@@ -1,0 +1,148 @@
+// run_gate (src/analysis/gate.cpp) on a stored history: against history it judges the newest
+// commit from the runs' series cache entries, saving those it had to derive; against a commit
+// or a branch it reads only the two runs it compares.
+#include "analysis/gate.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "analysis/series_cache.hpp"
+#include "store/store.hpp"
+#include "support/history_fixture.hpp"
+#include "support/test_support.hpp"
+
+namespace benchguard::analysis {
+namespace {
+
+using benchguard::testing::fixture_commit;
+using benchguard::testing::TempDir;
+
+// The fixture's bench/0000 is 10% slower from commit 24 of 40 on; the history stored here ends
+// at that commit: 25 runs of 4 benchmarks, 3 instances of 2 iterations, stored out of order.
+constexpr int kGateCommits = 40;
+constexpr int kGateStored = 25;
+
+std::string gate_history_db(const TempDir& dir) {
+  std::string path = dir.file("h.db");
+  std::vector<RunData> runs;
+  for (int k = 0; k < kGateStored; ++k)
+    runs.push_back(
+        benchguard::testing::history_run((k * 7) % kGateStored, kGateCommits, 4, 3, 2, false));
+  auto store = store::open_store(path);
+  EXPECT_TRUE(store.ok()) << store.error().message;
+  auto ids = (*store)->add_runs(runs, {});
+  EXPECT_TRUE(ids.ok()) << ids.error().message;
+  return path;
+}
+
+std::vector<std::string> alerted(const GateReport& g) {
+  std::vector<std::string> out;
+  for (const auto& row : g.alerts)
+    out.push_back(row.change.benchmark + " " + row.change.metric + " " + row.change.kind);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Runs of the store without a series cache entry under the default burn-in.
+int runs_without_entry(store::Store& store) {
+  const std::string key = series_cache_key(BurnInPolicy{});
+  auto runs = store.list_runs({.counts = false});
+  EXPECT_TRUE(runs.ok());
+  int missing = 0;
+  for (const auto& r : *runs) {
+    auto cached = store.load_cached_run(r.id, key, {.columns = true});
+    EXPECT_TRUE(cached.ok()) << cached.error().message;
+    if (!cached->cache) ++missing;
+  }
+  return missing;
+}
+
+TEST(Gate, AgainstHistoryFailsOnTheNewestCommitsRegressionAndKeepsTheEntriesItDerived) {
+  TempDir dir;
+  auto store = store::open_store(gate_history_db(dir));
+  ASSERT_TRUE(store.ok()) << store.error().message;
+  ASSERT_EQ(runs_without_entry(**store), kGateStored);  // stored by the library: no entries yet
+
+  GateOptions options;
+  options.history.metrics = {"wall_time"};
+  auto g = run_gate(**store, options, 1);
+  ASSERT_TRUE(g.ok()) << g.error().message;
+  EXPECT_EQ(g->head, fixture_commit(kGateStored - 1));
+  EXPECT_TRUE(g->failed());
+  EXPECT_EQ(alerted(*g), std::vector<std::string>{"bench/0000 wall_time regression"});
+  // Every run now has its entry: the next gate reads points, not instances, and judges the same.
+  EXPECT_EQ(runs_without_entry(**store), 0);
+  auto again = run_gate(**store, options, 2);
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(alerted(*again), alerted(*g));
+  EXPECT_EQ(again->head_checks, g->head_checks);
+}
+
+TEST(Gate, AgainstACommitComparesTheNewestRunWithThatCommitsRun) {
+  TempDir dir;
+  auto store = store::open_store(gate_history_db(dir));
+  ASSERT_TRUE(store.ok()) << store.error().message;
+  GateOptions options;
+  options.history.metrics = {"wall_time"};
+  // The commit before the slowdown: bench/0000 is slower at the newest run.
+  options.against = "main~1";
+  options.against_commit = fixture_commit(kGateStored - 2);
+  auto g = run_gate(**store, options, 1);
+  ASSERT_TRUE(g.ok()) << g.error().message;
+  EXPECT_EQ(g->against, "main~1 (" + fixture_commit(kGateStored - 2).substr(0, 10) + ")");
+  EXPECT_EQ(g->head, fixture_commit(kGateStored - 1));
+  EXPECT_EQ(alerted(*g), std::vector<std::string>{"bench/0000 wall_time regression"});
+
+  // A commit already slow: nothing moved.
+  options.against = "main~2";
+  options.against_commit = fixture_commit(kGateStored - 1);
+  options.against_ancestors = {fixture_commit(kGateStored - 1), fixture_commit(kGateStored - 2),
+                               fixture_commit(kGateStored - 3)};
+  // The newest run's own commit is passed over for its newest measured ancestor.
+  g = run_gate(**store, options, 1);
+  ASSERT_TRUE(g.ok()) << g.error().message;
+  EXPECT_EQ(g->against, "main~2 (" + fixture_commit(kGateStored - 2).substr(0, 10) + ")");
+  EXPECT_EQ(alerted(*g), std::vector<std::string>{"bench/0000 wall_time regression"});
+  ASSERT_FALSE(g->notes.empty());
+  EXPECT_NE(g->notes.front().find("newest measured ancestor"), std::string::npos)
+      << g->notes.front();
+}
+
+TEST(Gate, AgainstABranchWithoutRunsOrANameNoRunHasIsAnError) {
+  TempDir dir;
+  auto store = store::open_store(gate_history_db(dir));
+  ASSERT_TRUE(store.ok()) << store.error().message;
+  GateOptions options;
+  options.against = "release";
+  auto g = run_gate(**store, options, 1);
+  ASSERT_FALSE(g.ok());
+  EXPECT_NE(g.error().message.find("no finished run of commit or branch 'release'"),
+            std::string::npos)
+      << g.error().message;
+
+  // A benchmark no run has: the gate does not pass on a name that matched nothing.
+  options.against = "main";
+  options.history.benchmarks = {"bench/9999"};
+  g = run_gate(**store, options, 1);
+  ASSERT_FALSE(g.ok());
+  EXPECT_NE(g.error().message.find("bench/9999"), std::string::npos) << g.error().message;
+}
+
+TEST(Gate, AnEmptyStoreHasNothingToGate) {
+  TempDir dir;
+  auto store = store::open_store(dir.file("empty.db"));
+  ASSERT_TRUE(store.ok()) << store.error().message;
+  for (const std::string against : {"history", "main"}) {
+    GateOptions options;
+    options.against = against;
+    auto g = run_gate(**store, options, 1);
+    ASSERT_FALSE(g.ok()) << against;
+    EXPECT_NE(g.error().message.find("no finished runs"), std::string::npos) << g.error().message;
+  }
+}
+
+}  // namespace
+}  // namespace benchguard::analysis
