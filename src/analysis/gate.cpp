@@ -101,15 +101,25 @@ void judge_channels(GateReport& g, const std::vector<std::string>& require,
   g.alerts = std::move(kept);
 }
 
+// The history of `runs` from `store`, or on readers of `open_reader` when set (deriving and
+// saving through `store` the entries runs lack).
+Result<History> read_history(store::Store& store, const store::StoreOpener& open_reader,
+                             const HistoryOptions& options,
+                             const std::vector<store::RunSummary>& runs) {
+  if (open_reader) return load_history(open_reader, options, runs, &store);
+  return load_history(store, options, runs);
+}
+
 // check_selection of the history of `runs` under `options`, read only when the selection
 // names something (a benchmark, metric or machine class) that must be found in it.
-Status check_names(store::Store& store, const HistoryOptions& options,
-                   const std::vector<store::RunSummary>& runs, const std::string& where) {
+Status check_names(store::Store& store, const store::StoreOpener& open_reader,
+                   const HistoryOptions& options, const std::vector<store::RunSummary>& runs,
+                   const std::string& where) {
   const bool names = !options.benchmarks.empty() || !options.machine.empty() ||
                      std::any_of(options.metrics.begin(), options.metrics.end(),
                                  [](const std::string& m) { return m != "all"; });
   if (names) {
-    BG_ASSIGN(const History history, load_history(store, options, runs));
+    BG_ASSIGN(const History history, read_history(store, open_reader, options, runs));
     return check_selection(history, options, where);
   }
   if (newest(runs, options) != nullptr) return ok_status();
@@ -121,7 +131,7 @@ Result<GateReport> gate_history(store::Store& store, const GateOptions& options,
   // The series from the runs' series cache entries, not from their instances: a history of
   // millions of instances is read in a second.
   BG_ASSIGN(const auto runs, store.list_runs({.counts = false}));
-  BG_ASSIGN(const History history, load_history(store, options.history, runs));
+  BG_ASSIGN(const History history, read_history(store, options.open_reader, options.history, runs));
   BG_TRY(check_selection(history, options.history, options.where));
   const store::RunSummary* head = newest(runs, options.history);
   if (head == nullptr) return Error{"nothing to gate: no finished runs in " + options.where};
@@ -224,7 +234,7 @@ Result<GateReport> gate_against(store::Store& store, const GateOptions& options,
   all.commits.clear();
   all.branch.clear();
   BG_ASSIGN(const auto runs, store.list_runs({.counts = false}));
-  BG_TRY(check_names(store, all, runs, options.where));
+  BG_TRY(check_names(store, options.open_reader, all, runs, options.where));
   const store::RunSummary* newest_run = newest(runs, all);
   if (newest_run == nullptr) return Error{"nothing to gate: no finished runs in " + options.where};
   // Only the two runs compared are read whole.
@@ -382,6 +392,7 @@ struct ReadRun {
   std::optional<RunData> records;
   bool derived = false;  // `series` derived here, not read: to be saved
   std::string warning;
+  std::optional<HistoryBuilder::Prepared> prepared;  // of `series`, when made ahead
 };
 
 // Reads run `id` through `reader`: from its entry under `key` when it has a readable one; else
@@ -414,8 +425,10 @@ Result<ReadRun> read_run(store::Store& reader, int64_t id, const std::string& ke
   return out;
 }
 
-void add_read(HistoryBuilder& builder, const ReadRun& r) {
-  if (r.series)
+void add_read(HistoryBuilder& builder, ReadRun& r) {
+  if (r.prepared)
+    builder.add(r.run, r.id, std::move(*r.prepared));
+  else if (r.series)
     builder.add(r.run, r.id, *r.series);
   else
     builder.add(*r.records);
@@ -452,9 +465,11 @@ Result<History> load_history(store::Store& store, const HistoryOptions& options,
 }
 
 Result<History> load_history(const store::StoreOpener& open_reader, const HistoryOptions& options,
-                             std::vector<store::RunSummary> summaries) {
+                             std::vector<store::RunSummary> summaries, store::Store* save_to) {
   history_runs(options, summaries);
   const std::string key = series_cache_key(options.burn_in);
+  const bool derive = save_to != nullptr && save_to->writable();
+  std::vector<store::SeriesCacheEntry> fill;  // derived entries, saved once every run is read
   // Three stages: hand out the runs in order; read each on the calling thread's own
   // connection, several at once; add them to the series in order. At most `tokens` runs are in
   // memory at once.
@@ -486,17 +501,30 @@ Result<History> load_history(const store::StoreOpener& open_reader, const Histor
                           if (!opened.ok()) return fail(opened.error()), nullptr;
                           reader = std::move(*opened);
                         }
-                        auto r = read_run(*reader, summaries[k].id, key, options.burn_in, false);
+                        auto r = read_run(*reader, summaries[k].id, key, options.burn_in, derive);
                         if (!r.ok()) return fail(r.error()), nullptr;
-                        return std::make_shared<ReadRun>(std::move(*r));
+                        auto read = std::make_shared<ReadRun>(std::move(*r));
+                        // Decoding the values here keeps them off the stage that adds runs
+                        // one at a time.
+                        if (read->series) read->prepared = builder.prepare(*read->series);
+                        return read;
                       }) &
                   tbb::make_filter<std::shared_ptr<ReadRun>, void>(
                       tbb::filter_mode::serial_in_order, [&](const std::shared_ptr<ReadRun>& r) {
                         if (r == nullptr) return;
                         add_read(builder, *r);
                         if (!r->warning.empty()) warnings.push_back(r->warning);
+                        if (r->derived) fill.push_back({r->id, key, r->series->bytes()});
                       }));
   if (failed) return *failed;
+  readers.clear();  // their read transactions end before the entries are written
+  for (std::size_t from = 0; from < fill.size(); from += kSeriesCacheBatch) {
+    const auto to =
+        fill.begin() + static_cast<std::ptrdiff_t>(std::min(fill.size(), from + kSeriesCacheBatch));
+    BG_TRY(save_to->save_series_cache(std::vector<store::SeriesCacheEntry>(
+        std::make_move_iterator(fill.begin() + static_cast<std::ptrdiff_t>(from)),
+        std::make_move_iterator(to))));
+  }
   History out = builder.finish();
   out.warnings.insert(out.warnings.end(), warnings.begin(), warnings.end());
   return out;

@@ -23,10 +23,13 @@ Result<History> load_history(store::Store& store, const HistoryOptions& options)
 Result<History> load_history(store::Store& store, const HistoryOptions& options,
                              std::vector<store::RunSummary> runs);
 // The same, reading the runs on read-only connections of `open_reader`, one per thread, several
-// at once, while the series are built in the runs' order: the same History, in less time
-// where reading the store is most of it (many runs of many instances).
+// at once, and decoding their values there, while the series are built in the runs' order on
+// one: the same History, in less time on more than one core. With `save_to` (the store the
+// runs are listed from, opened for writing), the entries of runs that have none are derived on
+// those threads and saved through it once every run is read, as the one-connection version
+// saves them.
 Result<History> load_history(const store::StoreOpener& open_reader, const HistoryOptions& options,
-                             std::vector<store::RunSummary> runs);
+                             std::vector<store::RunSummary> runs, store::Store* save_to = nullptr);
 
 // Detects change points in every series of `history`, reusing and replacing what `store`
 // holds for them (incremental, detection.hpp), and stores the result. Returns the change
@@ -75,6 +78,9 @@ struct GateOptions {
   // the gate; a regression in any
   // other metric is reported and does not fail. Empty: every metric examined must pass.
   std::vector<std::string> require;
+  // When set, the history is read on connections of its own, several runs at once
+  // (load_history).
+  store::StoreOpener open_reader;
 };
 
 // One channel (metric) at the newest run: where it was examined, and whether it moved.

@@ -170,21 +170,67 @@ std::string HistorySeries::key() const {
   return fmt::format("{}|{}|{}|{}", benchmark, variant, metric.name, machine);
 }
 
-// One benchmark variant of a run as history reads it: from the run's records, or from the
-// run's series cache entry (series_cache.hpp), which hold the same.
-struct HistoryBuilder::VariantSource {
-  const std::string& benchmark;
-  const std::string& name;
-  bool simulated;
-  const std::vector<std::string>& measured;  // metrics_of
-  const std::vector<SummaryRecord>& summaries;
-  // The metric's description and steady-state values (extract()'s metric and data).
-  std::function<std::pair<MetricInfo, stats::Hierarchical>(const std::string&)> sample;
+namespace {
+
+// followed_metrics of a variant, remembered for the next one: the variants of a history mostly
+// measure the same metrics, and it is the same for the same lists. Variants with summary
+// records are not remembered.
+class FollowedCache {
+ public:
+  const std::vector<std::string>& of(const std::vector<std::string>& measured, bool simulated,
+                                     const std::vector<SummaryRecord>& summaries,
+                                     const HistoryOptions& options) {
+    if (!summaries.empty()) {
+      scratch_ = followed_metrics(measured, simulated, summaries, options.metrics, options.also);
+      return scratch_;
+    }
+    if (!valid_ || simulated_ != simulated || measured_ != measured) {
+      metrics_ = followed_metrics(measured, simulated, {}, options.metrics, options.also);
+      measured_ = measured;
+      simulated_ = simulated;
+      valid_ = true;
+    }
+    return metrics_;
+  }
+
+ private:
+  bool valid_ = false;
+  bool simulated_ = false;
+  std::vector<std::string> measured_, metrics_, scratch_;
 };
+
+bool benchmark_followed(const HistoryOptions& options, const std::string& benchmark) {
+  return options.benchmarks.empty() ||
+         std::find(options.benchmarks.begin(), options.benchmarks.end(), benchmark) !=
+             options.benchmarks.end();
+}
+
+// The variant's source with the values of each followed metric it has, from `sample(metric)`
+// (its description and steady-state values, as extract() gives them).
+template <typename SampleFn>
+HistoryBuilder::VariantSource variant_source(const std::string& benchmark, const std::string& name,
+                                             bool simulated,
+                                             const std::vector<std::string>& measured,
+                                             const std::vector<SummaryRecord>& summaries,
+                                             const HistoryOptions& options, FollowedCache& followed,
+                                             SampleFn&& sample) {
+  HistoryBuilder::VariantSource out{&benchmark, &name, &measured, &summaries, {}};
+  if (!benchmark_followed(options, benchmark)) return out;
+  for (const auto& m : followed.of(measured, simulated, summaries, options)) {
+    auto [info, data] = sample(m);
+    const auto summary = std::find_if(summaries.begin(), summaries.end(),
+                                      [&](const SummaryRecord& x) { return x.metric == m; });
+    if (data.empty() && summary == summaries.end()) continue;
+    out.samples.push_back(
+        {m, std::move(info), std::move(data), summary == summaries.end() ? nullptr : &*summary});
+  }
+  return out;
+}
+
+}  // namespace
 
 struct HistoryBuilder::State {
   HistoryOptions options;
-  std::vector<std::string> metrics;
   std::unordered_map<std::string, size_t> position;  // commit -> index in options.commits
   int skipped_commit = 0;
   // Sorted when the history is finished.
@@ -199,32 +245,11 @@ struct HistoryBuilder::State {
   std::vector<Gathered::iterator> recent;
   // Point keys (a commit, or "run:" and a run's uuid) numbered in the order met.
   std::unordered_map<std::string, uint32_t> point_ids;
-  // followed_metrics of the last variant without summaries: the variants of a history mostly
-  // measure the same metrics, and it is the same for the same lists.
-  struct Followed {
-    bool valid = false;
-    bool simulated = false;
-    std::vector<std::string> measured, metrics;
-  } followed;
-  const std::vector<std::string>& followed_of(const VariantSource& v) {
-    if (!v.summaries.empty()) {
-      scratch = followed_metrics(v.measured, v.simulated, v.summaries, metrics, options.also);
-      return scratch;
-    }
-    if (!followed.valid || followed.simulated != v.simulated || followed.measured != v.measured) {
-      followed.metrics = followed_metrics(v.measured, v.simulated, {}, metrics, options.also);
-      followed.measured = v.measured;
-      followed.simulated = v.simulated;
-      followed.valid = true;
-    }
-    return followed.metrics;
-  }
-  std::vector<std::string> scratch;
+  FollowedCache followed;  // of add(RunData)
 };
 
 HistoryBuilder::HistoryBuilder(const HistoryOptions& options) : state_(std::make_unique<State>()) {
   state_->options = options;
-  state_->metrics = options.metrics;
   for (size_t i = 0; i < options.commits.size(); ++i)
     state_->position.emplace(options.commits[i], i);
 }
@@ -235,34 +260,45 @@ void HistoryBuilder::add(const RunData& run) {
   std::vector<std::vector<std::string>> measured;
   measured.reserve(run.variants.size());
   for (const auto& v : run.variants) measured.push_back(metrics_of(v));
-  std::vector<VariantSource> sources;
+  Prepared sources;
   sources.reserve(run.variants.size());
   for (std::size_t k = 0; k < run.variants.size(); ++k) {
     const VariantData& v = run.variants[k];
-    sources.push_back({v.variant.benchmark, v.variant.name, counted_by_simulation(v), measured[k],
-                       v.summaries, [&](const std::string& m) {
-                         MetricSample s = extract(v, m, state_->options.burn_in);
-                         return std::pair{std::move(s.metric), std::move(s.data)};
-                       }});
+    sources.push_back(variant_source(v.variant.benchmark, v.variant.name, counted_by_simulation(v),
+                                     measured[k], v.summaries, state_->options, state_->followed,
+                                     [&](const std::string& m) {
+                                       MetricSample s = extract(v, m, state_->options.burn_in);
+                                       return std::pair{std::move(s.metric), std::move(s.data)};
+                                     }));
   }
   add_sources(run.run, run.id, sources);
 }
 
-void HistoryBuilder::add(const RunRecord& run, int64_t id, const RunSeries& series) {
-  std::vector<VariantSource> sources;
+HistoryBuilder::Prepared HistoryBuilder::prepare(const RunSeries& series) const {
+  Prepared sources;
   sources.reserve(series.variants().size());
+  FollowedCache followed;
   for (const auto& v : series.variants())
-    sources.push_back(
-        {v.benchmark, v.name, v.simulated, v.measured, v.summaries, [&](const std::string& m) {
-           const RunSeries::Metric* c = v.find(m);
-           if (c == nullptr) return std::pair{metric_info(m), stats::Hierarchical{}};
-           return std::pair{c->info, series.data(*c)};
-         }});
-  add_sources(run, id, sources);
+    sources.push_back(variant_source(v.benchmark, v.name, v.simulated, v.measured, v.summaries,
+                                     state_->options, followed, [&](const std::string& m) {
+                                       const RunSeries::Metric* c = v.find(m);
+                                       if (c == nullptr)
+                                         return std::pair{metric_info(m), stats::Hierarchical{}};
+                                       return std::pair{c->info, series.data(*c)};
+                                     }));
+  return sources;
+}
+
+void HistoryBuilder::add(const RunRecord& run, int64_t id, const RunSeries& series) {
+  add(run, id, prepare(series));
+}
+
+void HistoryBuilder::add(const RunRecord& run, int64_t id, Prepared prepared) {
+  add_sources(run, id, prepared);
 }
 
 void HistoryBuilder::add_sources(const RunRecord& run, int64_t id,
-                                 std::span<const VariantSource> variants) {
+                                 std::span<VariantSource> variants) {
   const HistoryOptions& options = state_->options;
   if (!is_history_run(run)) return;
   if (!options.commits.empty() && !state_->position.contains(run.git_commit)) {
@@ -275,10 +311,10 @@ void HistoryBuilder::add_sources(const RunRecord& run, int64_t id,
   ++state_->runs;
   state_->machines.insert(machine);
   for (const auto& v : variants) {
-    if (!state_->benchmarks.contains(v.benchmark)) state_->benchmarks.insert(v.benchmark);
-    for (const auto& m : v.measured)
+    if (!state_->benchmarks.contains(*v.benchmark)) state_->benchmarks.insert(*v.benchmark);
+    for (const auto& m : *v.measured)
       if (!state_->metric_names.contains(m)) state_->metric_names.insert(m);
-    for (const auto& s : v.summaries)
+    for (const auto& s : *v.summaries)
       if (!state_->metric_names.contains(s.metric)) state_->metric_names.insert(s.metric);
   }
   if (!options.machine.empty() && machine != options.machine) return;
@@ -289,33 +325,29 @@ void HistoryBuilder::add_sources(const RunRecord& run, int64_t id,
   const int64_t ctime = commit_time_ns(run);
   const int64_t time = ctime > 0 ? ctime : run.started_at;
   std::size_t slot = 0;  // into state_->recent
-  for (const auto& v : variants) {
-    if (!options.benchmarks.empty() &&
-        std::find(options.benchmarks.begin(), options.benchmarks.end(), v.benchmark) ==
-            options.benchmarks.end())
-      continue;
-    for (const auto& m : state_->followed_of(v)) {
-      auto [info, data] = v.sample(m);
-      const auto summary = std::find_if(v.summaries.begin(), v.summaries.end(),
-                                        [&](const SummaryRecord& x) { return x.metric == m; });
-      if (data.empty() && summary == v.summaries.end()) continue;
+  for (auto& v : variants) {
+    const std::string& benchmark = *v.benchmark;
+    const std::string& name = *v.name;
+    for (auto& sample : v.samples) {
+      const std::string& m = sample.metric;
+      auto& data = sample.data;
       auto& recent = state_->recent;
       auto it = state_->gathered.end();
       if (slot < recent.size()) {
         const SeriesKey& k = recent[slot]->first;
-        if (std::get<0>(k) == v.benchmark && std::get<1>(k) == v.name && std::get<2>(k) == m &&
+        if (std::get<0>(k) == benchmark && std::get<1>(k) == name && std::get<2>(k) == m &&
             std::get<3>(k) == machine)
           it = recent[slot];
       }
       if (it == state_->gathered.end())
-        it = state_->gathered.find(SeriesKeyView(v.benchmark, v.name, m, machine));
+        it = state_->gathered.find(SeriesKeyView(benchmark, name, m, machine));
       if (it == state_->gathered.end()) {
-        it = state_->gathered.try_emplace({v.benchmark, v.name, m, machine}).first;
+        it = state_->gathered.try_emplace({benchmark, name, m, machine}).first;
         Gathering& g = it->second;
-        g.series.benchmark = v.benchmark;
-        g.series.variant = v.name;
+        g.series.benchmark = benchmark;
+        g.series.variant = name;
         g.series.machine = machine;
-        g.series.metric = std::move(info);
+        g.series.metric = std::move(sample.info);
       }
       if (slot < recent.size())
         recent[slot] = it;
@@ -341,7 +373,7 @@ void HistoryBuilder::add_sources(const RunRecord& run, int64_t id,
         point.data = std::move(data);  // holds no empty instance: as add_instance() would
       else
         for (size_t i = 0; i < data.instances(); ++i) point.data.add_instance(data.instance(i));
-      if (summary != v.summaries.end()) point.summaries.push_back(*summary);
+      if (sample.summary != nullptr) point.summaries.push_back(*sample.summary);
     }
   }
 }

@@ -124,9 +124,34 @@ class HistoryBuilder {
   void add(const RunRecord& run, int64_t id, const RunSeries& series);
   History finish();
 
+  // One followed metric of a benchmark variant of a run: its description, steady-state
+  // values and summary record (null when none).
+  struct Sample {
+    std::string metric;
+    MetricInfo info;
+    stats::Hierarchical data;
+    const SummaryRecord* summary = nullptr;
+  };
+  // A benchmark variant of a run as the builder takes it, from the run's records or from its
+  // series cache entry (which hold the same): its names and what it measured, by reference,
+  // and its followed metrics' values (none when the options leave the benchmark out).
+  struct VariantSource {
+    const std::string* benchmark = nullptr;
+    const std::string* name = nullptr;
+    const std::vector<std::string>* measured = nullptr;  // metrics_of
+    const std::vector<SummaryRecord>* summaries = nullptr;
+    std::vector<Sample> samples;
+  };
+  using Prepared = std::vector<VariantSource>;
+  // A run's series cache entry made ready for add(): the values of the metrics followed,
+  // decoded. It reads only the options, so runs can be prepared on several threads while
+  // add() takes them, in order, on one; what it returns refers to `series`.
+  Prepared prepare(const RunSeries& series) const;
+  // add(run, id, series) of a run prepare() made ready: the same series.
+  void add(const RunRecord& run, int64_t id, Prepared prepared);
+
  private:
-  struct VariantSource;
-  void add_sources(const RunRecord& run, int64_t id, std::span<const VariantSource> variants);
+  void add_sources(const RunRecord& run, int64_t id, std::span<VariantSource> variants);
   struct State;
   std::unique_ptr<State> state_;
 };

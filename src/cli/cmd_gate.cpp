@@ -70,6 +70,7 @@ Action add_gate(CLI::App& app, Context& ctx) {
     o.history.also = o.require;
     o.detect = d->options();
     o.where = ctx.db_name();
+    o.open_reader = [&ctx] { return ctx.open_store_read_only(); };
     BG_ASSIGN(auto store, ctx.open_store());
     if (*confirm) {
       if (o.against != "history")

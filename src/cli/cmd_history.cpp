@@ -8,6 +8,14 @@
 #include "report/history.hpp"
 
 namespace benchguard::cli {
+namespace {
+
+// Read-only connections of their own for reading the history, several runs at once.
+store::StoreOpener reader(Context& ctx) {
+  return [&ctx] { return ctx.open_store_read_only(); };
+}
+
+}  // namespace
 
 Action add_history(CLI::App& app, Context& ctx) {
   auto* c = app.add_subcommand("history",
@@ -18,7 +26,8 @@ Action add_history(CLI::App& app, Context& ctx) {
   return [&ctx, f]() -> Result<int> {
     BG_ASSIGN(auto opts, f->options());
     BG_ASSIGN(auto store, ctx.open_store_read_only());
-    BG_ASSIGN(auto history, analysis::load_history(*store, opts));
+    BG_ASSIGN(auto runs, store->list_runs({.counts = false}));
+    BG_ASSIGN(auto history, analysis::load_history(reader(ctx), opts, std::move(runs)));
     BG_TRY(analysis::check_selection(history, opts, ctx.db_name()));
     for (const auto& w : history.warnings) ctx.err << "benchguard: " << escape_text(w) << "\n";
     report::render_history(history, ctx.globals.format, ctx.out);
@@ -38,7 +47,9 @@ Action add_detect(CLI::App& app, Context& ctx) {
   return [&ctx, f, d, all]() -> Result<int> {
     BG_ASSIGN(auto opts, f->options());
     BG_ASSIGN(auto store, ctx.open_store());
-    BG_ASSIGN(auto history, analysis::load_history(*store, opts));
+    BG_ASSIGN(auto runs, store->list_runs({.counts = false}));
+    BG_ASSIGN(auto history,
+              analysis::load_history(reader(ctx), opts, std::move(runs), store.get()));
     BG_TRY(analysis::check_selection(history, opts, ctx.db_name()));
     for (const auto& w : history.warnings) ctx.err << "benchguard: " << escape_text(w) << "\n";
     BG_ASSIGN(auto found, analysis::detect_and_store(*store, history, d->options(), now_ns()));

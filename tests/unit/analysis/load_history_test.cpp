@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/gate.hpp"
+#include "analysis/series_cache.hpp"
 #include "store/store.hpp"
 #include "support/history_fixture.hpp"
 #include "support/test_support.hpp"
@@ -73,6 +74,48 @@ TEST(LoadHistory, ParallelReadersGiveTheSameSeries) {
       EXPECT_EQ(std::vector<double>(vb.begin(), vb.end()),
                 std::vector<double>(va.begin(), va.end()));
       EXPECT_EQ(b.points[p].centre, a.points[p].centre);
+    }
+  }
+}
+
+TEST(LoadHistory, ParallelReadersSaveTheEntriesTheyDerivedThroughTheWritableStore) {
+  TempDir dir;
+  const std::string path = history_db(dir);  // stored by the library: no entries
+  const std::string key = series_cache_key(BurnInPolicy{});
+  auto store = store::open_store(path);
+  ASSERT_TRUE(store.ok()) << store.error().message;
+  auto runs = (*store)->list_runs();
+  ASSERT_TRUE(runs.ok());
+  const auto entries = [&] {
+    int n = 0;
+    for (const auto& r : *runs) {
+      auto cached = (*store)->load_cached_run(r.id, key, {});
+      EXPECT_TRUE(cached.ok());
+      n += cached.ok() && cached->cache.has_value() ? 1 : 0;
+    }
+    return n;
+  };
+  ASSERT_EQ(entries(), 0);
+  const auto reader = [&] { return store::open_store(path, {.read_only = true}); };
+  // Without a store to save through, nothing is saved.
+  auto unsaved = load_history(reader, HistoryOptions{}, *runs);
+  ASSERT_TRUE(unsaved.ok()) << unsaved.error().message;
+  EXPECT_EQ(entries(), 0);
+  auto derived = load_history(reader, HistoryOptions{}, *runs, store->get());
+  ASSERT_TRUE(derived.ok()) << derived.error().message;
+  EXPECT_EQ(entries(), kCommits);
+  // Read from the entries now: the same series as from the instances.
+  auto from_entries = load_history(reader, HistoryOptions{}, *runs);
+  ASSERT_TRUE(from_entries.ok()) << from_entries.error().message;
+  for (const History* h : {&*derived, &*from_entries}) {
+    ASSERT_EQ(h->series.size(), unsaved->series.size());
+    for (size_t s = 0; s < h->series.size(); ++s) {
+      ASSERT_EQ(h->series[s].points.size(), unsaved->series[s].points.size());
+      for (size_t p = 0; p < h->series[s].points.size(); ++p) {
+        EXPECT_EQ(h->series[s].points[p].commit, unsaved->series[s].points[p].commit);
+        EXPECT_EQ(h->series[s].points[p].centre, unsaved->series[s].points[p].centre);
+        EXPECT_EQ(h->series[s].points[p].instances(), unsaved->series[s].points[p].instances());
+      }
     }
   }
 }
