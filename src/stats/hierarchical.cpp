@@ -12,6 +12,7 @@ Hierarchical::Hierarchical(const std::vector<std::vector<double>>& instances) {
 
 void Hierarchical::add_instance(std::span<const double> iterations) {
   if (iterations.empty()) return;
+  if (offsets_.empty()) offsets_.push_back(0);
   values_.insert(values_.end(), iterations.begin(), iterations.end());
   offsets_.push_back(values_.size());
 }

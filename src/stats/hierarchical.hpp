@@ -24,7 +24,7 @@ class Hierarchical {
   // gives no instance.
   static Hierarchical from_parts(std::vector<double> values, std::vector<std::size_t> offsets);
 
-  std::size_t instances() const { return offsets_.size() - 1; }
+  std::size_t instances() const { return offsets_.empty() ? 0 : offsets_.size() - 1; }
   std::size_t size() const { return values_.size(); }  // iterations over all instances
   bool empty() const { return values_.empty(); }
 
@@ -33,14 +33,19 @@ class Hierarchical {
   }
   std::span<const double> values() const { return values_; }
   // offsets()[i] .. offsets()[i + 1] delimit instance i in values(); size instances() + 1.
-  std::span<const std::size_t> offsets() const { return offsets_; }
+  std::span<const std::size_t> offsets() const {
+    return offsets_.empty() ? std::span<const std::size_t>(kNoOffsets) : offsets_;
+  }
 
   // True when every instance has the same number of iterations.
   bool balanced() const;
 
  private:
+  static constexpr std::size_t kNoOffsets[1] = {0};
   std::vector<double> values_;
-  std::vector<std::size_t> offsets_{0};
+  // Empty until the first instance (then 0 first): a Hierarchical made empty, as every history
+  // point is before its values arrive, allocates nothing.
+  std::vector<std::size_t> offsets_;
 };
 
 // The mean of each instance's iterations, in instance order.

@@ -138,5 +138,29 @@ TEST(StatsHierarchical, FromPartsEqualsInstancesAddedOneByOne) {
   EXPECT_EQ(Hierarchical::from_parts({}, {0}).instances(), 0u);
 }
 
+TEST(StatsHierarchical, EmptyOnesHaveNoInstancesAndOffsetsZero) {
+  Hierarchical made;
+  Hierarchical moved({{1, 2}, {3}});
+  const Hierarchical taken = std::move(moved);
+  // NOLINTNEXTLINE(bugprone-use-after-move): what a moved-from one says is the point here
+  for (const Hierarchical* h : {&made, &moved}) {
+    EXPECT_EQ(h->instances(), 0u);
+    EXPECT_TRUE(h->empty());
+    ASSERT_EQ(h->offsets().size(), 1u);
+    EXPECT_EQ(h->offsets()[0], 0u);
+    EXPECT_TRUE(h->balanced());
+    EXPECT_TRUE(instance_means(*h).empty());
+  }
+  EXPECT_EQ(taken.instances(), 2u);
+  // Instances added to one made empty delimit as those of one made from them.
+  made.add_instance(std::vector<double>{1, 2});
+  made.add_instance(std::vector<double>{});
+  made.add_instance(std::vector<double>{3});
+  EXPECT_EQ(made.instances(), 2u);
+  EXPECT_EQ(std::vector<std::size_t>(made.offsets().begin(), made.offsets().end()),
+            (std::vector<std::size_t>{0, 2, 3}));
+  EXPECT_EQ(made.instance(1).front(), 3.0);
+}
+
 }  // namespace
 }  // namespace benchguard::stats
