@@ -1,6 +1,8 @@
 #include "analysis/history.hpp"
 
 #include <fmt/format.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <boost/math/distributions/students_t.hpp>
@@ -385,10 +387,12 @@ History HistoryBuilder::finish() {
     out.warnings.push_back(fmt::format("{} run(s) of commits outside the history followed left out",
                                        state_->skipped_commit));
   const auto& position = state_->position;
-  TQuantiles quantile;
-  std::vector<double> means;
-  for (auto& [key, g] : state_->gathered) {
-    HistorySeries& s = g.series;
+  // Each series is finished on its own, several at once; they are kept in the map's order.
+  std::vector<HistorySeries*> gathered;
+  gathered.reserve(state_->gathered.size());
+  for (auto& [key, g] : state_->gathered) gathered.push_back(&g.series);
+  const auto finish_series = [&](HistorySeries& s, TQuantiles& quantile,
+                                 std::vector<double>& means) {
     // Runs are mostly added in the order of their commits: the points are then in order
     // already, and a sort would only move them.
     if (!options.commits.empty()) {
@@ -425,8 +429,16 @@ History HistoryBuilder::finish() {
       p.centre = stats::mean(means);
       p.interval = mean_interval(means, quantile);
     }
-    if (!s.points.empty()) out.series.push_back(std::move(s));
-  }
+  };
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, gathered.size(), 16),
+                    [&](const tbb::blocked_range<std::size_t>& range) {
+                      TQuantiles quantile;
+                      std::vector<double> means;
+                      for (std::size_t i = range.begin(); i != range.end(); ++i)
+                        finish_series(*gathered[i], quantile, means);
+                    });
+  for (HistorySeries* s : gathered)
+    if (!s->points.empty()) out.series.push_back(std::move(*s));
   state_->recent.clear();
   state_->gathered.clear();
   out.benchmarks.assign(state_->benchmarks.begin(), state_->benchmarks.end());
