@@ -131,7 +131,7 @@ Result<GateReport> gate_history(store::Store& store, const GateOptions& options,
   // The series from the runs' series cache entries, not from their instances: a history of
   // millions of instances is read in a second.
   BG_ASSIGN(const auto runs, store.list_runs({.counts = false}));
-  BG_ASSIGN(const History history, read_history(store, options.open_reader, options.history, runs));
+  BG_ASSIGN(History history, read_history(store, options.open_reader, options.history, runs));
   BG_TRY(check_selection(history, options.history, options.where));
   const store::RunSummary* head = newest(runs, options.history);
   if (head == nullptr) return Error{"nothing to gate: no finished runs in " + options.where};
@@ -225,6 +225,7 @@ Result<GateReport> gate_history(store::Store& store, const GateOptions& options,
   judge_channels(g, options.require, benchmarks, measured, [&](const store::ChangeRecord& c) {
     return current.contains(c.series_key) && c.first_bad == g.head;
   });
+  free_series(history);
   return g;
 }
 

@@ -472,6 +472,15 @@ Status unmatched(const std::string& what, const std::string& name,
 
 }  // namespace
 
+void free_series(History& history) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, history.series.size(), 16),
+                    [&](const tbb::blocked_range<std::size_t>& range) {
+                      for (std::size_t i = range.begin(); i != range.end(); ++i)
+                        std::vector<HistoryPoint>().swap(history.series[i].points);
+                    });
+  history.series.clear();
+}
+
 Status check_selection(const History& history, const HistoryOptions& options,
                        const std::string& where) {
   if (history.runs == 0)

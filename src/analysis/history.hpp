@@ -100,6 +100,11 @@ struct History {
   std::size_t runs = 0;  // history runs read
 };
 
+// Frees the points of `history`'s series, several series at once, leaving it without series:
+// a history of a million points takes a quarter of a second to free on one thread. For the
+// end of a command that read a long history.
+void free_series(History& history);
+
 // An Error when the selection matches nothing: a benchmark, metric or machine class named
 // that no history run has (the message lists what exists and the closest name), or no
 // history run at all. `where` names the store.

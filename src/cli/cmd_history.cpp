@@ -31,6 +31,7 @@ Action add_history(CLI::App& app, Context& ctx) {
     BG_TRY(analysis::check_selection(history, opts, ctx.db_name()));
     for (const auto& w : history.warnings) ctx.err << "benchguard: " << escape_text(w) << "\n";
     report::render_history(history, ctx.globals.format, ctx.out);
+    analysis::free_series(history);
     return 0;
   };
 }
@@ -53,6 +54,7 @@ Action add_detect(CLI::App& app, Context& ctx) {
     BG_TRY(analysis::check_selection(history, opts, ctx.db_name()));
     for (const auto& w : history.warnings) ctx.err << "benchguard: " << escape_text(w) << "\n";
     BG_ASSIGN(auto found, analysis::detect_and_store(*store, history, d->options(), now_ns()));
+    analysis::free_series(history);
     BG_ASSIGN(auto acks, store->load_acks());
     auto rows = analysis::with_acks(found.changes, acks);
     if (!*all) std::erase_if(rows, [](const auto& r) { return r.ack != nullptr; });

@@ -509,6 +509,7 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
   site.key = site_key;
   for (const auto& f : dashboard_asset_files())
     site.files.push_back({"assets/" + std::string(f.name), std::string(f.content)});
+  analysis::free_series(*loaded);
   return site;
 }
 
