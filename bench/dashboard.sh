@@ -43,6 +43,12 @@ timed "report --html, change points detected" "< 5 s" \
   "$bg" -q report --db "$tmp/h.db" --html "$tmp/site" --run-pages 1
 # As after a nightly `detect` or `gate`: their stored change points are reused.
 "$bg" -q detect --db "$tmp/h.db" > /dev/null
+# The gate of the newest commit, against history (every series from the runs' series cache
+# entries) and against the branch (the two runs compared).
+# (Exit 1, a regression found, is a gate's answer here, not a failure of the script.)
+gate='"$0" -q gate --db "$1" "${@:2}" || [ $? = 1 ]'
+timed "gate against history" "" bash -c "$gate" "$bg" "$tmp/h.db"
+timed "gate --against main" "" bash -c "$gate" "$bg" "$tmp/h.db" --against main
 rm -rf "$tmp/site"
 timed "report --html after detect" "< 5 s" \
   "$bg" -q report --db "$tmp/h.db" --html "$tmp/site" --run-pages 1
