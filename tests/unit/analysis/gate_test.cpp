@@ -28,6 +28,7 @@ constexpr int kGateStored = 25;
 std::string gate_history_db(const TempDir& dir) {
   std::string path = dir.file("h.db");
   std::vector<RunData> runs;
+  runs.reserve(kGateStored);
   for (int k = 0; k < kGateStored; ++k)
     runs.push_back(
         benchguard::testing::history_run((k * 7) % kGateStored, kGateCommits, 4, 3, 2, false));
