@@ -236,20 +236,19 @@ Result<GateReport> gate_against(store::Store& store, const GateOptions& options,
   all.branch.clear();
   BG_ASSIGN(const auto runs, store.list_runs({.counts = false}));
   BG_TRY(check_names(store, options.open_reader, all, runs, options.where));
-  const store::RunSummary* newest_run = newest(runs, all);
-  if (newest_run == nullptr) return Error{"nothing to gate: no finished runs in " + options.where};
-  // Only the two runs compared are read whole.
-  BG_ASSIGN(const RunData newest_data,
-            store.load_run(std::to_string(newest_run->id), {.columns = true}));
-  const RunData* head = &newest_data;
-  const std::string machine = machine_class(head->run);
-  const std::string& commit = options.against_commit;
   std::vector<const store::RunSummary*> newest_first;
   for (const auto& r : runs)
     if (wanted(r, all, {})) newest_first.push_back(&r);
   std::stable_sort(newest_first.begin(), newest_first.end(), [](const auto* a, const auto* b) {
     return std::tie(a->started_at, a->id) > std::tie(b->started_at, b->id);
   });
+  if (newest_first.empty()) return Error{"nothing to gate: no finished runs in " + options.where};
+  // Only the two runs compared are read whole.
+  BG_ASSIGN(const RunData newest_data,
+            store.load_run(std::to_string(newest_first.front()->id), {.columns = true}));
+  const RunData* head = &newest_data;
+  const std::string machine = machine_class(head->run);
+  const std::string& commit = options.against_commit;
   // The newest run on the newest run's machine class, other than it and its commit, that
   // `match` takes.
   const auto newest_where = [&](auto match) -> Result<std::optional<RunData>> {
@@ -519,13 +518,7 @@ Result<History> load_history(const store::StoreOpener& open_reader, const Histor
                       }));
   if (failed) return *failed;
   readers.clear();  // their read transactions end before the entries are written
-  for (std::size_t from = 0; from < fill.size(); from += kSeriesCacheBatch) {
-    const auto to =
-        fill.begin() + static_cast<std::ptrdiff_t>(std::min(fill.size(), from + kSeriesCacheBatch));
-    BG_TRY(save_to->save_series_cache(std::vector<store::SeriesCacheEntry>(
-        std::make_move_iterator(fill.begin() + static_cast<std::ptrdiff_t>(from)),
-        std::make_move_iterator(to))));
-  }
+  if (!fill.empty()) BG_TRY(save_to->save_series_cache(fill));
   History out = builder.finish();
   out.warnings.insert(out.warnings.end(), warnings.begin(), warnings.end());
   return out;
