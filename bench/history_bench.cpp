@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,10 @@ using benchguard::analysis::DetectOptions;
 using benchguard::analysis::History;
 using benchguard::analysis::HistoryPoint;
 using benchguard::analysis::HistorySeries;
+using benchguard::analysis::TextPool;
+
+// The points' commits and run ids.
+const auto texts = std::make_shared<TextPool>();
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -26,7 +31,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 HistoryPoint point(benchguard::stats::Rng& rng, int commit, double level) {
   HistoryPoint p;
-  p.commit = "c" + std::to_string(commit);
+  p.commit = texts->keep("c" + std::to_string(commit));
   p.time = commit;
   p.runs = {commit};
   p.run_uuids = {p.commit};
@@ -50,6 +55,7 @@ History make(std::size_t series, std::size_t points) {
     HistorySeries hs;
     hs.benchmark = "bench" + std::to_string(s);
     hs.machine = "m";
+    hs.texts = texts;
     hs.metric = {"wall_time", "s", benchguard::Direction::kLowerIsBetter};
     benchguard::stats::Rng rng(7, s);
     const std::size_t step =

@@ -247,7 +247,8 @@ struct HistoryBuilder::State {
   std::vector<Gathered::iterator> recent;
   // Point keys (a commit, or "run:" and a run's uuid) numbered in the order met.
   std::unordered_map<std::string, uint32_t> point_ids;
-  FollowedCache followed;  // of add(RunData)
+  FollowedCache followed;                                          // of add(RunData)
+  std::shared_ptr<TextPool> texts = std::make_shared<TextPool>();  // the points' texts
 };
 
 HistoryBuilder::HistoryBuilder(const HistoryOptions& options) : state_(std::make_unique<State>()) {
@@ -324,6 +325,10 @@ void HistoryBuilder::add_sources(const RunRecord& run, int64_t id,
   const uint32_t point_id =
       state_->point_ids.try_emplace(point_key, static_cast<uint32_t>(state_->point_ids.size()))
           .first->second;
+  TextPool& texts = *state_->texts;
+  const SharedText commit = texts.keep(run.git_commit);
+  const SharedText branch = texts.keep(run.git_branch);
+  const SharedText uuid = texts.keep(run.uuid);
   const int64_t ctime = commit_time_ns(run);
   const int64_t time = ctime > 0 ? ctime : run.started_at;
   std::size_t slot = 0;  // into state_->recent
@@ -350,6 +355,7 @@ void HistoryBuilder::add_sources(const RunRecord& run, int64_t id,
         g.series.variant = name;
         g.series.machine = machine;
         g.series.metric = std::move(sample.info);
+        g.series.texts = state_->texts;
       }
       if (slot < recent.size())
         recent[slot] = it;
@@ -360,8 +366,8 @@ void HistoryBuilder::add_sources(const RunRecord& run, int64_t id,
       if (g.point_of.size() <= point_id) g.point_of.resize(point_id + 1, 0);
       if (g.point_of[point_id] == 0) {
         HistoryPoint point;
-        point.commit = run.git_commit;
-        point.branch = run.git_branch;
+        point.commit = commit;
+        point.branch = branch;
         point.time = time;
         g.series.points.push_back(std::move(point));
         g.point_of[point_id] = static_cast<uint32_t>(g.series.points.size());
@@ -369,7 +375,7 @@ void HistoryBuilder::add_sources(const RunRecord& run, int64_t id,
       HistoryPoint& point = g.series.points[g.point_of[point_id] - 1];
       if (point.runs.empty() || point.runs.back() != id) {
         point.runs.push_back(id);
-        point.run_uuids.push_back(run.uuid);
+        point.run_uuids.push_back(uuid);
       }
       if (point.data.empty())
         point.data = std::move(data);  // holds no empty instance: as add_instance() would

@@ -2,12 +2,14 @@
 // machine class, ordered by commit, one point per commit (docs/history.md).
 #pragma once
 
+#include <boost/container/small_vector.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "analysis/samples.hpp"
@@ -54,13 +56,58 @@ struct HistoryOptions {
   BurnInPolicy burn_in;
 };
 
+// Text that many points share (a commit, a branch, a run's uuid), kept once by the history
+// (TextPool) and referred to by each point, which allocates nothing for it. Reads as the
+// string it refers to; empty by default.
+class SharedText {
+ public:
+  SharedText() = default;
+  explicit SharedText(const std::string& kept) : text_(&kept) {}
+  const std::string& str() const { return *text_; }
+  operator const std::string&() const { return *text_; }  // NOLINT(google-explicit-constructor)
+  operator std::string_view() const { return *text_; }    // NOLINT(google-explicit-constructor)
+  bool empty() const { return text_->empty(); }
+  std::size_t size() const { return text_->size(); }
+  std::string substr(std::size_t pos, std::size_t n = std::string::npos) const {
+    return text_->substr(pos, n);
+  }
+  friend bool operator==(const SharedText& a, const SharedText& b) {
+    return a.text_ == b.text_ || *a.text_ == *b.text_;
+  }
+  friend bool operator==(const SharedText& a, std::string_view b) { return *a.text_ == b; }
+  template <class Stream>
+  friend Stream& operator<<(Stream& out, const SharedText& t) {
+    return out << *t.text_;
+  }
+
+ private:
+  inline static const std::string kEmpty;
+  const std::string* text_ = &kEmpty;
+};
+
+template <class Json>
+void to_json(Json& j, const SharedText& t) {
+  j = t.str();
+}
+
+// Where the shared texts of a history's points live: one copy of each distinct text. Every
+// series holds the pool of its points, so a series copied out of its history stays whole.
+class TextPool {
+ public:
+  SharedText keep(const std::string& text) { return SharedText(*texts_.insert(text).first); }
+
+ private:
+  std::unordered_set<std::string> texts_;  // nodes do not move: the texts keep their addresses
+};
+
 // One commit of a series: every instance of every run of that commit.
 struct HistoryPoint {
-  std::string commit;         // the full hash; "" for a run without one (one point per such run)
-  std::string branch;         // the branch the first run was recorded on
-  int64_t time = 0;           // the commit time, else the start of its first run (unix ns)
-  std::vector<int64_t> runs;  // store ids, oldest first
-  std::vector<std::string> run_uuids;
+  SharedText commit;  // the full hash; "" for a run without one (one point per such run)
+  SharedText branch;  // the branch the first run was recorded on
+  int64_t time = 0;   // the commit time, else the start of its first run (unix ns)
+  // Most points have one run: it is held inline, without an allocation of its own.
+  boost::container::small_vector<int64_t, 1> runs;  // store ids, oldest first
+  boost::container::small_vector<SharedText, 1> run_uuids;
   stats::Hierarchical data;  // the metric's steady-state iterations, one group per instance
   std::size_t instances() const { return data.instances(); }
   // The summary records of the metric from runs of this commit that kept no measurements
@@ -86,7 +133,8 @@ struct HistorySeries {
   std::string variant;
   std::string machine;
   MetricInfo metric;
-  std::vector<HistoryPoint> points;  // oldest first
+  std::vector<HistoryPoint> points;       // oldest first
+  std::shared_ptr<const TextPool> texts;  // where its points' commits, branches and uuids live
   // "benchmark|variant|metric|machine": stable across runs, the key of stored detections.
   std::string key() const;
 };

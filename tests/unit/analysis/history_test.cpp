@@ -100,13 +100,47 @@ TEST(AnalysisHistory, PointsAreCommitsInCommitTimeOrderWithEveryRunOfACommit) {
   EXPECT_EQ(s.points[0].commit, "a");
   EXPECT_EQ(s.points[1].commit, "b");
   EXPECT_EQ(s.points[2].commit, "c");
-  EXPECT_EQ(s.points[1].runs, (std::vector<int64_t>{3, 4}));
+  EXPECT_EQ(std::vector<int64_t>(s.points[1].runs.begin(), s.points[1].runs.end()),
+            (std::vector<int64_t>{3, 4}));
   EXPECT_EQ(s.points[1].instances(), 5u);
   EXPECT_DOUBLE_EQ(s.points[1].centre, 2.0);
   EXPECT_EQ(s.points[1].time, 200'000'000'000);
   // Identical instances: an interval of zero width; one instance would give none.
   EXPECT_DOUBLE_EQ(s.points[0].interval.lower, 1.0);
   EXPECT_DOUBLE_EQ(s.points[0].interval.upper, 1.0);
+}
+
+TEST(AnalysisHistory, PointsShareTheirCommitsAndASeriesOutlivesItsHistory) {
+  // Two benchmarks over the same two commits: one copy of each commit, branch and run uuid,
+  // which every point of that commit refers to.
+  std::vector<RunData> runs = {run_of(1, "a", 100, 1.0), run_of(2, "b", 200, 2.0)};
+  for (auto& r : runs) {
+    r.variants.push_back(r.variants.front());
+    r.variants.back().variant.benchmark = "c";
+  }
+  HistorySeries kept;
+  {
+    const History h = build_history(runs, options());
+    ASSERT_EQ(h.series.size(), 2u);
+    const auto& first = h.series[0].points;
+    const auto& second = h.series[1].points;
+    ASSERT_EQ(first.size(), 2u);
+    ASSERT_EQ(second.size(), 2u);
+    for (std::size_t i = 0; i < 2; ++i) {
+      EXPECT_EQ(&first[i].commit.str(), &second[i].commit.str());
+      EXPECT_EQ(&first[i].branch.str(), &second[i].branch.str());
+      EXPECT_EQ(&first[i].run_uuids.front().str(), &second[i].run_uuids.front().str());
+    }
+    ASSERT_EQ(first[1].run_uuids.size(), 1u);
+    EXPECT_EQ(first[1].run_uuids.front(), second[1].run_uuids.front());
+    kept = h.series[1];
+  }
+  // The history is gone; its texts are not (AddressSanitizer would see a read of freed memory).
+  ASSERT_EQ(kept.points.size(), 2u);
+  EXPECT_EQ(kept.points[1].commit, "b");
+  EXPECT_EQ(kept.points[1].branch, "main");
+  EXPECT_EQ(kept.points[1].run_uuids.front().str(), "uuid-2");
+  EXPECT_TRUE(SharedText().empty());
 }
 
 // A run under --measure instructions at the same commits as native runs: its wall time is the
