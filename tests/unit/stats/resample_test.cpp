@@ -16,10 +16,9 @@
 namespace benchguard::stats {
 namespace {
 
-// A literal, slow transcription of the documented resampling scheme: the drawn values.
-std::vector<double> reference_resample(const std::vector<std::vector<double>>& data, uint64_t seed,
-                                       uint64_t b) {
-  Rng rng(seed, b);
+// A literal, slow transcription of the documented resampling scheme: the values one resample
+// draws from `rng`.
+std::vector<double> draw_one(const std::vector<std::vector<double>>& data, Rng& rng) {
   std::vector<double> drawn;
   for (std::size_t k = 0; k < data.size(); ++k) {
     const auto& inst = data[rng.below(static_cast<uint32_t>(data.size()))];
@@ -32,6 +31,14 @@ std::vector<double> reference_resample(const std::vector<std::vector<double>>& d
     }
   }
   return drawn;
+}
+
+// Resample b: the (b mod 32)-th drawn, in order, from stream b / 32.
+std::vector<double> reference_resample(const std::vector<std::vector<double>>& data, uint64_t seed,
+                                       uint64_t b) {
+  Rng rng(seed, b / 32);
+  for (uint64_t before = 0; before < b % 32; ++before) draw_one(data, rng);
+  return draw_one(data, rng);
 }
 
 TEST(StatsResample, ReplicatesFollowTheScheme) {
