@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_set>
 #include <vector>
 
@@ -102,6 +103,15 @@ class TextPool {
 
 // One commit of a series: every instance of every run of that commit.
 struct HistoryPoint {
+  // Moved, never copied, when a series' points grow (small_vector's move is not declared
+  // noexcept, though it cannot throw: it allocates nothing).
+  HistoryPoint() = default;
+  HistoryPoint(const HistoryPoint&) = default;
+  HistoryPoint(HistoryPoint&&) noexcept = default;
+  HistoryPoint& operator=(const HistoryPoint&) = default;
+  HistoryPoint& operator=(HistoryPoint&&) noexcept = default;
+  ~HistoryPoint() = default;
+
   SharedText commit;  // the full hash; "" for a run without one (one point per such run)
   SharedText branch;  // the branch the first run was recorded on
   int64_t time = 0;   // the commit time, else the start of its first run (unix ns)
@@ -127,6 +137,8 @@ struct HistoryPoint {
   double centre = 0;
   stats::Interval interval{};
 };
+
+static_assert(std::is_nothrow_move_constructible_v<HistoryPoint>);
 
 struct HistorySeries {
   std::string benchmark;  // the benchmark name, parameters included
