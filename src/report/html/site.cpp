@@ -52,7 +52,7 @@ std::string group_page(std::size_t g) {
 
 // The pages of the site that read runs of their own, not the history.
 struct RunPages {
-  std::string compare;
+  SiteFile compare;
   std::vector<SiteFile> runs;
   std::map<std::string, std::string> keys;  // Site::keys
   std::size_t reused = 0;
@@ -261,7 +261,7 @@ std::optional<Site> previous_files(const PreviousSite& previous) {
   for (const auto& [path, hash] : previous.files) {
     auto text = read_site_file(previous.dir, path);
     if (!text.ok() || content_hash(*text) != hash) return std::nullopt;
-    site.files.push_back({path, std::move(*text)});
+    site.files.push_back({path, std::move(*text), previous.dir, hash});
   }
   site.keys = previous.keys;
   site.warnings = previous.warnings;
@@ -271,22 +271,22 @@ std::optional<Site> previous_files(const PreviousSite& previous) {
 }
 
 // The page at `path` as the previous build wrote it, when made from the same key.
-std::optional<std::string> previous_page(const PreviousSite* previous, const std::string& path,
-                                         const std::string& key) {
+std::optional<SiteFile> previous_page(const PreviousSite* previous, const std::string& path,
+                                      const std::string& key) {
   if (previous == nullptr) return std::nullopt;
   const auto it = previous->keys.find(path);
   if (it == previous->keys.end() || it->second != key) return std::nullopt;
   if (previous->built != nullptr) {
     const SiteFile* file = previous->built->find(path);
     if (file == nullptr) return std::nullopt;
-    return file->content;
+    return *file;
   }
   // As that build wrote it: a page edited since is made again.
   const auto hash = previous->hashes.find(path);
   if (hash == previous->hashes.end()) return std::nullopt;
   auto text = read_site_file(previous->dir, path);
   if (!text.ok() || content_hash(*text) != hash->second) return std::nullopt;
-  return std::move(*text);
+  return SiteFile{path, std::move(*text), previous->dir, hash->second};
 }
 
 bool all_metrics(const SiteOptions& options) {
@@ -388,7 +388,8 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
       out.compare = std::move(*kept);
       ++out.reused;
     } else {
-      BG_ASSIGN(out.compare, render_compare_page(store, runs, options));
+      out.compare.path = "compare.html";
+      BG_ASSIGN(out.compare.content, render_compare_page(store, runs, options));
     }
     if (options.all_run_pages) return out;
     std::map<int64_t, const store::RunSummary*> listed;
@@ -406,7 +407,7 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
         out.keys[path] = key;
       }
       if (auto kept = previous_page(previous, path, key)) {
-        out.runs.push_back({path, std::move(*kept)});
+        out.runs.push_back(std::move(*kept));
         ++out.reused;
         continue;
       }
@@ -466,7 +467,7 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
   site.files.push_back(
       {"runs.html",
        render_page({"runs", "Runs", runs_data(runs, paged, options.all_run_pages), false, false})});
-  site.files.push_back({"compare.html", std::move(pages->compare)});
+  site.files.push_back(std::move(pages->compare));
   // Benchmark pages: each from the history alone, rendered in parallel, kept in order; a page
   // whose key is unchanged is read back from the previous build.
   const auto page_base = key_base("site-page-2", options);
@@ -488,7 +489,7 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
                                   : fmt::format("{} [{}]", grp.benchmark, grp.variant);
     if (page_base) group_keys[g] = group_key(*page_base, g, title, series, rows, commits, run_hash);
     if (auto kept = previous_page(previous, group_page(g), group_keys[g])) {
-      group_files[g] = {group_page(g), std::move(*kept)};
+      group_files[g] = std::move(*kept);
       group_kept[g] = 1;
       return;
     }
@@ -539,7 +540,12 @@ Result<SiteWrite> write_site(const Site& site, const std::string& dir) {
     manifest += f.path + "\n";
     now.insert(f.path);
     const fs::path path = root / f.path;
-    // The same bytes are left alone: a published copy then sees only what changed.
+    // The same bytes are left alone: a published copy then sees only what changed. A page
+    // read back from this directory was just found there with them.
+    if (!f.read_from.empty() && f.read_from == dir) {
+      ++done.unchanged;
+      continue;
+    }
     if (const auto existing = yaml::read_text_file(path.string(), kNoLimit);
         existing.ok() && *existing == f.content) {
       ++done.unchanged;
@@ -566,7 +572,7 @@ Result<SiteWrite> write_site(const Site& site, const std::string& dir) {
   if (!site.key.empty()) keys += fmt::format("site {}\n", site.key);
   for (const auto& [path, key] : site.keys) keys += fmt::format("page {} {}\n", key, path);
   for (const auto& f : site.files)
-    keys += fmt::format("file {} {}\n", content_hash(f.content), f.path);
+    keys += fmt::format("file {} {}\n", f.hash.empty() ? content_hash(f.content) : f.hash, f.path);
   for (auto w : site.warnings) {
     std::replace(w.begin(), w.end(), '\n', ' ');
     keys += fmt::format("warning {}\n", w);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/detection.hpp"
@@ -48,8 +49,21 @@ std::string primary_metric(const SiteOptions& options);
 
 // A file of the site: its path under the site's root ("index.html", "assets/common.js").
 struct SiteFile {
+  SiteFile() = default;
+  SiteFile(std::string path_, std::string content_, std::string read_from_ = {},
+           std::string hash_ = {})
+      : path(std::move(path_)),
+        content(std::move(content_)),
+        read_from(std::move(read_from_)),
+        hash(std::move(hash_)) {}
+
   std::string path;
   std::string content;
+  // A page read back from the previous build's directory, whose file there holds `content`
+  // (checked against the hash that build recorded): that directory, and the hash. Writing the
+  // site into that directory leaves the file alone without reading it again.
+  std::string read_from;
+  std::string hash;
 };
 
 struct Site {

@@ -266,6 +266,15 @@ TEST_F(HtmlSite, PagesOfUnchangedRunsAreKeptFromTheLastBuild) {
   EXPECT_FALSE(site.unchanged);
   EXPECT_EQ(site.reused, 25u);
   expect_same(site, build(options, false));
+  // Written back: the pages just read from the directory are left alone (not read again), the
+  // edited file is put right, and the directory holds what a build into an empty one writes.
+  const auto written = write_site(site, out);
+  ASSERT_TRUE(written) << written.error().message;
+  EXPECT_EQ(written->written, 1u);
+  EXPECT_EQ(written->unchanged, site.files.size() - 1);
+  const std::string fresh = dir_.file("fresh");
+  ASSERT_TRUE(write_site(build(options, false), fresh));
+  EXPECT_EQ(files_under(out), files_under(fresh));
   testing::write_file(out + "/index.html", index);
   // A page edited by hand is made again, whatever its key.
   const std::string page = testing::read_file(out + "/benchmark-2.html");
