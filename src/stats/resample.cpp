@@ -22,18 +22,29 @@ constexpr int kStreamBlock = 32;
 
 // Calls draw(rng) for every resample, in blocks as above, storing what it returns in `out`;
 // `draw` is made by make_draw() once per task (for its own scratch space).
+// `values` is the data's size: below kSerialWork values drawn in all, the blocks are drawn on
+// the calling thread (the same resamples: a block's stream does not depend on the thread),
+// where scheduling them would cost more than drawing them.
 template <class MakeDraw>
-void draw_in_blocks(std::vector<double>& out, uint64_t seed, MakeDraw&& make_draw) {
+void draw_in_blocks(std::vector<double>& out, std::size_t values, uint64_t seed,
+                    MakeDraw&& make_draw) {
+  constexpr std::size_t kSerialWork = 1 << 16;
   const int resamples = static_cast<int>(out.size());
   const int blocks = (resamples + kStreamBlock - 1) / kStreamBlock;
-  tbb::parallel_for(tbb::blocked_range<int>(0, blocks), [&](const auto& range) {
+  const auto draw_blocks = [&](int first, int last) {
     auto draw = make_draw();
-    for (int k = range.begin(); k < range.end(); ++k) {
+    for (int k = first; k < last; ++k) {
       Rng rng(seed, static_cast<uint64_t>(k));
       const int end = std::min(resamples, (k + 1) * kStreamBlock);
       for (int b = k * kStreamBlock; b < end; ++b) out[static_cast<std::size_t>(b)] = draw(rng);
     }
-  });
+  };
+  if (values * out.size() < kSerialWork) {
+    draw_blocks(0, blocks);
+    return;
+  }
+  tbb::parallel_for(tbb::blocked_range<int>(0, blocks),
+                    [&](const auto& range) { draw_blocks(range.begin(), range.end()); });
 }
 
 // Walks one resample, calling visit(position in data.values()) for every drawn iteration;
@@ -226,11 +237,12 @@ std::vector<double> hierarchical_replicates(const Hierarchical& data, Statistic 
     return hierarchical_replicates(without_spikes(data), Statistic::kMean, resamples, seed);
   std::vector<double> out(static_cast<std::size_t>(resamples));
   if (statistic == Statistic::kMean) {
-    draw_in_blocks(out, seed, [&] { return [&](Rng& rng) { return resample_mean(data, rng); }; });
+    draw_in_blocks(out, data.size(), seed,
+                   [&] { return [&](Rng& rng) { return resample_mean(data, rng); }; });
     return out;
   }
   const RankStatistic statistic_of_resample(data, statistic);
-  draw_in_blocks(out, seed, [&] {
+  draw_in_blocks(out, data.size(), seed, [&] {
     return [&, counts = std::vector<uint32_t>()](Rng& rng) mutable {
       return statistic_of_resample(data, rng, counts);
     };
