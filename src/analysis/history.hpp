@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <ostream>
 #include <span>
 #include <string>
 #include <string_view>
@@ -76,8 +77,7 @@ class SharedText {
     return a.text_ == b.text_ || *a.text_ == *b.text_;
   }
   friend bool operator==(const SharedText& a, std::string_view b) { return *a.text_ == b; }
-  template <class Stream>
-  friend Stream& operator<<(Stream& out, const SharedText& t) {
+  friend std::ostream& operator<<(std::ostream& out, const SharedText& t) {
     return out << *t.text_;
   }
 
@@ -107,9 +107,9 @@ struct HistoryPoint {
   // noexcept, though it cannot throw: it allocates nothing).
   HistoryPoint() = default;
   HistoryPoint(const HistoryPoint&) = default;
-  HistoryPoint(HistoryPoint&&) noexcept = default;
+  HistoryPoint(HistoryPoint&&) noexcept = default;  // NOLINT(bugprone-exception-escape)
   HistoryPoint& operator=(const HistoryPoint&) = default;
-  HistoryPoint& operator=(HistoryPoint&&) noexcept = default;
+  HistoryPoint& operator=(HistoryPoint&&) noexcept = default;  // NOLINT(bugprone-exception-escape)
   ~HistoryPoint() = default;
 
   SharedText commit;  // the full hash; "" for a run without one (one point per such run)
