@@ -21,10 +21,10 @@ namespace {
 constexpr int kStreamBlock = 32;
 
 // Calls draw(rng) for every resample, in blocks as above, storing what it returns in `out`;
-// `draw` is made by make_draw() once per task (for its own scratch space).
-// `values` is the data's size: below kSerialWork values drawn in all, the blocks are drawn on
-// the calling thread (the same resamples: a block's stream does not depend on the thread),
-// where scheduling them would cost more than drawing them.
+// `draw` is made by make_draw() once per task (for its own scratch space). `values` is the
+// data's size: with fewer than kSerialWork values drawn in all, scheduling the blocks would
+// cost more than drawing them, and they are drawn in turn on the calling thread (the same
+// resamples, since a block's stream does not depend on the thread).
 template <class MakeDraw>
 void draw_in_blocks(std::vector<double>& out, std::size_t values, uint64_t seed,
                     MakeDraw&& make_draw) {
