@@ -69,10 +69,6 @@ class SharedText {
   operator const std::string&() const { return *text_; }  // NOLINT(google-explicit-constructor)
   operator std::string_view() const { return *text_; }    // NOLINT(google-explicit-constructor)
   bool empty() const { return text_->empty(); }
-  std::size_t size() const { return text_->size(); }
-  std::string substr(std::size_t pos, std::size_t n = std::string::npos) const {
-    return text_->substr(pos, n);
-  }
   friend bool operator==(const SharedText& a, const SharedText& b) {
     return a.text_ == b.text_ || *a.text_ == *b.text_;
   }

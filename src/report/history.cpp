@@ -144,12 +144,12 @@ void render_history(const analysis::History& history, const std::string& format,
     std::string name = s.benchmark;
     if (!s.variant.empty()) name += " [" + s.variant + "]";
     for (const auto& p : s.points)
-      t.add_row(
-          {name, s.metric.name, s.machine,
-           p.commit.empty() ? "run " + p.run_uuids.front().substr(0, 8) : short_name(p.commit),
-           format_time(p.time), std::to_string(p.runs.size()), point_count(p),
-           format_value(p.centre, s.metric.unit),
-           interval_text(p.interval.lower, p.interval.upper, s.metric.unit)});
+      t.add_row({name, s.metric.name, s.machine,
+                 p.commit.empty() ? "run " + p.run_uuids.front().str().substr(0, 8)
+                                  : short_name(p.commit),
+                 format_time(p.time), std::to_string(p.runs.size()), point_count(p),
+                 format_value(p.centre, s.metric.unit),
+                 interval_text(p.interval.lower, p.interval.upper, s.metric.unit)});
   }
   if (history.series.empty() && format == "table") {
     out << "no history: no finished runs match\n";
