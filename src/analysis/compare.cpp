@@ -256,6 +256,9 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
     for (const auto& e : options.calibration->entries)
       calibrated.try_emplace({e.benchmark, e.metric}, &e);
   std::size_t uncalibrated = 0;
+  // Replicates only where the verdict reads them (a bootstrap interval): under the t interval
+  // drawing them was most of a comparison's time.
+  const int resamples = stats::verdict_resamples(options.verdict);
   std::vector<std::pair<std::size_t, std::size_t>> exact;  // (metric, row) judged exactly
   for (const auto& metric : metrics) {
     MetricComparison mc;
@@ -297,7 +300,7 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
                           row.benchmark, p.runs.size(), 100 * options.min_overlap));
           continue;
         }
-        sample = stats::duet_ratio_sample(p.runs, options.verdict.resamples, seed);
+        sample = stats::duet_ratio_sample(p.runs, resamples, seed);
       } else {
         if (row.a.data.empty() || row.b.data.empty()) {
           if (row.a.instances_at_floor > 0 || row.b.instances_at_floor > 0)
@@ -308,8 +311,8 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
                             row.a.data.empty() ? "the A" : "the B", unmeasured_hint(metric)));
           continue;
         }
-        sample = stats::ratio_sample(row.a.data, row.b.data, options.verdict.statistic,
-                                     options.verdict.resamples, seed);
+        sample =
+            stats::ratio_sample(row.a.data, row.b.data, options.verdict.statistic, resamples, seed);
       }
       thresholds.push_back(options.verdict.threshold);
       notes.emplace_back();

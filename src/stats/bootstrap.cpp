@@ -283,15 +283,18 @@ Estimate geomean_estimate(std::span<const RatioSample> samples, double confidenc
     e.warnings.push_back("no benchmarks to combine");
     return e;
   }
-  const std::size_t resamples = samples.front().replicates.size();
+  // The t interval reads the ratios and their variance terms; a bootstrap interval the
+  // replicates too (the same number from every benchmark).
+  const bool t = method == CiMethod::kStudentT;
+  const std::size_t resamples = t ? 0 : samples.front().replicates.size();
   std::vector<double> log_sum(resamples, 0.0);
   std::vector<VarianceTerm> terms;
   double log_ratio_sum = 0.0;
   for (const auto& s : samples) {
     const bool positive = s.ratio > 0.0 && std::isfinite(s.ratio) &&
-                          std::all_of(s.replicates.begin(), s.replicates.end(),
-                                      [](double r) { return r > 0.0 && std::isfinite(r); });
-    if (!positive || s.replicates.size() != resamples) {
+                          (t || std::all_of(s.replicates.begin(), s.replicates.end(),
+                                            [](double r) { return r > 0.0 && std::isfinite(r); }));
+    if (!positive || (!t && s.replicates.size() != resamples)) {
       e.warnings.push_back("the geometric mean needs positive, finite ratios from every benchmark");
       return e;
     }

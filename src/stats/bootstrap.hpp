@@ -91,9 +91,11 @@ Estimate ratio_estimate(const RatioSample& sample, double confidence, CiMethod m
 Estimate bootstrap_ratio(const Hierarchical& a, const Hierarchical& b,
                          const BootstrapOptions& options);
 
-// Geometric mean over benchmarks of the ratios B_k / A_k, with an interval from the same
-// replicates: replicate b is the geometric mean over k of replicate b of each ratio (as
-// libkalibera's bootstrap_geomean). All ratios must be positive.
+// Geometric mean over benchmarks of the ratios B_k / A_k. Its t interval combines the
+// ratios' variance terms (the replicates are not read); a bootstrap interval comes from the
+// same replicates: replicate b is the geometric mean over k of replicate b of each ratio (as
+// libkalibera's bootstrap_geomean), so those must all be positive too. All ratios must be
+// positive.
 Estimate geomean_estimate(std::span<const RatioSample> samples, double confidence, CiMethod method);
 // Benchmark k is resampled with seed derive_seed(options.seed, k).
 Estimate bootstrap_geomean_ratio(std::span<const Hierarchical> a, std::span<const Hierarchical> b,

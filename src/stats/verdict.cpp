@@ -123,8 +123,13 @@ Verdict classify(double ratio, Interval ci, double threshold, Direction directio
   return Verdict::kInconclusive;
 }
 
+int verdict_resamples(const VerdictOptions& options) {
+  return interval_of(options) == CiMethod::kStudentT ? 0 : options.resamples;
+}
+
 Comparison compare(const Hierarchical& a, const Hierarchical& b, const VerdictOptions& options) {
-  const auto sample = ratio_sample(a, b, options.statistic, options.resamples, options.seed);
+  const auto sample =
+      ratio_sample(a, b, options.statistic, verdict_resamples(options), options.seed);
   return compare_with_sample(a, b, sample, options);
 }
 
@@ -160,7 +165,7 @@ ComparisonSet compare_all(std::span<const Hierarchical> a, std::span<const Hiera
   }
   std::vector<RatioSample> samples;
   for (std::size_t k = 0; k < a.size(); ++k)
-    samples.push_back(ratio_sample(a[k], b[k], options.statistic, options.resamples,
+    samples.push_back(ratio_sample(a[k], b[k], options.statistic, verdict_resamples(options),
                                    derive_seed(options.seed, k)));
   return compare_samples(a, b, samples, options);
 }

@@ -86,6 +86,12 @@ Verdict classify(double ratio, Interval ci, double threshold, Direction directio
 // interval: bootstrap.hpp).
 CiMethod interval_of(const VerdictOptions& options);
 
+// How many bootstrap replicates the verdict under `options` reads: none under the t interval
+// (its interval, p-value and geometric mean come from the variance terms), options.resamples
+// under a bootstrap interval. compare() and compare_all() draw that many; a caller that draws
+// its own RatioSample for compare_with_sample or compare_samples may do the same.
+int verdict_resamples(const VerdictOptions& options);
+
 // One benchmark, A against B.
 Comparison compare(const Hierarchical& a, const Hierarchical& b, const VerdictOptions& options);
 

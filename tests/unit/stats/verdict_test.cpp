@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -219,6 +220,83 @@ TEST(StatsVerdict, GeomeanMatchesStandaloneBootstrap) {
   double product = 1.0;
   for (const auto& c : set.benchmarks) product *= c.ratio.value;
   EXPECT_NEAR(g.value, std::cbrt(product), 1e-12);
+}
+
+// The t interval's verdict reads the ratio and the variance terms, never the replicates: drawn
+// or not, every figure is the same. A bootstrap interval reads them, so they are drawn.
+TEST(StatsVerdict, TheTIntervalReadsNoReplicates) {
+  auto options = quick(7);
+  EXPECT_EQ(verdict_resamples(options), 0);
+  for (const auto statistic : {Statistic::kMean, Statistic::kTrimmedMean}) {
+    options.statistic = statistic;
+    EXPECT_EQ(verdict_resamples(options), 0);
+  }
+  options.statistic = Statistic::kMedian;  // always the expanded percentile interval
+  EXPECT_EQ(verdict_resamples(options), 2000);
+  options.statistic = Statistic::kRobustMean;
+  options.interval = CiMethod::kPercentile;
+  EXPECT_EQ(verdict_resamples(options), 2000);
+  options.interval = CiMethod::kStudentT;
+
+  SimulationOptions sim;
+  std::vector<Hierarchical> a, b;
+  std::vector<RatioSample> drawn;
+  for (uint64_t k = 0; k < 4; ++k) {
+    a.push_back(simulate(sim, 30 + k));
+    sim.slowdown = 1.0 + 0.02 * static_cast<double>(k);
+    b.push_back(simulate(sim, 40 + k));
+    sim.slowdown = 1.0;
+    drawn.push_back(ratio_sample(a[k], b[k], options.statistic, options.resamples,
+                                 derive_seed(options.seed, k)));
+    ASSERT_EQ(drawn.back().replicates.size(), 2000u);
+  }
+  const auto without = compare_all(a, b, options);
+  const auto with = compare_samples(a, b, drawn, options);
+  ASSERT_EQ(without.benchmarks.size(), 4u);
+  for (std::size_t k = 0; k < 4; ++k) {
+    const auto& x = without.benchmarks[k];
+    const auto& y = with.benchmarks[k];
+    EXPECT_EQ(x.verdict, y.verdict);
+    EXPECT_EQ(x.ratio.value, y.ratio.value);
+    EXPECT_EQ(x.ratio.ci.lower, y.ratio.ci.lower);
+    EXPECT_EQ(x.ratio.ci.upper, y.ratio.ci.upper);
+    EXPECT_EQ(x.ratio.method, y.ratio.method);
+    EXPECT_EQ(x.p_value_bootstrap_adjusted, y.p_value_bootstrap_adjusted);
+    EXPECT_EQ(x.warnings, y.warnings);
+  }
+  EXPECT_EQ(without.geomean.value, with.geomean.value);
+  EXPECT_EQ(without.geomean.ci.lower, with.geomean.ci.lower);
+  EXPECT_EQ(without.geomean.ci.upper, with.geomean.ci.upper);
+  EXPECT_TRUE(std::isfinite(without.geomean.ci.lower));
+}
+
+// A side of one value per instance, one of them 0: some resamples of it are all 0, so some
+// replicates are infinite while the ratio is 5/3. The t interval of the geometric mean does not
+// read them; a bootstrap interval cannot be read from them and is refused.
+TEST(StatsVerdict, GeomeanUnderTheTIntervalNeedsPositiveRatiosOnly) {
+  const std::vector<Hierarchical> a{Hierarchical({{0.0}, {1.0}, {0.0}, {0.5}, {0.0}}),
+                                    Hierarchical({{1.0}, {1.1}, {0.9}})};
+  const std::vector<Hierarchical> b{Hierarchical({{0.6}, {0.4}, {0.5}, {0.5}, {0.5}}),
+                                    Hierarchical({{1.0}, {1.1}, {0.9}})};
+  auto options = quick(11);
+  options.statistic = Statistic::kMean;
+  std::vector<RatioSample> drawn;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    drawn.push_back(ratio_sample(a[k], b[k], options.statistic, options.resamples,
+                                 derive_seed(options.seed, k)));
+  ASSERT_TRUE(std::any_of(drawn[0].replicates.begin(), drawn[0].replicates.end(),
+                          [](double r) { return std::isinf(r); }));
+  const auto t = compare_samples(a, b, drawn, options);
+  EXPECT_TRUE(t.geomean.warnings.empty());
+  EXPECT_NEAR(t.geomean.value, std::sqrt((0.5 / 0.3) * 1.0), 1e-12);
+  EXPECT_TRUE(std::isfinite(t.geomean.ci.lower) && std::isfinite(t.geomean.ci.upper));
+  EXPECT_LT(t.geomean.ci.lower, t.geomean.value);
+  EXPECT_GT(t.geomean.ci.upper, t.geomean.value);
+
+  options.interval = CiMethod::kPercentile;
+  const auto percentile = compare_samples(a, b, drawn, options);
+  EXPECT_FALSE(percentile.geomean.warnings.empty());
+  EXPECT_TRUE(std::isnan(percentile.geomean.value));
 }
 
 TEST(StatsVerdict, MismatchedFamiliesAreRejected) {
