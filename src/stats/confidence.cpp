@@ -105,6 +105,16 @@ double t_p_value(double centre, std::span<const VarianceTerm> terms) {
   return std::min(1.0, 2.0 * tail);
 }
 
+double t_probability_above(double centre, std::span<const VarianceTerm> terms, double bound) {
+  if (std::isnan(centre) || std::isnan(bound)) return std::numeric_limits<double>::quiet_NaN();
+  const auto [variance, dof] = usable_variance(terms);
+  if (!(variance > 0.0) || !std::isfinite(centre)) return centre > bound ? 1.0 : 0.0;
+  const double z = (bound - centre) / std::sqrt(variance);
+  return std::isfinite(dof)
+             ? boost::math::cdf(boost::math::complement(boost::math::students_t(dof), z))
+             : boost::math::cdf(boost::math::complement(boost::math::normal(), z));
+}
+
 double tail_probability(double confidence, Expansion expansion) {
   const double alpha_half = (1.0 - confidence) / 2.0;
   if (!expands(expansion)) return alpha_half;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -125,6 +126,26 @@ Verdict classify(double ratio, Interval ci, double threshold, Direction directio
 
 int verdict_resamples(const VerdictOptions& options) {
   return interval_of(options) == CiMethod::kStudentT ? 0 : options.resamples;
+}
+
+double probability_beyond(const RatioSample& sample, double threshold, Direction direction,
+                          CiMethod method) {
+  const bool lower_is_better = direction == Direction::kLowerIsBetter;
+  if (method == CiMethod::kStudentT) {
+    if (!(sample.ratio > 0.0) || std::isinf(sample.ratio))
+      return std::numeric_limits<double>::quiet_NaN();
+    const VarianceTerm terms[] = {sample.a, sample.b};
+    const double bound = std::log1p(threshold);
+    const double log_ratio = std::log(sample.ratio);
+    // Below -bound for the log ratio is above +bound for its negative, whose terms are the same.
+    return lower_is_better ? t_probability_above(log_ratio, terms, bound)
+                           : t_probability_above(-log_ratio, terms, bound);
+  }
+  if (sample.replicates.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::size_t worse = 0;
+  for (const double r : sample.replicates)
+    if (lower_is_better ? r > 1 + threshold : r < 1 / (1 + threshold)) ++worse;
+  return static_cast<double>(worse) / static_cast<double>(sample.replicates.size());
 }
 
 Comparison compare(const Hierarchical& a, const Hierarchical& b, const VerdictOptions& options) {

@@ -92,6 +92,13 @@ CiMethod interval_of(const VerdictOptions& options);
 // its own RatioSample for compare_with_sample or compare_samples may do the same.
 int verdict_resamples(const VerdictOptions& options);
 
+// P(B / A is worse than 1 + threshold: above it, or below 1 / (1 + threshold) for a
+// higher-is-better metric), read from the distribution the verdict's interval `method` comes
+// from: the t distribution of the log ratio (t_probability_above) for the t interval, the
+// share of the sample's replicates for a bootstrap interval. NaN when there is nothing to read.
+double probability_beyond(const RatioSample& sample, double threshold, Direction direction,
+                          CiMethod method);
+
 // One benchmark, A against B.
 Comparison compare(const Hierarchical& a, const Hierarchical& b, const VerdictOptions& options);
 

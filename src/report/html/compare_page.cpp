@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <map>
 #include <string_view>
 #include <vector>
@@ -17,21 +16,12 @@
 #include "report/html/site.hpp"
 #include "stats/bootstrap.hpp"
 #include "stats/rng.hpp"
+#include "stats/verdict.hpp"
 
 namespace benchguard::report::html {
 namespace {
 
 using nlohmann::json;
-
-// P(B / A beyond 1 + threshold in the worse direction), over the bootstrap replicates.
-double probability_worse(const stats::RatioSample& s, double threshold, Direction direction) {
-  if (s.replicates.empty()) return std::numeric_limits<double>::quiet_NaN();
-  std::size_t worse = 0;
-  for (double r : s.replicates)
-    if (direction == Direction::kLowerIsBetter ? r > 1 + threshold : r < 1 / (1 + threshold))
-      ++worse;
-  return static_cast<double>(worse) / static_cast<double>(s.replicates.size());
-}
 
 json run_json(const RunData& r) {
   return {{"id", r.id},
@@ -98,6 +88,11 @@ Result<std::string> render_compare_page(store::Store& store,
   in_column.reserve(picked.size());
   for (const auto& run : picked) in_column.push_back(by_name(run));
   const Variants& in_base = in_column.front();  // picked.front() is the baseline
+  // Each cell's probability comes from the distribution the table's interval comes from: the
+  // t distribution of the log ratio (no replicates drawn), or heat_resamples replicates.
+  const stats::CiMethod interval = stats::interval_of(copts.verdict);
+  const int resamples = interval == stats::CiMethod::kStudentT ? 0 : options.heat_resamples;
+  data["heatFrom"] = interval == stats::CiMethod::kStudentT ? "t" : "bootstrap";
   std::uint64_t k = 0;
   for (const auto& [key, bv] : in_base) {
     const auto sa = analysis::extract(*bv, metric, options.history.burn_in);
@@ -115,12 +110,11 @@ Result<std::string> render_compare_page(store::Store& store,
         cells.push_back(nullptr);
         continue;
       }
-      const auto rs =
-          stats::ratio_sample(sa.data, sb.data, copts.verdict.statistic, options.heat_resamples,
-                              stats::derive_seed(options.summary.seed, k++));
-      cells.push_back(
-          {{"p", json_number(probability_worse(rs, options.threshold, sa.metric.direction))},
-           {"ratio", json_number(rs.ratio)}});
+      const auto rs = stats::ratio_sample(sa.data, sb.data, copts.verdict.statistic, resamples,
+                                          stats::derive_seed(options.summary.seed, k++));
+      const double p =
+          stats::probability_beyond(rs, options.threshold, sa.metric.direction, interval);
+      cells.push_back({{"p", json_number(p)}, {"ratio", json_number(rs.ratio)}});
     }
     data["rows"].push_back({{"benchmark", std::string(key.first)},
                             {"variant", std::string(key.second)},

@@ -30,7 +30,9 @@ struct SiteOptions {
   std::size_t instance_points = 50;  // newest points of a series with instance-level values
   std::string title = "benchguard";
   // The compare page: the newest `compare_runs` runs, each against the run before them all,
-  // and the threshold of P(change beyond threshold) in its heat map, from this many resamples.
+  // and the threshold of P(change beyond threshold) in its heat map: read from the t
+  // distribution of the table's interval, or, under a bootstrap interval, from this many
+  // resamples.
   std::size_t compare_runs = 8;
   double threshold = kDefaultThreshold;
   int heat_resamples = 1000;

@@ -139,5 +139,20 @@ TEST(StatsConfidence, TIntervalIsWelchsFromTheTable) {
   EXPECT_EQ(t_p_value(0.0, single), 1.0);
 }
 
+TEST(StatsConfidence, TProbabilityAboveIsTheIntervalsTail) {
+  // The terms above: 8 degrees of freedom, scale 0.02, t_{8, 0.975} = 2.306004 and
+  // t_{8, 0.9} = 1.396815 (table).
+  const VarianceTerm terms[] = {{0.0002, 0.0, 5}, {0.0002, 0.0, 5}};
+  EXPECT_NEAR(t_probability_above(0.1, terms, 0.1 - 2.306004 * 0.02), 0.975, 1e-6);
+  EXPECT_NEAR(t_probability_above(0.1, terms, 0.1 + 2.306004 * 0.02), 0.025, 1e-6);
+  EXPECT_NEAR(t_probability_above(0.1, terms, 0.1 + 1.396815 * 0.02), 0.1, 1e-6);
+  EXPECT_DOUBLE_EQ(t_probability_above(0.1, terms, 0.1), 0.5);
+  // Without variance: which side of the bound the centre is on.
+  const VarianceTerm single[] = {{0.0002, 0.0, 1}};
+  EXPECT_EQ(t_probability_above(0.1, single, 0.05), 1.0);
+  EXPECT_EQ(t_probability_above(0.1, single, 0.2), 0.0);
+  EXPECT_TRUE(std::isnan(t_probability_above(std::nan(""), terms, 0.0)));
+}
+
 }  // namespace
 }  // namespace benchguard::stats

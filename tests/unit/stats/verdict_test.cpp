@@ -299,6 +299,43 @@ TEST(StatsVerdict, GeomeanUnderTheTIntervalNeedsPositiveRatiosOnly) {
   EXPECT_TRUE(std::isnan(percentile.geomean.value));
 }
 
+// What the dashboard's heat map shows: P(worse by more than the threshold), from the
+// distribution the verdict's interval comes from. Under the t interval, a threshold at the
+// interval's lower end (upper, for higher-is-better) gives 1 - alpha / 2 exactly, and the
+// verdict says slower where the probability passes a half and the interval leaves 1.
+TEST(StatsVerdict, ProbabilityBeyondReadsTheIntervalsDistribution) {
+  SimulationOptions sim;
+  const Hierarchical a = simulate(sim, 61);
+  sim.slowdown = 1.08;
+  const Hierarchical b = simulate(sim, 62);
+  const auto options = quick(13);
+  const RatioSample drawn = ratio_sample(a, b, options.statistic, 4000, 5);
+  const Estimate e = ratio_estimate(drawn, 0.95, CiMethod::kStudentT);
+  ASSERT_GT(e.ci.lower, 1.0);
+  EXPECT_NEAR(probability_beyond(drawn, e.ci.lower - 1.0, kLower, CiMethod::kStudentT), 0.975,
+              1e-9);
+  EXPECT_NEAR(probability_beyond(drawn, e.ci.upper - 1.0, kLower, CiMethod::kStudentT), 0.025,
+              1e-9);
+  EXPECT_NEAR(probability_beyond(drawn, drawn.ratio - 1.0, kLower, CiMethod::kStudentT), 0.5, 1e-9);
+  // Higher is better: worse is below 1 / (1 + threshold).
+  const RatioSample flipped = ratio_sample(b, a, options.statistic, 0, 5);
+  const Estimate f = ratio_estimate(flipped, 0.95, CiMethod::kStudentT);
+  EXPECT_NEAR(probability_beyond(flipped, 1.0 / f.ci.upper - 1.0, kHigher, CiMethod::kStudentT),
+              0.975, 1e-9);
+  const Comparison c = compare(a, b, options);
+  ASSERT_EQ(c.verdict, Verdict::kSlower);
+  EXPECT_GT(probability_beyond(drawn, options.threshold, kLower, CiMethod::kStudentT), 0.5);
+
+  // A bootstrap interval: the share of the replicates beyond.
+  std::size_t beyond = 0;
+  for (const double r : drawn.replicates) beyond += r > 1.05 ? 1 : 0;
+  EXPECT_DOUBLE_EQ(probability_beyond(drawn, 0.05, kLower, CiMethod::kPercentile),
+                   static_cast<double>(beyond) / 4000.0);
+  EXPECT_TRUE(std::isnan(probability_beyond(flipped, 0.05, kLower, CiMethod::kPercentile)));
+  RatioSample nothing;
+  EXPECT_TRUE(std::isnan(probability_beyond(nothing, 0.05, kLower, CiMethod::kStudentT)));
+}
+
 TEST(StatsVerdict, MismatchedFamiliesAreRejected) {
   const std::vector<Hierarchical> a{simulate({}, 1)}, b;
   const auto set = compare_all(a, b, quick());

@@ -35,7 +35,10 @@
   if (warn) main.append(warn);
 
   main.append(el('h2', { text: 'P(' + d.metric + ' worse by more than ' + BG.percent(d.threshold) + ') against the baseline' }));
-  main.append(el('p', { class: 'legend-note', text: 'Each cell: the share of bootstrap replicates of B/A beyond the threshold, B the run of the column, A ' + runLabel(d.baseline) + '. White: no sign of a change; red: slower almost surely.' }));
+  const from = d.heatFrom === 't'
+    ? 'the probability that B/A is beyond the threshold under the t distribution of the interval in the table above'
+    : 'the share of bootstrap replicates of B/A beyond the threshold';
+  main.append(el('p', { class: 'legend-note', text: 'Each cell: ' + from + ', B the run of the column, A ' + runLabel(d.baseline) + '. White: no sign of a change; red: slower almost surely.' }));
   const head = el('tr', null, el('th', { text: 'benchmark' }), ...d.columns.map((c) => el('th', { class: 'col' }, runLink(c))));
   const body = el('tbody');
   for (const r of d.rows) {
