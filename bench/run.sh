@@ -49,7 +49,7 @@ per_round() { paste "$1" "$2" | awk '{ print $1 / $2 }' | median; }
 printf "median of per-round ratios: benchguard/floor %.3f" "$(per_round "$tmp/bg" "$tmp/floor")"
 [ $have_hf = 1 ] && printf ", benchguard/hyperfine %.3f" "$(per_round "$tmp/bg" "$tmp/hf")"
 echo
-echo "(targets: benchguard <= 1.10x floor, and no slower than hyperfine)"
+echo "(targets: benchguard <= 1.05x floor, and no slower than hyperfine -N)"
 fi
 
 # Every schedule under every kind of controlled noise (bench/noise_source.cpp). 3 repetitions
