@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <limits>
 #include <string>
 #include <vector>
@@ -334,6 +335,33 @@ TEST(StatsVerdict, ProbabilityBeyondReadsTheIntervalsDistribution) {
   EXPECT_TRUE(std::isnan(probability_beyond(flipped, 0.05, kLower, CiMethod::kPercentile)));
   RatioSample nothing;
   EXPECT_TRUE(std::isnan(probability_beyond(nothing, 0.05, kLower, CiMethod::kStudentT)));
+}
+
+// Why the heat map reads the t distribution: under A/A (3 instances a side, as a nightly run
+// has), a cell of P(B/A > 1) passes 0.975 in about 2.5% of pairs when read from it, as it must;
+// read from 1,000 bootstrap replicates, whose resampled means of 3 instances take 10 values
+// and spread (n - 1) / n as widely as the instances, it passes far more often. 4,000 pairs:
+// the binomial standard error at 2.5% is 0.25%.
+TEST(StatsVerdict, HeatCellsUnderAAAreCalibratedOnlyFromTheTDistribution) {
+  constexpr int kPairs = 4000;
+  SimulationOptions sim;
+  sim.instances = 3;
+  sim.iterations = 1;
+  int t_alarms = 0, bootstrap_alarms = 0;
+  for (int k = 0; k < kPairs; ++k) {
+    const auto seed = static_cast<uint64_t>(k);
+    const Hierarchical a = simulate(sim, 900, 2 * seed), b = simulate(sim, 900, 2 * seed + 1);
+    const RatioSample t = ratio_sample(a, b, Statistic::kRobustMean, 0, seed);
+    const RatioSample drawn = ratio_sample(a, b, Statistic::kRobustMean, 1000, seed);
+    if (probability_beyond(t, 0.0, kLower, CiMethod::kStudentT) > 0.975) ++t_alarms;
+    if (probability_beyond(drawn, 0.0, kLower, CiMethod::kPercentile) > 0.975) ++bootstrap_alarms;
+  }
+  const double t_rate = static_cast<double>(t_alarms) / kPairs;
+  const double bootstrap_rate = static_cast<double>(bootstrap_alarms) / kPairs;
+  std::cout << "A/A cells above 0.975: t " << t_rate << ", bootstrap " << bootstrap_rate << "\n";
+  EXPECT_GT(t_rate, 0.015);
+  EXPECT_LT(t_rate, 0.035);
+  EXPECT_GT(bootstrap_rate, 2 * t_rate);
 }
 
 TEST(StatsVerdict, MismatchedFamiliesAreRejected) {
