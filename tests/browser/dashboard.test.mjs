@@ -217,6 +217,8 @@ test('the compare page has the A/B table and a heat map of every benchmark', asy
   });
   assert.ok(row.slice(0, 4).every((p) => p < 0.05), String(row));
   assert.ok(row.slice(4).every((p) => p > 0.95), String(row));
+  // Read from the t distribution of the table's interval (the verdict's), which the legend says.
+  assert.match(await page.locator('p.legend-note').last().textContent(), /t distribution of the interval/);
   if (shots) await page.screenshot({ path: path.join(shots, 'dashboard-compare.png'), fullPage: true });
   assert.deepEqual(problems, []);
   await page.close();
