@@ -154,9 +154,12 @@ TEST(CliRun, ClientIterationsCountTheirOwnEvents) {
   // The fastest of each: 10x the turns, set-up (as long as the large iteration) left out (it
   // would make the ratio under 2). A busy machine only adds to a task clock (a preempted
   // iteration refills its caches): medians of 6, one benchmark after the other, gave 4.7.
+  // This VM's speed also moves by 2x, and the fastest small iteration may meet a fast phase
+  // that no large one does (16.9 in a CI run beside the other tests): the bounds allow 2.5x
+  // either way and still fail a count that took the set-up in.
   const double ratio = clock["large"][0] / clock["small"][0];
-  EXPECT_GT(ratio, 6) << ratio;
-  EXPECT_LT(ratio, 16) << ratio;
+  EXPECT_GT(ratio, 4) << ratio;
+  EXPECT_LT(ratio, 25) << ratio;
   // compare reads them like any metric the iterations report.
   r = run_cli({"history", "--db", dir.file("bg.db"), "--metric", "task_clock", "--format", "csv"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
