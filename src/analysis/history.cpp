@@ -317,7 +317,8 @@ void HistoryBuilder::add_sources(const RunRecord& run, int64_t id,
   state_->machines.insert(machine);
   // The names met. A variant mostly measures what the one before it did, and the n-th variant
   // of a run is mostly the previous run's n-th: a name is looked up only when it differs from
-  // the one it follows there (a million lookups of a history, a tenth of loading it).
+  // the one it follows there (millions of lookups in a history of a million points were a
+  // tenth of loading it).
   auto& named = state_->named;
   if (named.size() < variants.size()) named.resize(variants.size());
   for (std::size_t k = 0; k < variants.size(); ++k) {

@@ -69,8 +69,8 @@ Interval t_interval(double centre, std::span<const VarianceTerm> terms, double c
 double t_p_value(double centre, std::span<const VarianceTerm> terms);
 // The share of the t distribution of t_interval (centre, scale sqrt(sum variance), the same
 // degrees of freedom) that lies above `bound`: 1 - alpha / 2 exactly when `bound` is the
-// interval's lower end at confidence 1 - alpha. Without variance, 1 above the centre's side
-// and 0 else; NaN for a centre that is NaN.
+// interval's lower end at confidence 1 - alpha. Without variance: 1 when the centre is above
+// `bound`, else 0. NaN when the centre or the bound is NaN.
 double t_probability_above(double centre, std::span<const VarianceTerm> terms, double bound);
 // The degrees of freedom both use (infinite without variance). combined_expansion's differ
 // only where the bootstrap variances are unusable or zero, which the t interval ignores.
