@@ -75,6 +75,14 @@ std::pair<double, double> usable_variance(std::span<const VarianceTerm> terms) {
   return {total, dof};
 }
 
+// P(T > z) for Student's t with `dof` degrees of freedom, the normal distribution's when dof
+// is infinite.
+double upper_tail(double z, double dof) {
+  return std::isfinite(dof)
+             ? boost::math::cdf(boost::math::complement(boost::math::students_t(dof), z))
+             : boost::math::cdf(boost::math::complement(boost::math::normal(), z));
+}
+
 }  // namespace
 
 double t_dof(std::span<const VarianceTerm> terms) {
@@ -97,22 +105,14 @@ double t_p_value(double centre, std::span<const VarianceTerm> terms) {
   const auto [variance, dof] = usable_variance(terms);
   if (std::isnan(centre)) return 1.0;
   if (!(variance > 0.0)) return centre == 0.0 ? 1.0 : 0.0;
-  const double z = std::fabs(centre) / std::sqrt(variance);
-  const double tail =
-      std::isfinite(dof)
-          ? boost::math::cdf(boost::math::complement(boost::math::students_t(dof), z))
-          : boost::math::cdf(boost::math::complement(boost::math::normal(), z));
-  return std::min(1.0, 2.0 * tail);
+  return std::min(1.0, 2.0 * upper_tail(std::fabs(centre) / std::sqrt(variance), dof));
 }
 
 double t_probability_above(double centre, std::span<const VarianceTerm> terms, double bound) {
   if (std::isnan(centre) || std::isnan(bound)) return std::numeric_limits<double>::quiet_NaN();
   const auto [variance, dof] = usable_variance(terms);
   if (!(variance > 0.0) || !std::isfinite(centre)) return centre > bound ? 1.0 : 0.0;
-  const double z = (bound - centre) / std::sqrt(variance);
-  return std::isfinite(dof)
-             ? boost::math::cdf(boost::math::complement(boost::math::students_t(dof), z))
-             : boost::math::cdf(boost::math::complement(boost::math::normal(), z));
+  return upper_tail((bound - centre) / std::sqrt(variance), dof);
 }
 
 double tail_probability(double confidence, Expansion expansion) {

@@ -90,8 +90,10 @@ Result<std::string> render_compare_page(store::Store& store,
   const Variants& in_base = in_column.front();  // picked.front() is the baseline
   // Each cell's probability comes from the distribution the table's interval comes from: the
   // t distribution of the log ratio (no replicates drawn), or heat_resamples replicates.
-  const stats::CiMethod interval = stats::interval_of(copts.verdict);
-  const int resamples = interval == stats::CiMethod::kStudentT ? 0 : options.heat_resamples;
+  stats::VerdictOptions heat = copts.verdict;
+  heat.resamples = options.heat_resamples;
+  const stats::CiMethod interval = stats::interval_of(heat);
+  const int resamples = stats::verdict_resamples(heat);
   data["heatFrom"] = interval == stats::CiMethod::kStudentT ? "t" : "bootstrap";
   std::uint64_t k = 0;
   for (const auto& [key, bv] : in_base) {
