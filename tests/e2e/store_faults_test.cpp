@@ -438,6 +438,92 @@ TEST(StoreFaults, ADiskThatStaysFullFailsARunCleanly) {
   report("run/full", sweep(run_op(), Fault::kDiskFull, /*persistent=*/true));
 }
 
+// Files in dir whose name holds ".new-": what a creation of a database worked in.
+int creation_leftovers(const TempDir& dir) {
+  int n = 0;
+  for (const auto& entry : fs::directory_iterator(dir.path()))
+    if (entry.path().filename().string().find(".new-") != std::string::npos) ++n;
+  return n;
+}
+
+// The first run into a database that does not exist yet: a failure at any write point of
+// making it leaves no database file (nor the file it was made in), a kill leaves none or a
+// whole one, and the next run makes it.
+TEST(StoreFaults, EveryWriteOfANewDatabaseFailsCleanly) {
+  FaultVfs::install();
+  const auto command = [](const TempDir& dir) {
+    return std::vector<std::string>{"run", "--db",          dir.file("bg.db"), "--instances",
+                                    "2",   "--no-counters", "--name",          "first",
+                                    "--",  "/bin/true"};
+  };
+  const int latest = store::sqlite::latest_schema_version();
+  long points = 0, no_file = 0;
+  for (long n = 1; n <= 2000 && points == 0; ++n) {
+    TempDir dir;
+    const std::string db = dir.file("bg.db");
+    FaultVfs::arm(n, Fault::kIoError, /*persistent=*/false);
+    const FaultOutcome o = cli(command(dir));
+    const bool fired = FaultVfs::disarm();
+    SCOPED_TRACE("write point " + std::to_string(n) + ": " + o.err);
+    if (!fired) {
+      ASSERT_EQ(o.exit_code, 0);
+      points = n - 1;
+    }
+    if (o.exit_code == 0) {
+      EXPECT_EQ(count(db, "PRAGMA user_version"), latest);
+      EXPECT_EQ(count(db, instances_of("first")), 2);
+    } else if (!fs::exists(db)) {
+      ++no_file;
+      const auto lines = fault_error_lines(o.err);
+      ASSERT_EQ(lines.size(), 1u);
+      EXPECT_NE(lines.front().find("bg.db"), std::string::npos);
+    } else {
+      // Made, and the run failed after: the database is whole and holds no complete run.
+      EXPECT_EQ(count(db, "PRAGMA user_version"), latest);
+      EXPECT_EQ(count(db, kComplete), 0);
+    }
+    EXPECT_EQ(creation_leftovers(dir), 0);
+    const FaultOutcome again = cli(command(dir));
+    EXPECT_EQ(again.exit_code, 0) << "the next run failed: " << again.err;
+    if (::testing::Test::HasFailure()) return;
+  }
+  EXPECT_GT(points, 0);
+  // Killed at each write point of making the database and a few after it (the run's own
+  // writes into a database that exists are run_op's kill sweep).
+  long killed = 0;
+  int absent = 0, leftovers = 0, whole = 0;
+  for (long n = 1; n <= points && whole < 3; ++n) {
+    TempDir dir;
+    const std::string db = dir.file("bg.db");
+    std::vector<std::string> argv{testing::helper("fault_cli")};
+    for (const auto& a : command(dir)) argv.push_back(a);
+    const auto r = testing::run_program(argv, {"BG_FAULT_KILL_AT=" + std::to_string(n)});
+    SCOPED_TRACE("killed before write point " + std::to_string(n) + ": " + r.err);
+    if (r.exit_code == 0) break;
+    EXPECT_EQ(r.exit_code, 128 + SIGKILL);
+    ++killed;
+    if (fs::exists(db)) {
+      ++whole;
+      EXPECT_EQ(count(db, "PRAGMA user_version"), latest);
+      const FaultOutcome check = cli({"db", "check", "--db", db});
+      EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
+    } else {
+      ++absent;
+    }
+    leftovers += creation_leftovers(dir);
+    const FaultOutcome again = cli(command(dir));
+    EXPECT_EQ(again.exit_code, 0) << "the next run failed: " << again.err;
+    // The next creation removes what a killed one left.
+    EXPECT_EQ(creation_leftovers(dir), 0);
+    if (::testing::Test::HasFailure()) return;
+  }
+  std::printf(
+      "fault sweep: new database %ld write points failed cleanly (%ld left no database); killed "
+      "at the first %ld: %d left no database, the rest a whole one; %d files a creation worked "
+      "in were left, and removed by the next\n",
+      points, no_file, killed, absent, leftovers);
+}
+
 }  // namespace
 }  // namespace benchguard
 

@@ -1,12 +1,15 @@
 #include "store/sqlite/open.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <system_error>
@@ -76,8 +79,8 @@ bool holds_pending_changes(const std::string& path) {
   return fs::exists(path + "-journal", ec);
 }
 
-// "file:///abs/path?immutable=1", with the characters a URI gives a meaning escaped.
-std::string immutable_uri(const std::string& path) {
+// "file:///abs/path", with the characters a URI gives a meaning escaped.
+std::string file_uri(const std::string& path) {
   std::error_code ec;
   std::string abs = fs::absolute(path, ec).string();
   if (ec) abs = path;
@@ -92,7 +95,78 @@ std::string immutable_uri(const std::string& path) {
       uri += c;
     }
   }
-  return uri + "?immutable=1";
+  return uri;
+}
+
+// The name of a file a creation of PATH works in: "PATH.new-HOST-PID-N".
+std::string creation_prefix(const std::string& path) {
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+  return path + ".new-" + host + "-";
+}
+
+// Removes what creations of PATH on this host left when their process was killed mid-way:
+// files "PATH.new-HOST-PID-N" (and their -journal, -wal, -shm) whose process is gone.
+void remove_abandoned_creations(const std::string& path) {
+  const std::string prefix = fs::path(creation_prefix(path)).filename().string();
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+    if (pid <= 0 || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    std::error_code gone;
+    fs::remove(it->path(), gone);
+  }
+}
+
+// Makes the database at PATH, which did not exist, whole or not at all: its schema is made in
+// a file of its own beside PATH and only then linked to PATH. No other connection ever sees
+// PATH half made, and a creation that fails removes only its own file, never one another
+// process made and uses meanwhile. When another process made PATH first, its database stays
+// and this one goes. The file is nobody else's until linked, so it is written without a
+// journal on disk or a sync, and synced once whole.
+Status create_database(const std::string& path, const OpenOptions& options) {
+  remove_abandoned_creations(path);
+  static std::atomic<unsigned> made{0};
+  const std::string prefix = creation_prefix(path) + std::to_string(::getpid()) + "-";
+  std::string temp;
+  int fd = -1;
+  for (int attempt = 0; fd < 0; ++attempt) {
+    temp = prefix + std::to_string(made++);
+    // The mode SQLite itself would give a new database (0644 less the umask); its -wal and
+    // -shm files take the database file's.
+    fd = ::open(temp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 && (errno != EEXIST || attempt == 100))
+      return Error{path + ": cannot create the database: " + std::strerror(errno)};
+  }
+  Status status = [&]() -> Status {
+    {
+      BG_ASSIGN(std::unique_ptr<Db> db,
+                Db::open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, file_uri(temp)));
+      BG_TRY(db->exec("PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF"));
+      if (options.migrate) BG_TRY(apply_migrations(*db, latest_schema_version()));
+      BG_ASSIGN(Stmt wal, db->prepare("PRAGMA journal_mode = WAL"));
+      BG_ASSIGN(bool row, wal.step());
+      if (!row || wal.text(0) != "wal")
+        return Error{path + ": cannot switch the database to WAL journal mode" +
+                     (row ? " (got '" + wal.text(0) + "')" : std::string())};
+    }
+    if (::fsync(fd) != 0)
+      return Error{path + ": cannot create the database: " + std::strerror(errno)};
+    if (::link(temp.c_str(), path.c_str()) == 0 || errno == EEXIST) return ok_status();
+    // A file system without hard links: a rename, which would replace a database another
+    // process made in the moment since the check.
+    std::error_code ec;
+    if (!fs::exists(path, ec) && ::rename(temp.c_str(), path.c_str()) != 0)
+      return Error{path + ": cannot create the database: " + std::strerror(errno)};
+    return ok_status();
+  }();
+  ::close(fd);
+  remove_database_files(temp);
+  return status;
 }
 
 // A read lock on the bytes SQLite's unix VFS locks for SHARED (an open-file-description lock,
@@ -122,16 +196,9 @@ bool lock_shared(int fd) {
 Result<std::unique_ptr<Db>> open_read_write(const std::string& path, const OpenOptions& options) {
   BG_TRY(check_location(path, options.create));
   std::error_code ec;
-  const bool existed = fs::exists(path, ec);
-  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
-  if (options.create) flags |= SQLITE_OPEN_CREATE;
-  auto db = Db::open(path, flags);
-  if (db.ok()) {
-    if (auto configured = configure_read_write(**db, options); !configured.ok())
-      db = configured.error();
-  }
-  // Leave no half-made file behind when a database could not be created.
-  if (!db.ok() && !existed) remove_database_files(path);
+  if (options.create && !fs::exists(path, ec)) BG_TRY(create_database(path, options));
+  BG_ASSIGN(std::unique_ptr<Db> db, Db::open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX));
+  BG_TRY(configure_read_write(*db, options));
   return db;
 }
 
@@ -158,7 +225,8 @@ Result<std::unique_ptr<Db>> open_read_only(const std::string& path) {
     if (holds_pending_changes(path)) {
       ::close(fd);
     } else {
-      auto opened = Db::open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, immutable_uri(path));
+      auto opened = Db::open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+                             file_uri(path) + "?immutable=1");
       if (!opened.ok()) {
         ::close(fd);
         return opened.error();

@@ -1,8 +1,12 @@
 // Schema versions: the embedded migrations, a new database, and a version-1 database with
 // data written the way benchguard 1 wrote it.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
+#include <atomic>
 #include <cmath>
+#include <filesystem>
+#include <iostream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -73,6 +77,48 @@ TEST(Migration, ConnectionsOpeningOneNewFileAtOnceMakeItsSchemaOnce) {
   const int latest = sqlite::latest_schema_version();
   EXPECT_EQ(*db->query_int("PRAGMA user_version"), latest);
   EXPECT_EQ(count_rows(*db, "schema_migrations"), latest);
+}
+
+// A new database appears whole: a connection that finds the file finds its whole schema,
+// never the empty file SQLite makes first. (The file a creation works in is not the one the
+// others open, so a creation that fails can remove only its own.)
+TEST(Migration, ANewDatabaseAppearsWithItsWholeSchema) {
+  const int latest = sqlite::latest_schema_version();
+  TempDir dir;
+  int seen = 0;
+  for (int round = 0; round < 20; ++round) {
+    const std::string path = dir.file("bg" + std::to_string(round) + ".db");
+    std::atomic<bool> done{false};
+    std::vector<int64_t> versions;
+    std::thread watcher([&] {
+      while (!done.load()) {
+        std::error_code ec;
+        if (!std::filesystem::exists(path, ec)) continue;
+        sqlite3* handle = nullptr;
+        if (sqlite3_open_v2(path.c_str(), &handle, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+          sqlite3_busy_timeout(handle, 5000);
+          sqlite3_stmt* stmt = nullptr;
+          if (sqlite3_prepare_v2(handle, "PRAGMA user_version", -1, &stmt, nullptr) == SQLITE_OK &&
+              sqlite3_step(stmt) == SQLITE_ROW)
+            versions.push_back(sqlite3_column_int64(stmt, 0));
+          sqlite3_finalize(stmt);
+        }
+        sqlite3_close_v2(handle);
+        break;
+      }
+    });
+    auto store = open_store(path);
+    done = true;
+    watcher.join();
+    ASSERT_TRUE(store.ok()) << store.error().message;
+    for (const int64_t v : versions) EXPECT_EQ(v, latest) << "round " << round;
+    seen += static_cast<int>(versions.size());
+  }
+  // Nothing is left beside the databases but their own -wal and -shm files.
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+    EXPECT_EQ(entry.path().filename().string().find(".new-"), std::string::npos) << entry.path();
+  std::cout << "[ new files ] a watcher read the schema version of " << seen
+            << " of 20 new databases as they appeared\n";
 }
 
 // Up to a version short of the newest: only the migrations up to it, and the rest later.

@@ -151,7 +151,7 @@ TEST(SqliteOpen, UnusableLocationsGiveOneLineErrors) {
   if (fs::is_directory("/proc/self")) {
     auto e = open_store("/proc/self/bg.db");
     ASSERT_FALSE(e.ok());
-    EXPECT_EQ(e.error().message.rfind("/proc/self/bg.db: cannot open database: ", 0), 0u)
+    EXPECT_EQ(e.error().message.rfind("/proc/self/bg.db: cannot create the database: ", 0), 0u)
         << e.error().message;
     EXPECT_EQ(e.error().message.find('\n'), std::string::npos);
   }
