@@ -377,13 +377,15 @@ void HistoryBuilder::add_sources(const RunRecord& run, int64_t id,
         recent.push_back(it);
       ++slot;
       Gathering& g = it->second;
-      if (g.point_of.size() <= point_id) g.point_of.resize(point_id + 1, 0);
+      if (g.point_of.size() == point_id)
+        g.point_of.push_back(0);  // mostly: a run of a commit not met before
+      else if (g.point_of.size() < point_id)
+        g.point_of.resize(point_id + 1, 0);
       if (g.point_of[point_id] == 0) {
-        HistoryPoint point;
+        HistoryPoint& point = g.series.points.emplace_back();
         point.commit = commit;
         point.branch = branch;
         point.time = time;
-        g.series.points.push_back(std::move(point));
         g.point_of[point_id] = static_cast<uint32_t>(g.series.points.size());
       }
       HistoryPoint& point = g.series.points[g.point_of[point_id] - 1];
