@@ -25,8 +25,14 @@ GitInfo git_info(const std::string& dir) {
   auto log = std::async(std::launch::async, [&] {
     return git(dir, {"log", "-1", "--format=%H %ct", "HEAD", "--"});
   });
-  // One `git status` answers the other three questions.
-  auto st = git(dir, {"status", "--porcelain=v2", "--branch", "--untracked-files=no"});
+  // One `git status` answers the other three questions. Without counting how far the branch
+  // is ahead of its upstream and behind it, which nothing here reads (a walk of the commits
+  // in between: 6 ms of 36 for a branch 446 commits ahead); a git older than 2.17 does not
+  // know the option (exit 129) and is asked again without it.
+  auto st = git(
+      dir, {"status", "--porcelain=v2", "--branch", "--no-ahead-behind", "--untracked-files=no"});
+  if (st.ok() && st->exit_code == 129)
+    st = git(dir, {"status", "--porcelain=v2", "--branch", "--untracked-files=no"});
   const auto logged = log.get();
   GitInfo info;
   if (!st.ok() || st->exit_code != 0) return info;  // git missing, or not a repository

@@ -1,7 +1,9 @@
 #include "measure/host.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <cstdlib>
 #include <map>
 
 #include "core/version.hpp"
@@ -97,6 +99,31 @@ TEST_F(HostGitTest, CommitBranchAndDirty) {
   GitInfo dirty = git_info(dir_.path().string());
   EXPECT_TRUE(dirty.dirty);
   EXPECT_EQ(dirty.commit, clean.commit);
+}
+
+// A git that does not know --no-ahead-behind (older than 2.17: usage, exit 129) still gives
+// the commit, the branch and whether the tree is dirty.
+TEST_F(HostGitTest, AGitWithoutNoAheadBehindIsAskedAgainWithoutIt) {
+  const auto real = resolve_executable("git");
+  if (!real.ok()) GTEST_SKIP() << "git is not installed";
+  git({"init", "-q", "-b", "trunk"});
+  write_file(dir_.file("a.txt"), "one\n");
+  git({"add", "a.txt"});
+  git({"commit", "-q", "-m", "first"});
+  write_file(dir_.file("a.txt"), "two\n");
+  TempDir bin;
+  write_file(bin.file("git"),
+             "#!/bin/sh\nfor a in \"$@\"; do\n  [ \"$a\" = --no-ahead-behind ] && "
+             "{ echo \"error: unknown option\" >&2; exit 129; }\ndone\nexec " +
+                 *real + " \"$@\"\n");
+  ASSERT_EQ(::chmod(bin.file("git").c_str(), 0755), 0);
+  const std::string path = std::getenv("PATH");
+  ::setenv("PATH", (bin.path().string() + ":" + path).c_str(), 1);
+  const GitInfo info = git_info(dir_.path().string());
+  ::setenv("PATH", path.c_str(), 1);
+  EXPECT_EQ(info.commit.size(), 40u);
+  EXPECT_EQ(info.branch, "trunk");
+  EXPECT_TRUE(info.dirty);
 }
 
 TEST(HostCapture, CollectsStdoutAndExitCode) {
