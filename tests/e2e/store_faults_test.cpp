@@ -438,11 +438,11 @@ TEST(StoreFaults, ADiskThatStaysFullFailsARunCleanly) {
   report("run/full", sweep(run_op(), Fault::kDiskFull, /*persistent=*/true));
 }
 
-// Files in dir whose name holds ".new-": what a creation of a database worked in.
+// Files in dir whose name holds ".creating-": what a creation of a database worked in.
 int creation_leftovers(const TempDir& dir) {
   int n = 0;
   for (const auto& entry : fs::directory_iterator(dir.path()))
-    if (entry.path().filename().string().find(".new-") != std::string::npos) ++n;
+    if (entry.path().filename().string().find(".creating-") != std::string::npos) ++n;
   return n;
 }
 

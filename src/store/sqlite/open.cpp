@@ -98,15 +98,15 @@ std::string file_uri(const std::string& path) {
   return uri;
 }
 
-// The name of a file a creation of PATH works in: "PATH.new-HOST-PID-N".
+// The name of a file a creation of PATH works in: "PATH.creating-HOST-PID-N".
 std::string creation_prefix(const std::string& path) {
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
-  return path + ".new-" + host + "-";
+  return path + ".creating-" + host + "-";
 }
 
 // Removes what creations of PATH on this host left when their process was killed mid-way:
-// files "PATH.new-HOST-PID-N" (and their -journal, -wal, -shm) whose process is gone.
+// files "PATH.creating-HOST-PID-N" (and their -journal, -wal, -shm) whose process is gone.
 void remove_abandoned_creations(const std::string& path) {
   const std::string prefix = fs::path(creation_prefix(path)).filename().string();
   fs::path dir = fs::path(path).parent_path();

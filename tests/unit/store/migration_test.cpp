@@ -116,7 +116,8 @@ TEST(Migration, ANewDatabaseAppearsWithItsWholeSchema) {
   }
   // Nothing is left beside the databases but their own -wal and -shm files.
   for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
-    EXPECT_EQ(entry.path().filename().string().find(".new-"), std::string::npos) << entry.path();
+    EXPECT_EQ(entry.path().filename().string().find(".creating-"), std::string::npos)
+        << entry.path();
   std::cout << "[ new files ] a watcher read the schema version of " << seen
             << " of 20 new databases as they appeared\n";
 }
