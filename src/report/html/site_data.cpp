@@ -65,23 +65,30 @@ std::map<std::string, const analysis::ChangeRow*> newest_changes(
 }  // namespace
 
 std::size_t CommitTable::of(const analysis::HistoryPoint& point) const {
-  return index.at(point_key(point));
+  const std::string& key = point_key(point);
+  if (const auto it = by_address.find(&key); it != by_address.end()) return it->second;
+  return index.at(key);  // a point of another history
 }
 
 CommitTable commit_table(const analysis::History& history) {
   // The first point met of each commit gives its time and branch (series by name, points
   // oldest first); then by time, and by commit among points of the same time.
+  std::unordered_set<const std::string*> addresses;
   std::unordered_set<std::string_view> seen;
   CommitTable t;
   for (const auto& s : history.series)
-    for (const auto& p : s.points)
-      if (seen.insert(point_key(p)).second)
-        t.entries.push_back({point_key(p), seconds(p.time), p.branch});
+    for (const auto& p : s.points) {
+      const std::string& key = point_key(p);
+      if (addresses.insert(&key).second && seen.insert(key).second)
+        t.entries.push_back({key, seconds(p.time), p.branch});
+    }
   std::sort(t.entries.begin(), t.entries.end(), [](const auto& a, const auto& b) {
     return a.time != b.time ? a.time < b.time : a.commit < b.commit;
   });
   t.index.reserve(t.entries.size());
   for (std::size_t i = 0; i < t.entries.size(); ++i) t.index.emplace(t.entries[i].commit, i);
+  t.by_address.reserve(addresses.size());
+  for (const std::string* a : addresses) t.by_address.emplace(a, t.index.at(*a));
   return t;
 }
 

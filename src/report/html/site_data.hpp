@@ -25,6 +25,9 @@ struct CommitTable {
   };
   std::vector<Entry> entries;
   std::unordered_map<std::string, std::size_t> index;
+  // The same by the address of the history's one copy of each commit (its TextPool): a
+  // million points are looked up without hashing their commits.
+  std::unordered_map<const std::string*, std::size_t> by_address;
   std::size_t of(const analysis::HistoryPoint& point) const;
 };
 
