@@ -2,9 +2,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "benchguard/iteration_counters.hpp"
 #include "measure/process.hpp"
@@ -86,6 +90,41 @@ TEST(CliRun, CommandAfterDashDash) {
   ASSERT_EQ(run->variants.size(), 1u);
   EXPECT_EQ(run->variants[0].variant.benchmark, "true");
   EXPECT_EQ(run->variants[0].instances.size(), 4u);
+}
+
+// Runs that start together on a database that does not exist yet (jobs of one CI pipeline):
+// each makes the database or finds it made, and every one of them is stored, whole.
+TEST(CliRun, RunsStartingTogetherOnANewDatabaseAreAllStored) {
+  constexpr int kRuns = 4;
+  for (int round = 0; round < 5; ++round) {
+    TempDir dir;
+    const std::string db = dir.file("bg.db");
+    std::vector<testing::CliResult> results(kRuns);
+    std::vector<std::thread> runs;
+    runs.reserve(kRuns);
+    for (int i = 0; i < kRuns; ++i)
+      runs.emplace_back([&, i] {
+        results[i] = run_cli({"run", "--db", db, "--instances", "2", "--no-counters", "--name",
+                              "job" + std::to_string(i), "--", "/bin/true"});
+      });
+    for (auto& t : runs) t.join();
+    for (const auto& r : results) EXPECT_EQ(r.exit_code, 0) << "round " << round << ": " << r.err;
+    auto store = store::open_store(db);
+    ASSERT_TRUE(store.ok()) << store.error().message;
+    const auto listed = (*store)->list_runs();
+    ASSERT_TRUE(listed.ok()) << listed.error().message;
+    ASSERT_EQ(listed->size(), static_cast<std::size_t>(kRuns)) << "round " << round;
+    for (const auto& r : *listed) {
+      EXPECT_EQ(r.status, "complete");
+      EXPECT_EQ(r.instances, 2);
+    }
+    const auto check = run_cli({"db", "check", "--db", db});
+    EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+      EXPECT_EQ(entry.path().filename().string().find(".creating-"), std::string::npos)
+          << entry.path();
+    if (::testing::Test::HasFailure()) return;
+  }
 }
 
 // Where the kernel refuses hardware counters, run says so once, in one line with the reason and
