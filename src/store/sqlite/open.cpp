@@ -45,6 +45,15 @@ Status check_location(const std::string& path, bool create) {
   return ok_status();
 }
 
+Status switch_to_wal(Db& db) {
+  BG_ASSIGN(Stmt wal, db.prepare("PRAGMA journal_mode = WAL"));
+  BG_ASSIGN(bool row, wal.step());
+  if (!row || wal.text(0) != "wal")
+    return Error{db.path() + ": cannot switch the database to WAL journal mode" +
+                 (row ? " (got '" + wal.text(0) + "')" : std::string())};
+  return ok_status();
+}
+
 Status configure_read_write(Db& db, const OpenOptions& options) {
   sqlite3_busy_timeout(db.handle(), kBusyTimeoutMs);
   BG_TRY(db.exec("PRAGMA foreign_keys = ON"));
@@ -52,13 +61,7 @@ Status configure_read_write(Db& db, const OpenOptions& options) {
   BG_ASSIGN(SchemaProbe probe, check_schema(db));
   if (sqlite3_db_readonly(db.handle(), "main") == 1)
     return Error{db.path() + ": the database is read-only; check the file's permissions"};
-  {
-    BG_ASSIGN(Stmt wal, db.prepare("PRAGMA journal_mode = WAL"));
-    BG_ASSIGN(bool row, wal.step());
-    if (!row || wal.text(0) != "wal")
-      return Error{db.path() + ": cannot switch the database to WAL journal mode" +
-                   (row ? " (got '" + wal.text(0) + "')" : std::string())};
-  }
+  BG_TRY(switch_to_wal(db));
   // NORMAL in WAL mode: a commit survives a killed process; only power loss can undo it.
   BG_TRY(db.exec("PRAGMA synchronous = NORMAL"));
   // A checkpoint costs two fsyncs; at SQLite's default (every 1000 pages, about 150
@@ -148,11 +151,7 @@ Status create_database(const std::string& path, const OpenOptions& options) {
                 Db::open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, file_uri(temp)));
       BG_TRY(db->exec("PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF"));
       if (options.migrate) BG_TRY(apply_migrations(*db, latest_schema_version()));
-      BG_ASSIGN(Stmt wal, db->prepare("PRAGMA journal_mode = WAL"));
-      BG_ASSIGN(bool row, wal.step());
-      if (!row || wal.text(0) != "wal")
-        return Error{path + ": cannot switch the database to WAL journal mode" +
-                     (row ? " (got '" + wal.text(0) + "')" : std::string())};
+      BG_TRY(switch_to_wal(*db));
     }
     if (::fsync(fd) != 0)
       return Error{path + ": cannot create the database: " + std::strerror(errno)};
