@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_group.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -457,17 +458,18 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
   site.files.push_back(
       {"data/commits.js", commits_script(commits, paged, planned, options.all_run_pages)});
 
-  site.files.push_back(
-      {"index.html",
-       render_page({"overview", options.title,
-                    overview_data(history, rows, group_of, commits, options), false, true})});
-  site.files.push_back(
-      {"regressions.html", render_page({"regressions", "Regressions",
-                                        regressions_data(history, rows, group_of), false, true})});
-  site.files.push_back(
-      {"runs.html",
-       render_page({"runs", "Runs", runs_data(runs, paged, options.all_run_pages), false, false})});
-  site.files.push_back(std::move(pages->compare));
+  // The overview and the regressions page are made while the benchmark pages are: each reads
+  // the whole history, and alone they would leave a core idle.
+  std::string overview_page;
+  std::string regressions_page;
+  tbb::task_group summaries;
+  summaries.run([&] {
+    overview_page =
+        render_page({"overview", options.title,
+                     overview_data(history, rows, group_of, commits, options), false, true});
+    regressions_page = render_page(
+        {"regressions", "Regressions", regressions_data(history, rows, group_of), false, true});
+  });
   // Benchmark pages: each from the history alone, rendered in parallel, kept in order; a page
   // whose key is unchanged is read back from the previous build.
   const auto page_base = key_base("site-page-2", options);
@@ -499,6 +501,13 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
                                                   rows, commits, options),
                                    true, true})};
   });
+  summaries.wait();
+  site.files.push_back({"index.html", std::move(overview_page)});
+  site.files.push_back({"regressions.html", std::move(regressions_page)});
+  site.files.push_back(
+      {"runs.html",
+       render_page({"runs", "Runs", runs_data(runs, paged, options.all_run_pages), false, false})});
+  site.files.push_back(std::move(pages->compare));
   site.keys = std::move(pages->keys);
   site.reused = pages->reused;
   for (std::size_t g = 0; g < groups.size(); ++g) {
@@ -510,7 +519,10 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
   site.key = site_key;
   for (const auto& f : dashboard_asset_files())
     site.files.push_back({"assets/" + std::string(f.name), std::string(f.content)});
-  analysis::free_series(*loaded);
+  // A million points take tens of milliseconds to free: done while the site is written.
+  site.released = std::async(std::launch::async, [history = std::move(*loaded)]() mutable {
+    analysis::free_series(history);
+  });
   return site;
 }
 
@@ -536,29 +548,40 @@ Result<SiteWrite> write_site(const Site& site, const std::string& dir) {
     for (const auto line : lines_of(*listed)) before.emplace_back(line);
   std::string manifest;
   std::set<std::string> now;
+  std::set<fs::path> folders;
   for (const auto& f : site.files) {
     manifest += f.path + "\n";
     now.insert(f.path);
-    const fs::path path = root / f.path;
+    folders.insert((root / f.path).parent_path());
+  }
+  for (const auto& folder : folders) {
+    fs::create_directories(folder, ec);
+    if (ec) return Error{fmt::format("cannot create {}: {}", folder.string(), ec.message())};
+  }
+  // Each file is checked and written on its own, several at once; its hash for kSiteKeys is
+  // taken meanwhile. The first failure in the order of the files is the one reported.
+  enum Outcome : char { kUnchanged, kWritten, kFailed };
+  std::vector<Outcome> outcome(site.files.size(), kUnchanged);
+  std::vector<std::string> hashes(site.files.size());
+  tbb::parallel_for(std::size_t{0}, site.files.size(), [&](std::size_t k) {
+    const SiteFile& f = site.files[k];
+    hashes[k] = f.hash.empty() ? content_hash(f.content) : f.hash;
     // The same bytes are left alone: a published copy then sees only what changed. A page
     // read back from this directory was just found there with them.
-    if (!f.read_from.empty() && f.read_from == dir) {
-      ++done.unchanged;
-      continue;
-    }
+    if (!f.read_from.empty() && f.read_from == dir) return;
+    const fs::path path = root / f.path;
     if (const auto existing = yaml::read_text_file(path.string(), kNoLimit);
-        existing.ok() && *existing == f.content) {
-      ++done.unchanged;
-      continue;
-    }
-    fs::create_directories(path.parent_path(), ec);
-    if (ec)
-      return Error{fmt::format("cannot create {}: {}", path.parent_path().string(), ec.message())};
+        existing.ok() && *existing == f.content)
+      return;
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(f.content.data(), static_cast<std::streamsize>(f.content.size()));
     out.close();
-    if (!out) return Error{fmt::format("cannot write {}", path.string())};
-    ++done.written;
+    outcome[k] = out ? kWritten : kFailed;
+  });
+  for (std::size_t k = 0; k < site.files.size(); ++k) {
+    if (outcome[k] == kFailed)
+      return Error{fmt::format("cannot write {}", (root / site.files[k].path).string())};
+    ++(outcome[k] == kWritten ? done.written : done.unchanged);
   }
   for (const auto& path : before) {
     if (now.contains(path) || !inside(path)) continue;
@@ -571,8 +594,8 @@ Result<SiteWrite> write_site(const Site& site, const std::string& dir) {
   std::string keys;
   if (!site.key.empty()) keys += fmt::format("site {}\n", site.key);
   for (const auto& [path, key] : site.keys) keys += fmt::format("page {} {}\n", key, path);
-  for (const auto& f : site.files)
-    keys += fmt::format("file {} {}\n", f.hash.empty() ? content_hash(f.content) : f.hash, f.path);
+  for (std::size_t k = 0; k < site.files.size(); ++k)
+    keys += fmt::format("file {} {}\n", hashes[k], site.files[k].path);
   for (auto w : site.warnings) {
     std::replace(w.begin(), w.end(), '\n', ' ');
     keys += fmt::format("warning {}\n", w);

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <future>
 #include <map>
 #include <string>
 #include <utility>
@@ -83,6 +84,9 @@ struct Site {
   // once their bytes are checked against the hashes it recorded.
   std::string key;
   bool unchanged = false;
+  // The history the pages were made from, being freed meanwhile: a Site waits for it when
+  // it goes.
+  std::shared_future<void> released;
   const SiteFile* find(const std::string& path) const;
 };
 

@@ -233,6 +233,32 @@ TEST_F(HtmlSite, ABuildIntoAnEarlierSiteEqualsAFreshOne) {
   EXPECT_TRUE(std::filesystem::exists(dir_.file("outside.txt")));
 }
 
+// Files are written several at once; one that cannot be written (here a folder stands where
+// it goes) fails the write with its name, the first such in the site's order, and the site's
+// keys are not written, so the next build into the folder makes every page again.
+TEST_F(HtmlSite, AFileThatCannotBeWrittenIsNamed) {
+  const std::string out = dir_.file("site");
+  auto store = store::open_store(db_, {.create = false, .read_only = true});
+  ASSERT_TRUE(store);
+  auto site = build_site(**store, SiteOptions{}, 0);
+  ASSERT_TRUE(site) << site.error().message;
+  ASSERT_GT(site->files.size(), 3u);
+  const std::string& first = site->files[1].path;
+  const std::string& later = site->files.back().path;
+  std::filesystem::create_directories(out + "/" + later);
+  std::filesystem::create_directories(out + "/" + first);
+  auto w = write_site(*site, out);
+  ASSERT_FALSE(w);
+  EXPECT_EQ(w.error().message, "cannot write " + out + "/" + first);
+  EXPECT_TRUE(std::filesystem::is_regular_file(out + "/" + site->files[2].path));
+  EXPECT_FALSE(std::filesystem::exists(out + "/" + kSiteKeys));
+  std::filesystem::remove_all(out + "/" + first);
+  std::filesystem::remove_all(out + "/" + later);
+  w = write_site(*site, out);
+  ASSERT_TRUE(w) << w.error().message;
+  EXPECT_EQ(w->written + w->unchanged, site->files.size());
+}
+
 // A run's page and the compare page are made from stored runs alone: a build into an earlier
 // site keeps those whose runs (as listed) and options are unchanged, reading them back instead
 // of summarising the runs again, and the site is byte for byte what a build from nothing makes.
