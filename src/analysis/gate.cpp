@@ -187,23 +187,26 @@ Result<GateReport> gate_history(store::Store& store, const GateOptions& options,
       if (options.confirm && c.status == "suspected") {
         BG_ASSIGN(const Confirmation conf, options.confirm(c));
         const std::string run = conf.run_uuid.substr(0, 8);
+        // What the run measured, beside the size the change was found with.
+        const std::string measured = measured_text(conf);
+        const std::string again = measured.empty() ? "" : ": " + measured;
         if (conf.verdict == "confirmed") {
           c.status = "confirmed";
-          g.notes.push_back(fmt::format("{} ({}): confirmed by measuring {}..{} again (run {})",
+          g.notes.push_back(fmt::format("{} ({}): confirmed by measuring {}..{} again{} (run {})",
                                         c.id, c.benchmark, c.last_good.substr(0, 10),
-                                        c.first_bad.substr(0, 10), run));
+                                        c.first_bad.substr(0, 10), again, run));
           g.alerts.push_back(row);
         } else if (conf.verdict == "refuted") {
           c.status = "refuted";
           g.notes.push_back(fmt::format(
-              "{} ({}): suspected at the newest point, refuted by measuring both commits again "
-              "(run {}): not failing",
-              c.id, c.benchmark, run));
+              "{} ({}): suspected at the newest point, refuted by measuring both commits "
+              "again{} (run {}): not failing",
+              c.id, c.benchmark, again, run));
         } else {
           g.notes.push_back(fmt::format(
-              "{} ({}): measuring both commits again was inconclusive (run {}); the head check "
-              "decides",
-              c.id, c.benchmark, run));
+              "{} ({}): measuring both commits again was inconclusive{} (run {}); the head "
+              "check decides",
+              c.id, c.benchmark, again, run));
           if (failing_heads.contains(c.id)) g.alerts.push_back(row);
         }
         continue;
@@ -531,6 +534,17 @@ Result<Detection> detect_and_store(store::Store& store, const History& history,
   Detection d = detect_history(history, options, states, changes, now);
   BG_TRY(store.save_detection(d.states, d.changes));
   return d;
+}
+
+std::string measured_text(const Confirmation& c) {
+  if (!std::isfinite(c.change)) return "";
+  const auto pct = [](double v) { return fmt::format("{:+.1f}%", 100.0 * v); };
+  std::string text = pct(c.change);
+  if (std::isfinite(c.lower) && std::isfinite(c.upper))
+    text += fmt::format(" [{}, {}]", pct(c.lower), pct(c.upper));
+  if (c.instances > 0)
+    text += fmt::format(", {} instance{} a side", c.instances, c.instances == 1 ? "" : "s");
+  return text;
 }
 
 std::vector<ChangeRow> with_acks(const std::vector<store::ChangeRecord>& changes,

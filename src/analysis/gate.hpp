@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -48,11 +49,20 @@ std::vector<ChangeRow> with_acks(const std::vector<store::ChangeRecord>& changes
                                  const std::vector<store::AckRecord>& acks);
 
 // A change measured again (refs/confirm.hpp does it; the gate only asks): confirmed, refuted
-// or inconclusive, and the run that decided it.
+// or inconclusive, the run that decided it, and what it measured: the relative change B/A - 1
+// of the change's metric between its last good and first bad commits, with its interval, and
+// the instances a side (NaN and 0 when the run has no comparison for it).
 struct Confirmation {
   std::string verdict;
   std::string run_uuid;
+  double change = std::numeric_limits<double>::quiet_NaN();
+  double lower = std::numeric_limits<double>::quiet_NaN();
+  double upper = std::numeric_limits<double>::quiet_NaN();
+  int instances = 0;
 };
+// What a confirmation measured, as the gate's notes and `confirm` say it: "+10.3% [+1.1%,
+// +20.3%], 8 instances a side"; "" when it measured no change.
+std::string measured_text(const Confirmation& c);
 using Confirmer = std::function<Result<Confirmation>(const store::ChangeRecord&)>;
 
 // What the gate compares the newest run with.

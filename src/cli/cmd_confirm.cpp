@@ -41,14 +41,14 @@ Result<analysis::Confirmer> make_confirmer(Context& ctx, const ConfirmFlags& f,
   return analysis::Confirmer(
       [&ctx, &store, suite, o](const store::ChangeRecord& c) -> Result<analysis::Confirmation> {
         BG_ASSIGN(auto stored, refs::stored_confirmation(store, c, o.compare));
-        if (stored) return analysis::Confirmation{stored->verdict, stored->run_uuid};
+        if (stored) return refs::to_confirmation(*stored);
         ctx.err << fmt::format("benchguard: measuring {}..{} again to confirm {} ({})\n",
                                c.last_good.substr(0, 10), c.first_bad.substr(0, 10), c.id,
                                escape_text(c.benchmark));
         const StopOnSignals stop;
         ProgressBar bar(ctx.err, ctx.interactive());
         BG_ASSIGN(const auto outcome, refs::confirm_change(suite, store, c, o, std::ref(bar)));
-        return analysis::Confirmation{outcome.verdict, outcome.run_uuid};
+        return refs::to_confirmation(outcome);
       });
 }
 
@@ -61,7 +61,7 @@ Result<int> do_confirm(Context& ctx, const std::string& id, const ConfirmFlags& 
   BG_ASSIGN(const analysis::Confirmer confirm, make_confirmer(ctx, f, *store));
   BG_ASSIGN(const analysis::Confirmation outcome, confirm(change));
   change.status = outcome.verdict;
-  report::render_confirmation(change, outcome.run_uuid, ctx.globals.format, ctx.out);
+  report::render_confirmation(change, outcome, ctx.globals.format, ctx.out);
   return 0;
 }
 

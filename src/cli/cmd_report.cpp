@@ -35,7 +35,10 @@ Result<int> report_issue(Context& ctx, const std::string& id) {
   // A change measured again is what that measurement said.
   BG_ASSIGN(const auto compare, compare_options(AnalysisFlags{}, VerdictFlags{}));
   BG_ASSIGN(const auto confirmed, refs::stored_confirmation(*store, *it, compare));
-  if (confirmed) facts.change.change.status = confirmed->verdict;
+  if (confirmed) {
+    facts.change.change.status = confirmed->verdict;
+    facts.measured = refs::to_confirmation(*confirmed);
+  }
   // The culprit is known when the range is one commit: the first bad one's parent is the last
   // good one (asked of the repository here, when there is one).
   const std::string parent = vcs::rev_parse(".", it->first_bad + "^");

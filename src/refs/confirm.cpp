@@ -48,6 +48,18 @@ ConfirmOutcome judge(const RunData& run, const store::ChangeRecord& change,
 
 }  // namespace
 
+analysis::Confirmation to_confirmation(const ConfirmOutcome& outcome) {
+  analysis::Confirmation c{outcome.verdict, outcome.run_uuid};
+  c.instances = outcome.instances;
+  if (outcome.row) {
+    const stats::Estimate& ratio = outcome.row->result.ratio;
+    c.change = ratio.value - 1;
+    c.lower = ratio.ci.lower - 1;
+    c.upper = ratio.ci.upper - 1;
+  }
+  return c;
+}
+
 int needed_instances(double change, double cv) {
   constexpr double z = 1.959964 + 1.281552;  // two-sided 5%, power 90%
   if (!(std::abs(change) > 0) || !std::isfinite(cv) || !std::isfinite(change)) return 5;

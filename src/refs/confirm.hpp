@@ -12,6 +12,7 @@
 #include <string>
 
 #include "analysis/compare.hpp"
+#include "analysis/gate.hpp"
 #include "refs/refs.hpp"
 #include "store/store.hpp"
 
@@ -37,6 +38,10 @@ struct ConfirmOutcome {
   int instances = 0;  // per side
   std::optional<analysis::BenchmarkComparison> row;
 };
+
+// The outcome as the gate takes it: verdict, run, and the change B/A - 1 it measured with its
+// interval (from `row`).
+analysis::Confirmation to_confirmation(const ConfirmOutcome& outcome);
 
 // Instances per side for a two-sided test at 5% with 90% power to see a relative change
 // `change` when an instance mean spreads by `cv` (relative): 2 (z_0.975 + z_0.9)^2 (cv /

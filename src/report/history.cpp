@@ -229,20 +229,30 @@ void render_gate_markdown(const GateReport& gate, std::ostream& out) {
   out << "\n</details>\n";
 }
 
-void render_confirmation(const store::ChangeRecord& change, const std::string& run_uuid,
-                         const std::string& format, std::ostream& out) {
+void render_confirmation(const store::ChangeRecord& change,
+                         const analysis::Confirmation& confirmation, const std::string& format,
+                         std::ostream& out) {
+  const std::string& run_uuid = confirmation.run_uuid;
   if (format == "json") {
     json j = change_json({change, nullptr});
     j["confirmation_run"] = run_uuid;
+    j["confirmation"] = {
+        {"run", run_uuid},
+        {"verdict", confirmation.verdict},
+        {"change", json_number(confirmation.change)},
+        {"change_interval", {json_number(confirmation.lower), json_number(confirmation.upper)}},
+        {"instances", confirmation.instances}};
     out << json_text(j, 2) << "\n";
     return;
   }
   if (format == "table" || format == "md") {
+    const std::string measured = analysis::measured_text(confirmation);
     const std::string text = fmt::format(
         "change {} ({} {}, {}..{}, {} at the time it was found): {} by measuring both commits "
-        "again (run {})",
+        "again{} (run {})",
         change.id, series_text(change), change.metric, short_name(change.last_good),
-        short_name(change.first_bad), percent(change.change), change.status, run_uuid.substr(0, 8));
+        short_name(change.first_bad), percent(change.change), change.status,
+        measured.empty() ? "" : ": " + measured, run_uuid.substr(0, 8));
     out << (format == "md" ? markdown_text(text) : terminal_text(text)) << "\n";
     return;
   }
@@ -272,9 +282,16 @@ void render_issue(const IssueFacts& f, std::ostream& out) {
   if (f.change.ack != nullptr)
     out << fmt::format("- **Acknowledged**: {} ({})\n", md(f.change.ack->reason),
                        format_iso8601(f.change.ack->acked_at));
-  for (const auto& r : f.confirmations)
-    out << fmt::format("- **Measured again**: run `{}` ({}), `benchguard compare {}` shows it\n",
-                       r.uuid.substr(0, 8), format_iso8601(r.started_at), r.uuid.substr(0, 8));
+  for (const auto& r : f.confirmations) {
+    // The run that decided the status says what it measured.
+    std::string measured;
+    if (f.measured && f.measured->run_uuid == r.uuid)
+      if (const std::string m = analysis::measured_text(*f.measured); !m.empty())
+        measured = fmt::format("{} ({}), ", m, md(f.measured->verdict));
+    out << fmt::format("- **Measured again**: {}run `{}` ({}), `benchguard compare {}` shows it\n",
+                       measured, r.uuid.substr(0, 8), format_iso8601(r.started_at),
+                       r.uuid.substr(0, 8));
+  }
   out << fmt::format(
       "\n**Reproduce**\n\n```sh\nbenchguard ab SUITE.yml --ref {} --ref {} --build \"BUILD\"\n"
       "benchguard confirm {} SUITE.yml --build \"BUILD\"\n",

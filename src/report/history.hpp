@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -26,10 +27,11 @@ void render_changes(const std::vector<analysis::ChangeRow>& rows, const std::str
 // Markdown for a pull-request comment: a line saying pass or fail, a short table of the alerts,
 // then every result inside a collapsible <details> section.
 void render_gate_markdown(const analysis::GateReport& gate, std::ostream& out);
-// What `confirm` found: the change, confirmed, refuted or inconclusive, and the run that
-// decided it. format: table | md | csv | json.
-void render_confirmation(const store::ChangeRecord& change, const std::string& run_uuid,
-                         const std::string& format, std::ostream& out);
+// What `confirm` found: the change, confirmed, refuted or inconclusive, what measuring it
+// again showed and the run that decided it. format: table | md | csv | json.
+void render_confirmation(const store::ChangeRecord& change,
+                         const analysis::Confirmation& confirmation, const std::string& format,
+                         std::ostream& out);
 
 // What a team pastes into an issue about a change (`report --issue ID`), in Markdown: the
 // benchmark and metric, the size with its interval, the commits, how it was found and whether
@@ -38,6 +40,8 @@ void render_confirmation(const store::ChangeRecord& change, const std::string& r
 struct IssueFacts {
   analysis::ChangeRow change;
   std::vector<store::RunSummary> confirmations;  // runs labelled confirm = the id, newest first
+  // What the newest complete one of them measured, when there is one.
+  std::optional<analysis::Confirmation> measured;
   std::string culprit;
   std::size_t commits_in_range = 0;  // 0: not known
 };

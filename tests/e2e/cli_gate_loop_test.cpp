@@ -76,6 +76,12 @@ TEST(CliGateLoop, TheRegressingCommitFailsConfirmedAndAnAckPassesIt) {
   EXPECT_NEAR(alert["change"].get<double>(), 0.10, 0.02);
   const std::string id = alert["id"];
   EXPECT_NE(failed.err.find("measuring"), std::string::npos) << failed.err;
+  // Its note says what measuring again found, beside the size the change was found with.
+  std::string note;
+  for (const auto& n : j["notes"])
+    if (n.get<std::string>().starts_with(id + " (work): confirmed by measuring")) note = n;
+  EXPECT_NE(note.find("again: +"), std::string::npos) << failed.out;
+  EXPECT_NE(note.find(" instances a side (run "), std::string::npos) << note;
 
   // The confirmation run is stored, labelled, and not measured twice.
   const CliResult again = run_cli(gate, repo);
@@ -99,6 +105,22 @@ TEST(CliGateLoop, TheRegressingCommitFailsConfirmedAndAnAckPassesIt) {
     ASSERT_NE(o, nullptr);
     EXPECT_EQ(o->look.decision, stats::SequentialDecision::kSlower);
     EXPECT_LT(o->look.instances_a, o->max_instances);
+
+    // `confirm` reads that run back rather than measuring again, and says what it measured:
+    // about the 10% of the 13th commit, within its interval, and how many instances a side.
+    const CliResult confirm = run_cli({"--format", "json", "confirm", id, "suite.yml", "--db", db,
+                                       "--repo", repo, "--build", kBuild},
+                                      repo);
+    ASSERT_EQ(confirm.exit_code, 0) << confirm.err;
+    EXPECT_EQ(confirm.err.find("measuring"), std::string::npos) << confirm.err;
+    const json c = json::parse(confirm.out)["confirmation"];
+    EXPECT_EQ(c["run"], uuid);
+    EXPECT_EQ(c["verdict"], "confirmed");
+    EXPECT_NEAR(c["change"].get<double>(), 0.10, 0.02) << confirm.out;
+    EXPECT_LT(c["change_interval"][0].get<double>(), c["change"].get<double>());
+    EXPECT_GT(c["change_interval"][1].get<double>(), c["change"].get<double>());
+    EXPECT_GT(c["change_interval"][0].get<double>(), 0.0);  // what made it confirmed
+    EXPECT_EQ(c["instances"], o->look.instances_a) << confirm.out;
   }
 
   // The report a team pastes into an issue: size, commits, the culprit (the range is one
@@ -107,7 +129,8 @@ TEST(CliGateLoop, TheRegressingCommitFailsConfirmedAndAnAckPassesIt) {
   ASSERT_EQ(issue.exit_code, 0) << issue.err;
   EXPECT_NE(issue.out.find("### Performance regression: work"), std::string::npos) << issue.out;
   EXPECT_NE(issue.out.find("**Culprit**: `" + slow[0] + "`"), std::string::npos) << issue.out;
-  EXPECT_NE(issue.out.find("**Measured again**: run `"), std::string::npos) << issue.out;
+  EXPECT_NE(issue.out.find("**Measured again**: +"), std::string::npos) << issue.out;
+  EXPECT_NE(issue.out.find(" a side (confirmed), run `"), std::string::npos) << issue.out;
   EXPECT_NE(issue.out.find("status **confirmed**"), std::string::npos) << issue.out;
   EXPECT_NE(issue.out.find("benchguard ab SUITE.yml --ref " + equal.back() + " --ref " + slow[0]),
             std::string::npos)

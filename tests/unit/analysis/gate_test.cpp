@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -130,6 +131,24 @@ TEST(Gate, AgainstABranchWithoutRunsOrANameNoRunHasIsAnError) {
   g = run_gate(**store, options, 1);
   ASSERT_FALSE(g.ok());
   EXPECT_NE(g.error().message.find("bench/9999"), std::string::npos) << g.error().message;
+}
+
+// What a confirmation measured, as the gate's notes and `confirm` say it: the change with its
+// interval and the instances a side; nothing when the run measured no change.
+TEST(Gate, AConfirmationSaysWhatItMeasured) {
+  Confirmation c{"confirmed", "684c4c1a-4217"};
+  EXPECT_EQ(measured_text(c), "");
+  c.change = 0.10279;
+  EXPECT_EQ(measured_text(c), "+10.3%");
+  c.lower = 0.011322;
+  c.upper = 0.20254;
+  c.instances = 8;
+  EXPECT_EQ(measured_text(c), "+10.3% [+1.1%, +20.3%], 8 instances a side");
+  c.change = -0.004;
+  c.lower = -0.021;
+  c.upper = std::numeric_limits<double>::infinity();
+  c.instances = 1;
+  EXPECT_EQ(measured_text(c), "-0.4%, 1 instance a side");
 }
 
 TEST(Gate, AnEmptyStoreHasNothingToGate) {
