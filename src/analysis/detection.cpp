@@ -248,15 +248,42 @@ Detection detect_history(const History& history, const DetectOptions& options,
           if (earlier->id == id) r.detected_at = std::min(now, earlier->detected_at);
       part.changes.push_back(std::move(r));
     }
+    // A change that measuring its two commits again confirmed (found at the head, then
+    // confirmed by `confirm` or `gate --confirm`) stays open once newer points arrive: its
+    // commits are measured facts, whether or not the series' points around it show the step
+    // to a detector. It follows its first bad point; the detector's change there, when there
+    // is one, takes its status.
+    const std::size_t h = values.size() - 1;
+    std::vector<std::size_t> kept_at;  // indices of the kept changes
+    if (const auto c = changes_of.find(key); c != changes_of.end() && !values.empty())
+      for (const auto* r : c->second) {
+        if (r->method != "head" || r->status != "confirmed") continue;
+        std::size_t at = 0;
+        while (at < h && point_name(s.points[at]) != r->first_bad) ++at;
+        if (at == 0 || at >= h || point_name(s.points[at - 1]) != r->last_good) continue;
+        kept_at.push_back(at);
+        const auto same = std::find_if(part.changes.begin(), part.changes.end(),
+                                       [&](const store::ChangeRecord& x) { return x.id == r->id; });
+        if (same != part.changes.end()) {
+          same->status = "confirmed";
+          continue;
+        }
+        store::ChangeRecord kept = *r;
+        kept.index = static_cast<int64_t>(at);
+        part.changes.push_back(std::move(kept));
+      }
+    std::stable_sort(part.changes.begin(), part.changes.end(),
+                     [](const auto& a, const auto& b) { return a.index < b.index; });
+
     // The head check: the newest point against the points since the last change before it.
     part.head.series_key = key;
-    const std::size_t h = values.size() - 1;
     std::size_t from = h > options.window ? h - options.window : 0;
     bool change_at_head = false;
     for (const auto& c : found) {
       if (c.index == h) change_at_head = true;
       if (c.index < h) from = std::max(from, c.index);
     }
+    for (const std::size_t at : kept_at) from = std::max(from, at);
     if (options.head && !values.empty() && !change_at_head) {
       std::vector<stats::PointMoments> base;
       for (std::size_t i = from; i < h; ++i) base.push_back(moments(s.points[i]));
@@ -291,9 +318,15 @@ Detection detect_history(const History& history, const DetectOptions& options,
         r.kind = part.head.regression ? "regression" : "improvement";
         r.status = "suspected";
         r.detected_at = now;
+        // Measured again already (confirmed or refuted): that verdict stays with it.
         if (const auto c = changes_of.find(key); c != changes_of.end())
           for (const auto* earlier : c->second)
-            if (earlier->id == r.id) r.detected_at = std::min(now, earlier->detected_at);
+            if (earlier->id == r.id) {
+              r.detected_at = std::min(now, earlier->detected_at);
+              if (earlier->method == "head" &&
+                  (earlier->status == "confirmed" || earlier->status == "refuted"))
+                r.status = earlier->status;
+            }
         part.head.change_id = r.id;
         part.changes.push_back(std::move(r));
       }

@@ -147,9 +147,14 @@ Result<GateReport> gate_history(store::Store& store, const GateOptions& options,
         (s.points.back().commit.empty() ? s.points.back().run_uuids.back() == head->uuid
                                         : s.points.back().commit == head->git_commit))
       current.insert(s.key());
+  // The newest change of each series that says where it stands: a suspected regression after
+  // a confirmed one does not hide it. A change at the head of the newest commit is judged below.
+  const auto at_head = [&](const store::ChangeRecord& c) {
+    return c.method == "head" && c.first_bad == g.head;
+  };
   std::map<std::string, const store::ChangeRecord*> last_change;
   for (const auto& c : found.changes) {
-    if (c.method == "head") continue;  // judged below
+    if (at_head(c) || (c.kind == "regression" && c.status != "confirmed")) continue;
     auto& last = last_change[c.series_key];
     if (last == nullptr || c.index > last->index) last = &c;
   }
@@ -183,9 +188,14 @@ Result<GateReport> gate_history(store::Store& store, const GateOptions& options,
   for (auto& row : g.results) {
     auto& c = row.change;
     if (c.kind != "regression" || row.ack != nullptr || !current.contains(c.series_key)) continue;
-    if (c.method == "head") {
-      if (options.confirm && c.status == "suspected") {
+    if (at_head(c)) {
+      // With --confirm every one is measured again, or read back when it was (the note says
+      // what that run found); else the head check decides, unless it was measured already.
+      if (options.confirm) {
         BG_ASSIGN(const Confirmation conf, options.confirm(c));
+        // Kept with the change: a confirmed one stays open after newer commits (detection.hpp).
+        if (conf.verdict == "confirmed" || conf.verdict == "refuted")
+          BG_TRY(set_change_status(store, c.id, conf.verdict));
         const std::string run = conf.run_uuid.substr(0, 8);
         // What the run measured, beside the size the change was found with.
         const std::string measured = measured_text(conf);
@@ -211,10 +221,12 @@ Result<GateReport> gate_history(store::Store& store, const GateOptions& options,
         }
         continue;
       }
-      if (failing_heads.contains(c.id)) g.alerts.push_back(row);
+      if (c.status == "confirmed" || (c.status != "refuted" && failing_heads.contains(c.id)))
+        g.alerts.push_back(row);
       continue;
     }
-    if (c.status != "confirmed" || last_change[c.series_key]->id != c.id) continue;
+    const auto last = last_change.find(c.series_key);
+    if (c.status != "confirmed" || last == last_change.end() || last->second->id != c.id) continue;
     g.alerts.push_back(row);
   }
   if (found.series == 0) g.notes.push_back("no series to examine");
@@ -534,6 +546,22 @@ Result<Detection> detect_and_store(store::Store& store, const History& history,
   Detection d = detect_history(history, options, states, changes, now);
   BG_TRY(store.save_detection(d.states, d.changes));
   return d;
+}
+
+Status set_change_status(store::Store& store, const std::string& id, const std::string& status) {
+  BG_ASSIGN(auto changes, store.load_changes());
+  const auto it = std::find_if(changes.begin(), changes.end(),
+                               [&](const store::ChangeRecord& c) { return c.id == id; });
+  if (it == changes.end() || it->status == status) return ok_status();
+  it->status = status;
+  const std::string key = it->series_key;
+  BG_ASSIGN(const auto states, store.load_series_states());
+  std::vector<store::SeriesState> state;
+  for (const auto& s : states)
+    if (s.series_key == key) state.push_back(s);
+  if (state.empty()) return ok_status();  // not stored by a detection: nothing to keep it with
+  std::erase_if(changes, [&](const store::ChangeRecord& c) { return c.series_key != key; });
+  return store.save_detection(state, changes);
 }
 
 std::string measured_text(const Confirmation& c) {

@@ -60,6 +60,12 @@ struct Confirmation {
   double upper = std::numeric_limits<double>::quiet_NaN();
   int instances = 0;
 };
+// Stores `status` (confirmed or refuted, from measuring the change again) with the stored
+// change `id`, which then keeps it: detection leaves a change measured again with its verdict,
+// and keeps a confirmed one open after newer commits (detection.hpp). Nothing when no change
+// of that id is stored.
+Status set_change_status(store::Store& store, const std::string& id, const std::string& status);
+
 // What a confirmation measured, as the gate's notes and `confirm` say it: "+10.3% [+1.1%,
 // +20.3%], 8 instances a side"; "" when it measured no change.
 std::string measured_text(const Confirmation& c);

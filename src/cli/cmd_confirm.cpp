@@ -60,6 +60,9 @@ Result<int> do_confirm(Context& ctx, const std::string& id, const ConfirmFlags& 
   BG_ASSIGN(store::ChangeRecord change, find_change(ctx.db_name(), *store, id));
   BG_ASSIGN(const analysis::Confirmer confirm, make_confirmer(ctx, f, *store));
   BG_ASSIGN(const analysis::Confirmation outcome, confirm(change));
+  // The verdict stays with the stored change: a confirmed one stays open after newer commits.
+  if (outcome.verdict == "confirmed" || outcome.verdict == "refuted")
+    BG_TRY(analysis::set_change_status(*store, change.id, outcome.verdict));
   change.status = outcome.verdict;
   report::render_confirmation(change, outcome, ctx.globals.format, ctx.out);
   return 0;

@@ -276,9 +276,10 @@ void render_issue(const IssueFacts& f, std::ostream& out) {
   out << fmt::format("- **Culprit**: {}\n",
                      f.culprit.empty() ? "not known yet: the range holds more than one commit"
                                        : "`" + md(f.culprit) + "`");
-  out << fmt::format("- **Found**: by {} (p = {:.2g}), {}; status **{}**\n",
-                     c.method == "head" ? "the head check of the newest commit" : md(c.method),
-                     c.p_value, format_iso8601(c.detected_at), md(c.status));
+  out << fmt::format(
+      "- **Found**: by {} (p = {:.2g}), {}; status **{}**\n",
+      c.method == "head" ? "the head check, when it was the newest commit" : md(c.method),
+      c.p_value, format_iso8601(c.detected_at), md(c.status));
   if (f.change.ack != nullptr)
     out << fmt::format("- **Acknowledged**: {} ({})\n", md(f.change.ack->reason),
                        format_iso8601(f.change.ack->acked_at));

@@ -161,6 +161,54 @@ TEST(CliGateLoop, TheRegressingCommitFailsConfirmedAndAnAckPassesIt) {
   EXPECT_NEAR(ca["metrics"][0]["rows"][0]["ratio"].get<double>(), 1.10, 0.02);
 }
 
+// A regression confirmed by measuring its commits again stays open when newer commits land:
+// the head check moves on to each new commit, and the step may be too small for a detector to
+// see over the few points after it, but the gate keeps failing on it, with and without
+// --confirm, and `detect` lists it, until it is acknowledged.
+TEST(CliGateLoop, AConfirmedRegressionKeepsFailingAfterNewerCommitsUntilAcknowledged) {
+  TempDir dir;
+  const std::string repo = dir.file("repo"), db = dir.file("bg.db");
+  git_init(repo);
+  write_file(repo + "/suite.yml", cost_suite("loop", 3));
+  write_file(repo + "/.gitignore", "built-cost.txt\n");
+  commit_and_measure(repo, db, 1, 12, 13);
+  const std::vector<std::string> confirming = {
+      "--format",  "json",    "gate",      "--db",    db,     "--repo", repo,
+      "--confirm", "--suite", "suite.yml", "--build", kBuild, "--seed", "3"};
+  const std::vector<std::string> plain = {"--format", "json", "gate", "--db", db, "--repo", repo};
+  const auto slow = commit_and_measure(repo, db, 13, 13, 13);
+  const CliResult found = run_cli(confirming, repo);
+  ASSERT_EQ(found.exit_code, 1) << found.out << found.err;
+  const json first = json::parse(found.out);
+  ASSERT_EQ(first["alerts"].size(), 1u) << found.out;
+  const std::string id = first["alerts"][0]["id"];
+  EXPECT_EQ(first["alerts"][0]["status"], "confirmed");
+
+  // Two more commits, as slow: the regression at the 13th is still there.
+  for (int k = 14; k <= 15; ++k) {
+    commit_and_measure(repo, db, k, k, 13);
+    for (const auto* args : {&confirming, &plain}) {
+      const CliResult gate = run_cli(*args, repo);
+      ASSERT_EQ(gate.exit_code, 1) << "commit " << k << ": " << gate.out << gate.err;
+      const json j = json::parse(gate.out);
+      ASSERT_EQ(j["alerts"].size(), 1u) << gate.out;
+      EXPECT_EQ(j["alerts"][0]["id"], id) << gate.out;
+      EXPECT_EQ(j["alerts"][0]["first_bad"], slow[0]);
+      EXPECT_EQ(j["alerts"][0]["status"], "confirmed");
+    }
+    const CliResult detect = run_cli({"--format", "json", "detect", "--db", db}, repo);
+    ASSERT_EQ(detect.exit_code, 0) << detect.err;
+    EXPECT_NE(detect.out.find(id), std::string::npos) << detect.out;
+  }
+
+  const CliResult ack = run_cli({"ack", id, "--reason", "accepted", "--db", db}, repo);
+  ASSERT_EQ(ack.exit_code, 0) << ack.err;
+  for (const auto* args : {&confirming, &plain}) {
+    const CliResult gate = run_cli(*args, repo);
+    EXPECT_EQ(gate.exit_code, 0) << gate.out << gate.err;
+  }
+}
+
 TEST(CliGateLoop, WhatMatchesNothingIsAnErrorThatSaysWhatExists) {
   TempDir dir;
   const std::string repo = dir.file("repo"), db = dir.file("bg.db");

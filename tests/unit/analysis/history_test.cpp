@@ -321,6 +321,59 @@ TEST(AnalysisDetection, StepIsAConfirmedRegressionWithItsCommitRange) {
   EXPECT_EQ(d.states[0].settings, detect_settings(o));
 }
 
+// A change found at the head and confirmed by measuring its commits again (the stored record
+// says so) stays after newer points, where it is now, though the series around it is flat to
+// a detector; one still only suspected, or whose commits no longer meet in the series, does
+// not. Where the detector finds the same change, there is one record.
+TEST(AnalysisDetection, AChangeConfirmedByMeasuringAgainStaysAfterNewerPoints) {
+  const History flat = build_history(stepped_runs(30), options());  // the step is at c40
+  ASSERT_EQ(flat.series.size(), 1u);
+  const std::string key = flat.series[0].key();
+  store::ChangeRecord head;
+  head.id = change_id(key, "c20");
+  head.series_key = key;
+  head.benchmark = flat.series[0].benchmark;
+  head.variant = flat.series[0].variant;
+  head.metric = flat.series[0].metric.name;
+  head.machine = flat.series[0].machine;
+  head.method = "head";
+  head.last_good = "c19";
+  head.first_bad = "c20";
+  head.index = 19;
+  head.kind = "regression";
+  head.status = "confirmed";
+  head.change = 0.05;
+  head.detected_at = 3;
+  DetectOptions o;
+  o.verdict.resamples = 2000;
+  EXPECT_TRUE(detect_history(flat, o, {}, {}, 7).changes.empty());
+  Detection d = detect_history(flat, o, {}, {head}, 7);
+  ASSERT_EQ(d.changes.size(), 1u);
+  EXPECT_EQ(d.changes[0].id, head.id);
+  EXPECT_EQ(d.changes[0].status, "confirmed");
+  EXPECT_EQ(d.changes[0].index, 19);
+  EXPECT_EQ(d.changes[0].detected_at, 3);
+  EXPECT_DOUBLE_EQ(d.changes[0].change, 0.05);  // as it was found and measured
+
+  store::ChangeRecord suspected = head;
+  suspected.status = "suspected";
+  EXPECT_TRUE(detect_history(flat, o, {}, {suspected}, 7).changes.empty());
+  store::ChangeRecord elsewhere = head;
+  elsewhere.last_good = "c18";  // the series no longer has c18 just before c20
+  EXPECT_TRUE(detect_history(flat, o, {}, {elsewhere}, 7).changes.empty());
+
+  const History stepped = build_history(stepped_runs(), options());
+  store::ChangeRecord at_step = head;
+  at_step.id = change_id(key, "c40");
+  at_step.last_good = "c39";
+  at_step.first_bad = "c40";
+  d = detect_history(stepped, o, {}, {at_step}, 7);
+  ASSERT_EQ(d.changes.size(), 1u);
+  EXPECT_EQ(d.changes[0].id, at_step.id);
+  EXPECT_NE(d.changes[0].method, "head");  // the detector's record
+  EXPECT_EQ(d.changes[0].status, "confirmed");
+}
+
 TEST(AnalysisDetection, FasterThroughputIsAnImprovementAndLowerThroughputARegression) {
   auto runs = stepped_runs();
   for (auto& r : runs)
