@@ -251,10 +251,12 @@ Detection detect_history(const History& history, const DetectOptions& options,
     // A change that measuring its two commits again confirmed (found at the head, then
     // confirmed by `confirm` or `gate --confirm`) stays open once newer points arrive: its
     // commits are measured facts, whether or not the series' points around it show the step
-    // to a detector. It follows its first bad point; the detector's change there, when there
-    // is one, takes its status.
+    // to a detector (which may see it for a while and lose it again when a newer commit undoes
+    // it). It follows its first bad point, and stands for the detector's change there, when
+    // there is one, so that it is never lost with that.
     const std::size_t h = values.size() - 1;
     std::vector<std::size_t> kept_at;  // indices of the kept changes
+    bool stands_for_detector = false;  // a kept change took the place of a detector's
     if (const auto c = changes_of.find(key); c != changes_of.end() && !values.empty())
       for (const auto* r : c->second) {
         if (r->method != "head" || r->status != "confirmed") continue;
@@ -262,12 +264,9 @@ Detection detect_history(const History& history, const DetectOptions& options,
         while (at < h && point_name(s.points[at]) != r->first_bad) ++at;
         if (at == 0 || at >= h || point_name(s.points[at - 1]) != r->last_good) continue;
         kept_at.push_back(at);
-        const auto same = std::find_if(part.changes.begin(), part.changes.end(),
-                                       [&](const store::ChangeRecord& x) { return x.id == r->id; });
-        if (same != part.changes.end()) {
-          same->status = "confirmed";
-          continue;
-        }
+        if (std::erase_if(part.changes,
+                          [&](const store::ChangeRecord& x) { return x.id == r->id; }) > 0)
+          stands_for_detector = true;
         store::ChangeRecord kept = *r;
         kept.index = static_cast<int64_t>(at);
         part.changes.push_back(std::move(kept));
@@ -284,16 +283,38 @@ Detection detect_history(const History& history, const DetectOptions& options,
       if (c.index < h) from = std::max(from, c.index);
     }
     for (const std::size_t at : kept_at) from = std::max(from, at);
+    stats::HeadCheckOptions ho;
+    ho.confidence = options.head_confidence;
+    ho.threshold = std::max(options.verdict.threshold, options.min_magnitude);
+    const auto worse = [&](const stats::HeadCheck& hc) {
+      return s.metric.direction == Direction::kLowerIsBetter ? hc.change > 0 : hc.change < 0;
+    };
+    // The newest change kept that way, when nothing newer follows it: is the newest point back
+    // among the points before it (since the change before that)?
+    if (!kept_at.empty() && !change_at_head && options.head) {
+      const std::size_t at = *std::max_element(kept_at.begin(), kept_at.end());
+      if (std::none_of(part.changes.begin(), part.changes.end(),
+                       [&](const auto& c) { return static_cast<std::size_t>(c.index) > at; })) {
+        std::size_t start = at > options.window ? at - options.window : 0;
+        for (const auto& c : part.changes)
+          if (static_cast<std::size_t>(c.index) < at)
+            start = std::max(start, static_cast<std::size_t>(c.index));
+        std::vector<stats::PointMoments> before;
+        for (std::size_t i = start; i < at; ++i) before.push_back(moments(s.points[i]));
+        const auto kept = std::find_if(part.changes.begin(), part.changes.end(), [&](auto& c) {
+          return static_cast<std::size_t>(c.index) == at;
+        });
+        part.head.kept_id = kept->id;
+        part.head.before_kept = stats::check_head(before, moments(s.points[h]), ho);
+        part.head.kept_worse = part.head.before_kept.suspected && worse(part.head.before_kept);
+      }
+    }
     if (options.head && !values.empty() && !change_at_head) {
       std::vector<stats::PointMoments> base;
       for (std::size_t i = from; i < h; ++i) base.push_back(moments(s.points[i]));
-      stats::HeadCheckOptions ho;
-      ho.confidence = options.head_confidence;
-      ho.threshold = std::max(options.verdict.threshold, options.min_magnitude);
       const stats::HeadCheck hc = stats::check_head(base, moments(s.points[h]), ho);
       part.head.check = hc;
-      part.head.regression =
-          s.metric.direction == Direction::kLowerIsBetter ? hc.change > 0 : hc.change < 0;
+      part.head.regression = worse(hc);
       if (hc.suspected) {
         store::ChangeRecord r;
         r.id = change_id(key, point_name(s.points[h]));
@@ -337,6 +358,9 @@ Detection detect_history(const History& history, const DetectOptions& options,
     }
     if (digest.empty()) digest = points_digest(s, values.size());
     part.state = {key, settings, static_cast<int64_t>(values.size()), std::move(digest), now};
+    // The detector's own change is not stored then, so its next pass over the series cannot
+    // start from what it stored: it examines the series whole (as --full does).
+    if (stands_for_detector) part.state.points = 0;
   });
   for (auto& part : parts) {
     out.changes.insert(out.changes.end(), std::make_move_iterator(part.changes.begin()),

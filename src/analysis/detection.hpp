@@ -55,6 +55,13 @@ struct HeadResult {
   stats::HeadCheck check;
   bool regression = false;  // the head moved the worse way (by the metric's direction)
   std::string change_id;    // of the change record when suspected
+  // When the series' newest change is one confirmed by measuring again, with newer points
+  // after it: that change, and the newest point checked against the points before it. The
+  // newest commit undid it when that check ran and did not find it worse than them.
+  std::string kept_id;
+  stats::HeadCheck before_kept;
+  bool undoes_kept() const { return !kept_id.empty() && before_kept.examined && !kept_worse; }
+  bool kept_worse = false;  // before_kept suspected the newest point, the worse way
 };
 
 struct Detection {

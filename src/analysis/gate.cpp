@@ -227,6 +227,20 @@ Result<GateReport> gate_history(store::Store& store, const GateOptions& options,
     }
     const auto last = last_change.find(c.series_key);
     if (c.status != "confirmed" || last == last_change.end() || last->second->id != c.id) continue;
+    // A change kept open after measuring it again that the newest commit undid: the newest
+    // point lies among the points before it. Not failing; the detector closes it once enough
+    // points follow.
+    const auto undone = std::find_if(found.heads.begin(), found.heads.end(), [&](const auto& h) {
+      return h.series_key == c.series_key && h.kept_id == c.id && h.undoes_kept();
+    });
+    if (undone != found.heads.end()) {
+      g.notes.push_back(fmt::format(
+          "{} ({}): the newest commit measures as before it ({:+.1f}% against the {} points "
+          "before it): undone, not failing",
+          c.id, c.benchmark, 100 * undone->before_kept.change,
+          undone->before_kept.baseline_points));
+      continue;
+    }
     g.alerts.push_back(row);
   }
   if (found.series == 0) g.notes.push_back("no series to examine");

@@ -164,8 +164,9 @@ TEST(CliGateLoop, TheRegressingCommitFailsConfirmedAndAnAckPassesIt) {
 // A regression confirmed by measuring its commits again stays open when newer commits land:
 // the head check moves on to each new commit, and the step may be too small for a detector to
 // see over the few points after it, but the gate keeps failing on it, with and without
-// --confirm, and `detect` lists it, until it is acknowledged.
-TEST(CliGateLoop, AConfirmedRegressionKeepsFailingAfterNewerCommitsUntilAcknowledged) {
+// --confirm, and `detect` lists it. A commit that undoes it passes, saying so; one that brings
+// it back fails on it again, until it is acknowledged.
+TEST(CliGateLoop, AConfirmedRegressionKeepsFailingAfterNewerCommitsUntilUndoneOrAcknowledged) {
   TempDir dir;
   const std::string repo = dir.file("repo"), db = dir.file("bg.db");
   git_init(repo);
@@ -199,6 +200,26 @@ TEST(CliGateLoop, AConfirmedRegressionKeepsFailingAfterNewerCommitsUntilAcknowle
     const CliResult detect = run_cli({"--format", "json", "detect", "--db", db}, repo);
     ASSERT_EQ(detect.exit_code, 0) << detect.err;
     EXPECT_NE(detect.out.find(id), std::string::npos) << detect.out;
+  }
+
+  // The 16th commit is as fast as the 12th: undone.
+  commit_and_measure(repo, db, 16, 16, 99);
+  for (const auto* args : {&confirming, &plain}) {
+    const CliResult gate = run_cli(*args, repo);
+    ASSERT_EQ(gate.exit_code, 0) << gate.out << gate.err;
+    const json j = json::parse(gate.out);
+    EXPECT_TRUE(j["alerts"].empty()) << gate.out;
+    std::string note;
+    for (const auto& n : j["notes"])
+      if (n.get<std::string>().starts_with(id)) note = n;
+    EXPECT_NE(note.find("the newest commit measures as before it"), std::string::npos) << gate.out;
+  }
+  // The 17th is slow again: the same regression, failing again.
+  commit_and_measure(repo, db, 17, 17, 17);
+  for (const auto* args : {&confirming, &plain}) {
+    const CliResult gate = run_cli(*args, repo);
+    ASSERT_EQ(gate.exit_code, 1) << gate.out << gate.err;
+    EXPECT_EQ(json::parse(gate.out)["alerts"][0]["id"], id) << gate.out;
   }
 
   const CliResult ack = run_cli({"ack", id, "--reason", "accepted", "--db", db}, repo);

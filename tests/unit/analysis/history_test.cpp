@@ -324,7 +324,7 @@ TEST(AnalysisDetection, StepIsAConfirmedRegressionWithItsCommitRange) {
 // A change found at the head and confirmed by measuring its commits again (the stored record
 // says so) stays after newer points, where it is now, though the series around it is flat to
 // a detector; one still only suspected, or whose commits no longer meet in the series, does
-// not. Where the detector finds the same change, there is one record.
+// not. Where the detector finds the same change, the kept record stands for it.
 TEST(AnalysisDetection, AChangeConfirmedByMeasuringAgainStaysAfterNewerPoints) {
   const History flat = build_history(stepped_runs(30), options());  // the step is at c40
   ASSERT_EQ(flat.series.size(), 1u);
@@ -370,8 +370,9 @@ TEST(AnalysisDetection, AChangeConfirmedByMeasuringAgainStaysAfterNewerPoints) {
   d = detect_history(stepped, o, {}, {at_step}, 7);
   ASSERT_EQ(d.changes.size(), 1u);
   EXPECT_EQ(d.changes[0].id, at_step.id);
-  EXPECT_NE(d.changes[0].method, "head");  // the detector's record
+  EXPECT_EQ(d.changes[0].method, "head");
   EXPECT_EQ(d.changes[0].status, "confirmed");
+  EXPECT_EQ(d.changes[0].index, 39);
 }
 
 TEST(AnalysisDetection, FasterThroughputIsAnImprovementAndLowerThroughputARegression) {
