@@ -15,6 +15,7 @@
 #include "report/history.hpp"
 #include "report/html/site.hpp"
 #include "vcs/git.hpp"
+#include "vcs/worktree.hpp"
 
 namespace benchguard::cli {
 
@@ -39,12 +40,19 @@ Result<int> report_issue(Context& ctx, const std::string& id) {
     facts.change.change.status = confirmed->verdict;
     facts.measured = refs::to_confirmation(*confirmed);
   }
-  // The culprit is known when the range is one commit: the first bad one's parent is the last
-  // good one (asked of the repository here, when there is one).
-  const std::string parent = vcs::rev_parse(".", it->first_bad + "^");
-  if (!parent.empty() && parent == vcs::rev_parse(".", it->last_good)) {
-    facts.culprit = it->first_bad;
-    facts.commits_in_range = 1;
+  // The culprit is known when the range is one commit (asked of the repository here, when
+  // there is one), or when a bisect of the range named it.
+  if (const auto range = vcs::commits_between(".", it->last_good, it->first_bad); range.ok()) {
+    facts.commits_in_range = range->size();
+    if (range->size() == 1) {
+      facts.culprit = it->first_bad;
+    } else {
+      BG_ASSIGN(const auto found, refs::stored_culprit(*store, *it, *range, compare));
+      if (found) {
+        facts.culprit = found->commit;
+        facts.culprit_measured = found->measured;
+      }
+    }
   }
   report::render_issue(facts, ctx.out);
   return 0;

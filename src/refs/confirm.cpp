@@ -11,16 +11,18 @@ namespace benchguard::refs {
 
 namespace {
 
-// The verdict of the run's A and B for the change's benchmark and metric.
+// The verdict of the run's A and B (or the variants named so) for the change's benchmark and
+// metric.
 ConfirmOutcome judge(const RunData& run, const store::ChangeRecord& change,
-                     const analysis::CompareOptions& compare) {
+                     const analysis::CompareOptions& compare, const std::string& name_a = "A",
+                     const std::string& name_b = "B") {
   ConfirmOutcome out;
   out.run_uuid = run.run.uuid;
   analysis::Side a{"last good", {}}, b{"first bad", {}};
   for (const auto& v : run.variants) {
     if (v.variant.benchmark != change.benchmark) continue;
-    if (v.variant.name == "A") a.variants.push_back(&v);
-    if (v.variant.name == "B") b.variants.push_back(&v);
+    if (v.variant.name == name_a) a.variants.push_back(&v);
+    if (v.variant.name == name_b) b.variants.push_back(&v);
     out.instances = std::max(out.instances, static_cast<int>(v.instances.size()));
   }
   analysis::CompareOptions o = compare;
@@ -78,6 +80,24 @@ Result<std::optional<ConfirmOutcome>> stored_confirmation(store::Store& store,
     return std::optional<ConfirmOutcome>(judge(run, change, compare));
   }
   return std::optional<ConfirmOutcome>();
+}
+
+Result<std::optional<Culprit>> stored_culprit(store::Store& store,
+                                              const store::ChangeRecord& change,
+                                              const std::vector<std::string>& range,
+                                              const analysis::CompareOptions& compare) {
+  BG_ASSIGN(const auto runs, store.list_runs({.counts = false}));
+  for (const auto& r : runs) {  // newest first
+    const std::string* step = find_value(r.labels, "bisect.step");
+    if (step == nullptr || !step->starts_with("final ") || r.status != "complete") continue;
+    const std::string commit = step->substr(6);
+    if (std::find(range.begin(), range.end(), commit) == range.end()) continue;
+    BG_ASSIGN(const RunData run, store.load_run(r.uuid, {.columns = true}));
+    const ConfirmOutcome judged = judge(run, change, compare, "parent", "culprit");
+    if (!judged.row) continue;  // another benchmark's bisect
+    return std::optional<Culprit>(Culprit{commit, to_confirmation(judged)});
+  }
+  return std::optional<Culprit>();
 }
 
 Result<ConfirmOutcome> confirm_change(const Suite& suite, store::Store& store,

@@ -54,6 +54,20 @@ Result<std::optional<ConfirmOutcome>> stored_confirmation(store::Store& store,
                                                           const store::ChangeRecord& change,
                                                           const analysis::CompareOptions& compare);
 
+// The culprit a bisect found in the change's range, from the final check it stored (label
+// bisect.step = "final COMMIT"; the newest such run whose COMMIT is in `range`, the commits
+// after the change's last good up to its first bad): that commit, the run, and the change
+// culprit / parent it measured (verdict confirmed when the run calls the culprit slower for a
+// regression, faster for an improvement). nullopt when no bisect named one there.
+struct Culprit {
+  std::string commit;
+  analysis::Confirmation measured;
+};
+Result<std::optional<Culprit>> stored_culprit(store::Store& store,
+                                              const store::ChangeRecord& change,
+                                              const std::vector<std::string>& range,
+                                              const analysis::CompareOptions& compare);
+
 // Measures the change's two commits again and judges it.
 Result<ConfirmOutcome> confirm_change(const Suite& suite, store::Store& store,
                                       const store::ChangeRecord& change,

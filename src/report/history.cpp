@@ -273,9 +273,16 @@ void render_issue(const IssueFacts& f, std::ostream& out) {
   out << fmt::format(
       "- **Commits**: last good `{}`, first bad `{}`{}\n", md(c.last_good), md(c.first_bad),
       f.commits_in_range > 1 ? fmt::format(" ({} commits in the range)", f.commits_in_range) : "");
-  out << fmt::format("- **Culprit**: {}\n",
-                     f.culprit.empty() ? "not known yet: the range holds more than one commit"
-                                       : "`" + md(f.culprit) + "`");
+  std::string culprit = f.culprit.empty()
+                            ? std::string("not known yet: the range holds more than one commit")
+                            : "`" + md(f.culprit) + "`";
+  if (!f.culprit.empty() && f.culprit_measured) {
+    const std::string m = analysis::measured_text(*f.culprit_measured);
+    culprit += fmt::format(", found by `bisect`: against its parent {}({}), run `{}`",
+                           m.empty() ? "" : m + " ", md(f.culprit_measured->verdict),
+                           f.culprit_measured->run_uuid.substr(0, 8));
+  }
+  out << fmt::format("- **Culprit**: {}\n", culprit);
   out << fmt::format(
       "- **Found**: by {} (p = {:.2g}), {}; status **{}**\n",
       c.method == "head" ? "the head check, when it was the newest commit" : md(c.method),

@@ -43,6 +43,8 @@ struct IssueFacts {
   // What the newest complete one of them measured, when there is one.
   std::optional<analysis::Confirmation> measured;
   std::string culprit;
+  // When a bisect named the culprit: what its final check measured, culprit against parent.
+  std::optional<analysis::Confirmation> culprit_measured;
   std::size_t commits_in_range = 0;  // 0: not known
 };
 void render_issue(const IssueFacts& facts, std::ostream& out);

@@ -96,7 +96,8 @@ TEST(CliBisect, NamesCommit19InAtMostSevenStepsSkippingTheBrokenBuild) {
 }
 
 // A change point that history found between two measured commits gives bisect its range,
-// benchmark and metric.
+// benchmark and metric; the issue report then names the culprit bisect found, with what its
+// final check measured.
 TEST(CliBisect, TakesItsRangeFromAChangePoint) {
   TempDir dir;
   const std::string repo = dir.file("repo"), db = dir.file("bg.db");
@@ -116,6 +117,14 @@ TEST(CliBisect, TakesItsRangeFromAChangePoint) {
   EXPECT_EQ(changes[0]["last_good"], c[16]);
   EXPECT_EQ(changes[0]["first_bad"], c[20]);
   const std::string id = changes[0]["id"];
+  // Before the bisect: four commits in the range, the culprit not known yet, bisect suggested.
+  // (The issue asks the repository of the working directory for the range.)
+  const std::string unknown = "**Culprit**: not known yet";
+  CliResult issue = run_cli({"report", "--issue", id, "--db", db}, repo);
+  ASSERT_EQ(issue.exit_code, 0) << issue.err;
+  EXPECT_NE(issue.out.find(unknown), std::string::npos) << issue.out;
+  EXPECT_NE(issue.out.find("(4 commits in the range)"), std::string::npos) << issue.out;
+  EXPECT_NE(issue.out.find("benchguard bisect SUITE.yml --change"), std::string::npos) << issue.out;
   r = run_cli({"--format", "json", "bisect", "suite.yml", "--db", db, "--change", id.substr(0, 8),
                "--build", kBisectBuild},
               repo);
@@ -126,6 +135,19 @@ TEST(CliBisect, TakesItsRangeFromAChangePoint) {
   EXPECT_EQ(j["benchmark"], "work");
   EXPECT_EQ(j["metric"], "wall_time");
   EXPECT_EQ(j["first_bad"], c[19]);
+  // After it: the culprit, what its final check measured against its parent, and no more
+  // bisect to run.
+  issue = run_cli({"report", "--issue", id, "--db", db}, repo);
+  ASSERT_EQ(issue.exit_code, 0) << issue.err;
+  EXPECT_NE(issue.out.find("**Culprit**: `" + c[19] + "`, found by `bisect`: against its parent +"),
+            std::string::npos)
+      << issue.out;
+  EXPECT_NE(issue.out.find(" (confirmed), run `"), std::string::npos) << issue.out;
+  EXPECT_EQ(issue.out.find("benchguard bisect SUITE.yml --change"), std::string::npos) << issue.out;
+  // Outside the repository the range cannot be asked for: no culprit named.
+  issue = run_cli({"report", "--issue", id, "--db", db}, dir.path().string());
+  ASSERT_EQ(issue.exit_code, 0) << issue.err;
+  EXPECT_NE(issue.out.find(unknown), std::string::npos) << issue.out;
   // An unknown change point is one line that says where to look.
   r = run_cli({"bisect", "suite.yml", "--db", db, "--change", "ffffffffffff"}, repo);
   EXPECT_EQ(r.exit_code, 2);
