@@ -47,17 +47,26 @@ std::vector<std::string> commit_and_measure(const std::string& repo, const std::
   return hashes;
 }
 
-TEST(CliGateLoop, TheRegressingCommitFailsConfirmedAndAnAckPassesIt) {
-  TempDir dir;
-  const std::string repo = dir.file("repo"), db = dir.file("bg.db");
+// A repository with the cost suite and 12 equal commits, each measured into `db`: their hashes.
+std::vector<std::string> equal_history(const std::string& repo, const std::string& db) {
   git_init(repo);
   write_file(repo + "/suite.yml", cost_suite("loop", 3));
   write_file(repo + "/.gitignore", "built-cost.txt\nhead.txt\n");
-  const auto equal = commit_and_measure(repo, db, 1, 12, 13);
+  return commit_and_measure(repo, db, 1, 12, 13);
+}
+
+// The gate against history that measures each suspected regression again, in JSON.
+std::vector<std::string> confirming_gate(const std::string& db, const std::string& repo) {
+  return {"--format",  "json",    "gate",      "--db",    db,     "--repo", repo,
+          "--confirm", "--suite", "suite.yml", "--build", kBuild, "--seed", "3"};
+}
+
+TEST(CliGateLoop, TheRegressingCommitFailsConfirmedAndAnAckPassesIt) {
+  TempDir dir;
+  const std::string repo = dir.file("repo"), db = dir.file("bg.db");
+  const auto equal = equal_history(repo, db);
   ASSERT_EQ(equal.size(), 12u);
-  const std::vector<std::string> gate = {"--format", "json", "gate",      "--db",    db,
-                                         "--repo",   repo,   "--confirm", "--suite", "suite.yml",
-                                         "--build",  kBuild, "--seed",    "3"};
+  const std::vector<std::string> gate = confirming_gate(db, repo);
   const CliResult quiet = run_cli(gate, repo);
   EXPECT_EQ(quiet.exit_code, 0) << quiet.out << quiet.err;
 
@@ -169,13 +178,8 @@ TEST(CliGateLoop, TheRegressingCommitFailsConfirmedAndAnAckPassesIt) {
 TEST(CliGateLoop, AConfirmedRegressionKeepsFailingAfterNewerCommitsUntilUndoneOrAcknowledged) {
   TempDir dir;
   const std::string repo = dir.file("repo"), db = dir.file("bg.db");
-  git_init(repo);
-  write_file(repo + "/suite.yml", cost_suite("loop", 3));
-  write_file(repo + "/.gitignore", "built-cost.txt\n");
-  commit_and_measure(repo, db, 1, 12, 13);
-  const std::vector<std::string> confirming = {
-      "--format",  "json",    "gate",      "--db",    db,     "--repo", repo,
-      "--confirm", "--suite", "suite.yml", "--build", kBuild, "--seed", "3"};
+  equal_history(repo, db);
+  const std::vector<std::string> confirming = confirming_gate(db, repo);
   const std::vector<std::string> plain = {"--format", "json", "gate", "--db", db, "--repo", repo};
   const auto slow = commit_and_measure(repo, db, 13, 13, 13);
   const CliResult found = run_cli(confirming, repo);
