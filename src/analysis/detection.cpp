@@ -282,7 +282,11 @@ Detection detect_history(const History& history, const DetectOptions& options,
       if (c.index == h) change_at_head = true;
       if (c.index < h) from = std::max(from, c.index);
     }
-    for (const std::size_t at : kept_at) from = std::max(from, at);
+    // After a kept change, once enough points follow it to be a baseline of their own; until
+    // then the points before it too, so that the newest commit is never left unexamined.
+    std::size_t after_kept = from;
+    for (const std::size_t at : kept_at) after_kept = std::max(after_kept, at);
+    if (h - after_kept >= stats::HeadCheckOptions{}.min_baseline) from = after_kept;
     stats::HeadCheckOptions ho;
     ho.confidence = options.head_confidence;
     ho.threshold = std::max(options.verdict.threshold, options.min_magnitude);

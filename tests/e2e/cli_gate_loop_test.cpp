@@ -7,6 +7,7 @@
 // busy the machine is.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -32,12 +33,14 @@ using testing::write_file;
 
 const char* const kBuild = "cp cost.txt built-cost.txt";
 
-// Commit k (1-based): cost 10 ms, 11 ms from `slow_from` on; measured into `db` after each.
+// Commit k (1-based): cost 10 ms, `slow` (11 ms) from `slow_from` on; measured into `db` after
+// each.
 std::vector<std::string> commit_and_measure(const std::string& repo, const std::string& db,
-                                            int from, int to, int slow_from) {
+                                            int from, int to, int slow_from,
+                                            const std::string& slow = "0.011") {
   std::vector<std::string> hashes;
   for (int k = from; k <= to; ++k) {
-    write_file(repo + "/cost.txt", std::string(k >= slow_from ? "0.011" : "0.010") + "\n");
+    write_file(repo + "/cost.txt", (k >= slow_from ? slow : std::string("0.010")) + "\n");
     write_file(repo + "/seed.txt", std::to_string(1000 * k) + "\n");
     hashes.push_back(git_commit_all(repo, k));
     sh("cd " + repo + " && " + kBuild);
@@ -195,11 +198,15 @@ TEST(CliGateLoop, AConfirmedRegressionKeepsFailingAfterNewerCommitsUntilUndoneOr
     for (const auto* args : {&confirming, &plain}) {
       const CliResult gate = run_cli(*args, repo);
       ASSERT_EQ(gate.exit_code, 1) << "commit " << k << ": " << gate.out << gate.err;
+      // Measuring again refutes the head check's doubt about the newest commit (it is as
+      // slow as the one before it); without that, the head check may fail it as well.
       const json j = json::parse(gate.out);
-      ASSERT_EQ(j["alerts"].size(), 1u) << gate.out;
-      EXPECT_EQ(j["alerts"][0]["id"], id) << gate.out;
-      EXPECT_EQ(j["alerts"][0]["first_bad"], slow[0]);
-      EXPECT_EQ(j["alerts"][0]["status"], "confirmed");
+      const auto kept = std::find_if(j["alerts"].begin(), j["alerts"].end(),
+                                     [&](const json& a) { return a["id"] == id; });
+      ASSERT_NE(kept, j["alerts"].end()) << gate.out;
+      if (args == &confirming) EXPECT_EQ(j["alerts"].size(), 1u) << gate.out;
+      EXPECT_EQ((*kept)["first_bad"], slow[0]);
+      EXPECT_EQ((*kept)["status"], "confirmed");
     }
     const CliResult detect = run_cli({"--format", "json", "detect", "--db", db}, repo);
     ASSERT_EQ(detect.exit_code, 0) << detect.err;
@@ -223,7 +230,10 @@ TEST(CliGateLoop, AConfirmedRegressionKeepsFailingAfterNewerCommitsUntilUndoneOr
   for (const auto* args : {&confirming, &plain}) {
     const CliResult gate = run_cli(*args, repo);
     ASSERT_EQ(gate.exit_code, 1) << gate.out << gate.err;
-    EXPECT_EQ(json::parse(gate.out)["alerts"][0]["id"], id) << gate.out;
+    const json alerts = json::parse(gate.out)["alerts"];
+    EXPECT_TRUE(std::any_of(alerts.begin(), alerts.end(), [&](const json& a) {
+      return a["id"] == id;
+    })) << gate.out;
   }
 
   const CliResult ack = run_cli({"ack", id, "--reason", "accepted", "--db", db}, repo);
@@ -232,6 +242,16 @@ TEST(CliGateLoop, AConfirmedRegressionKeepsFailingAfterNewerCommitsUntilUndoneOr
     const CliResult gate = run_cli(*args, repo);
     EXPECT_EQ(gate.exit_code, 0) << gate.out << gate.err;
   }
+  // A further slowdown at the 18th commit (to 20 ms) is judged at once, against the commits
+  // since the acknowledged one (which moved between 10 and 11 ms: the 16th undid it), and
+  // confirmed by measuring the 17th and the 18th.
+  const auto slower = commit_and_measure(repo, db, 18, 18, 18, "0.020");
+  const CliResult gate = run_cli(confirming, repo);
+  ASSERT_EQ(gate.exit_code, 1) << gate.out << gate.err;
+  const json j = json::parse(gate.out);
+  ASSERT_EQ(j["alerts"].size(), 1u) << gate.out;
+  EXPECT_EQ(j["alerts"][0]["first_bad"], slower[0]);
+  EXPECT_EQ(j["alerts"][0]["status"], "confirmed");
 }
 
 TEST(CliGateLoop, WhatMatchesNothingIsAnErrorThatSaysWhatExists) {

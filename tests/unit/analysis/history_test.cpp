@@ -354,6 +354,24 @@ TEST(AnalysisDetection, AChangeConfirmedByMeasuringAgainStaysAfterNewerPoints) {
   EXPECT_EQ(d.changes[0].index, 19);
   EXPECT_EQ(d.changes[0].detected_at, 3);
   EXPECT_DOUBLE_EQ(d.changes[0].change, 0.05);  // as it was found and measured
+  // The newest point is checked against the 10 points since it, and against the 19 before it:
+  // as flat as they are, it undid it.
+  ASSERT_EQ(d.heads.size(), 1u);
+  EXPECT_TRUE(d.heads[0].check.examined);
+  EXPECT_EQ(d.heads[0].check.baseline_points, 10u);
+  EXPECT_EQ(d.heads[0].kept_id, head.id);
+  EXPECT_EQ(d.heads[0].before_kept.baseline_points, 19u);
+  EXPECT_TRUE(d.heads[0].undoes_kept());
+  // Kept at c28, with only 2 points after it: the head check takes the points before it too.
+  store::ChangeRecord late = head;
+  late.id = change_id(key, "c28");
+  late.last_good = "c27";
+  late.first_bad = "c28";
+  d = detect_history(flat, o, {}, {late}, 7);
+  ASSERT_EQ(d.changes.size(), 1u);
+  EXPECT_EQ(d.changes[0].index, 27);
+  EXPECT_TRUE(d.heads[0].check.examined) << d.heads[0].check.why_not;
+  EXPECT_GT(d.heads[0].check.baseline_points, 2u);
 
   store::ChangeRecord suspected = head;
   suspected.status = "suspected";
