@@ -362,12 +362,16 @@ TEST(AnalysisDetection, AChangeConfirmedByMeasuringAgainStaysAfterNewerPoints) {
   EXPECT_EQ(d.heads[0].kept_id, head.id);
   EXPECT_EQ(d.heads[0].before_kept.baseline_points, 19u);
   EXPECT_TRUE(d.heads[0].undoes_kept());
+  // The same change, found at commit k instead.
+  const auto at = [&](int k) {
+    store::ChangeRecord moved = head;
+    moved.id = change_id(key, "c" + std::to_string(k));
+    moved.last_good = "c" + std::to_string(k - 1);
+    moved.first_bad = "c" + std::to_string(k);
+    return moved;
+  };
   // Kept at c28, with only 2 points after it: the head check takes the points before it too.
-  store::ChangeRecord late = head;
-  late.id = change_id(key, "c28");
-  late.last_good = "c27";
-  late.first_bad = "c28";
-  d = detect_history(flat, o, {}, {late}, 7);
+  d = detect_history(flat, o, {}, {at(28)}, 7);
   ASSERT_EQ(d.changes.size(), 1u);
   EXPECT_EQ(d.changes[0].index, 27);
   EXPECT_TRUE(d.heads[0].check.examined) << d.heads[0].check.why_not;
@@ -381,13 +385,9 @@ TEST(AnalysisDetection, AChangeConfirmedByMeasuringAgainStaysAfterNewerPoints) {
   EXPECT_TRUE(detect_history(flat, o, {}, {elsewhere}, 7).changes.empty());
 
   const History stepped = build_history(stepped_runs(), options());
-  store::ChangeRecord at_step = head;
-  at_step.id = change_id(key, "c40");
-  at_step.last_good = "c39";
-  at_step.first_bad = "c40";
-  d = detect_history(stepped, o, {}, {at_step}, 7);
+  d = detect_history(stepped, o, {}, {at(40)}, 7);
   ASSERT_EQ(d.changes.size(), 1u);
-  EXPECT_EQ(d.changes[0].id, at_step.id);
+  EXPECT_EQ(d.changes[0].id, at(40).id);
   EXPECT_EQ(d.changes[0].method, "head");
   EXPECT_EQ(d.changes[0].status, "confirmed");
   EXPECT_EQ(d.changes[0].index, 39);
