@@ -204,7 +204,9 @@ TEST(CliGateLoop, AConfirmedRegressionKeepsFailingAfterNewerCommitsUntilUndoneOr
       const auto kept = std::find_if(j["alerts"].begin(), j["alerts"].end(),
                                      [&](const json& a) { return a["id"] == id; });
       ASSERT_NE(kept, j["alerts"].end()) << gate.out;
-      if (args == &confirming) EXPECT_EQ(j["alerts"].size(), 1u) << gate.out;
+      if (args == &confirming) {
+        EXPECT_EQ(j["alerts"].size(), 1u) << gate.out;
+      }
       EXPECT_EQ((*kept)["first_bad"], slow[0]);
       EXPECT_EQ((*kept)["status"], "confirmed");
     }
