@@ -255,7 +255,8 @@ Detection detect_history(const History& history, const DetectOptions& options,
     // it). It follows its first bad point, and stands for the detector's change there, when
     // there is one, so that it is never lost with that.
     const std::size_t h = values.size() - 1;
-    std::vector<std::size_t> kept_at;  // indices of the kept changes
+    std::size_t newest_at = 0;  // the newest kept change: its index and id ("" when none)
+    std::string newest_id;
     bool stands_for_detector = false;  // a kept change took the place of a detector's
     if (const auto c = changes_of.find(key); c != changes_of.end() && !values.empty())
       for (const auto* r : c->second) {
@@ -263,7 +264,10 @@ Detection detect_history(const History& history, const DetectOptions& options,
         std::size_t at = 0;
         while (at < h && point_name(s.points[at]) != r->first_bad) ++at;
         if (at == 0 || at >= h || point_name(s.points[at - 1]) != r->last_good) continue;
-        kept_at.push_back(at);
+        if (at >= newest_at) {
+          newest_at = at;
+          newest_id = r->id;
+        }
         if (std::erase_if(part.changes,
                           [&](const store::ChangeRecord& x) { return x.id == r->id; }) > 0)
           stands_for_detector = true;
@@ -284,8 +288,7 @@ Detection detect_history(const History& history, const DetectOptions& options,
     }
     // After a kept change, once enough points follow it to be a baseline of their own; until
     // then the points before it too, so that the newest commit is never left unexamined.
-    std::size_t after_kept = from;
-    for (const std::size_t at : kept_at) after_kept = std::max(after_kept, at);
+    const std::size_t after_kept = newest_id.empty() ? from : std::max(from, newest_at);
     if (h - after_kept >= stats::HeadCheckOptions{}.min_baseline) from = after_kept;
     stats::HeadCheckOptions ho;
     ho.confidence = options.head_confidence;
@@ -295,8 +298,8 @@ Detection detect_history(const History& history, const DetectOptions& options,
     };
     // The newest change kept that way, when nothing newer follows it: is the newest point back
     // among the points before it (since the change before that)?
-    if (!kept_at.empty() && !change_at_head && options.head) {
-      const std::size_t at = *std::max_element(kept_at.begin(), kept_at.end());
+    if (!newest_id.empty() && !change_at_head && options.head) {
+      const std::size_t at = newest_at;
       if (std::none_of(part.changes.begin(), part.changes.end(),
                        [&](const auto& c) { return static_cast<std::size_t>(c.index) > at; })) {
         std::size_t start = at > options.window ? at - options.window : 0;
@@ -305,10 +308,7 @@ Detection detect_history(const History& history, const DetectOptions& options,
             start = std::max(start, static_cast<std::size_t>(c.index));
         std::vector<stats::PointMoments> before;
         for (std::size_t i = start; i < at; ++i) before.push_back(moments(s.points[i]));
-        const auto kept = std::find_if(part.changes.begin(), part.changes.end(), [&](auto& c) {
-          return static_cast<std::size_t>(c.index) == at;
-        });
-        part.head.kept_id = kept->id;
+        part.head.kept_id = newest_id;
         part.head.before_kept = stats::check_head(before, moments(s.points[h]), ho);
         part.head.kept_worse = part.head.before_kept.suspected && worse(part.head.before_kept);
       }

@@ -60,8 +60,8 @@ struct HeadResult {
   // newest commit undid it when that check ran and did not find it worse than them.
   std::string kept_id;
   stats::HeadCheck before_kept;
-  bool undoes_kept() const { return !kept_id.empty() && before_kept.examined && !kept_worse; }
   bool kept_worse = false;  // before_kept suspected the newest point, the worse way
+  bool undoes_kept() const { return !kept_id.empty() && before_kept.examined && !kept_worse; }
 };
 
 struct Detection {

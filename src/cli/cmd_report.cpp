@@ -14,7 +14,6 @@
 #include "refs/confirm.hpp"
 #include "report/history.hpp"
 #include "report/html/site.hpp"
-#include "vcs/git.hpp"
 #include "vcs/worktree.hpp"
 
 namespace benchguard::cli {
