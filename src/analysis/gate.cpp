@@ -424,15 +424,17 @@ struct ReadRun {
   std::optional<HistoryBuilder::Prepared> prepared;  // of `series`, when made ahead
 };
 
-// Reads run `id` through `reader`: from its entry under `key` when it has a readable one; else
-// from its records, deriving the entry when `derive` (the caller saves it).
+// Reads run `id` through `reader`: from its entry under `key` when it has a readable one (the
+// variants of `only`'s benchmarks alone, when given); else from its records, deriving the
+// entry when `derive` (the caller saves it).
 Result<ReadRun> read_run(store::Store& reader, int64_t id, const std::string& key,
-                         const BurnInPolicy& policy, bool derive) {
+                         const BurnInPolicy& policy, bool derive,
+                         const std::vector<std::string>& only) {
   ReadRun out;
   out.id = id;
   BG_ASSIGN(store::CachedRun cached, reader.load_cached_run(id, key, {.columns = true}));
   if (cached.cache) {
-    auto series = RunSeries::decode(std::move(*cached.cache));
+    auto series = RunSeries::decode(std::move(*cached.cache), only);
     if (series.ok()) {
       out.run = std::move(cached.data.run);
       out.series = std::move(*series);
@@ -481,7 +483,7 @@ Result<History> load_history(store::Store& store, const HistoryOptions& options,
     return ok_status();
   };
   for (const auto& s : summaries) {
-    BG_ASSIGN(ReadRun r, read_run(store, s.id, key, options.burn_in, derive));
+    BG_ASSIGN(ReadRun r, read_run(store, s.id, key, options.burn_in, derive, {}));
     add_read(builder, r);
     if (!r.warning.empty()) warnings.push_back(std::move(r.warning));
     if (r.derived) fill.push_back({r.id, key, r.series->bytes()});
@@ -494,7 +496,10 @@ Result<History> load_history(store::Store& store, const HistoryOptions& options,
 }
 
 Result<History> load_history(const store::StoreOpener& open_reader, const HistoryOptions& options,
-                             std::vector<store::RunSummary> summaries, store::Store* save_to) {
+                             std::vector<store::RunSummary> summaries, store::Store* save_to,
+                             Variants read) {
+  static const std::vector<std::string> kEvery;
+  const auto& only = read == Variants::kNamed ? options.benchmarks : kEvery;
   history_runs(options, summaries);
   const std::string key = series_cache_key(options.burn_in);
   const bool derive = save_to != nullptr && save_to->writable();
@@ -530,7 +535,8 @@ Result<History> load_history(const store::StoreOpener& open_reader, const Histor
                           if (!opened.ok()) return fail(opened.error()), nullptr;
                           reader = std::move(*opened);
                         }
-                        auto r = read_run(*reader, summaries[k].id, key, options.burn_in, derive);
+                        auto r =
+                            read_run(*reader, summaries[k].id, key, options.burn_in, derive, only);
                         if (!r.ok()) return fail(r.error()), nullptr;
                         auto read = std::make_shared<ReadRun>(std::move(*r));
                         // Decoding the values here keeps them off the stage that adds runs

@@ -113,18 +113,17 @@ class Reader {
     pos_ += 8;
     return x;
   }
-  std::string bytes(std::size_t n) {
+  std::string_view bytes(std::size_t n) {
     if (!have(n)) return {};
-    std::string s(in_.substr(pos_, n));
+    const std::string_view s = in_.substr(pos_, n);
     pos_ += n;
     return s;
   }
-  const std::string& text(const std::vector<std::string>& texts) {
-    static const std::string kNone;
+  std::string_view text(const std::vector<std::string_view>& texts) {
     const uint64_t i = varint();
     if (!ok_ || i >= texts.size()) {
       ok_ = false;
-      return kNone;
+      return {};
     }
     return texts[static_cast<std::size_t>(i)];
   }
@@ -203,7 +202,38 @@ RunSeries RunSeries::of(const RunData& run, const BurnInPolicy& policy) {
   return std::move(*decoded);
 }
 
-Result<RunSeries> RunSeries::decode(std::string bytes) {
+namespace {
+
+// Past the rest of a variant whose benchmark is not wanted, reading what decode reads and
+// keeping none of it. False when its bytes are malformed.
+bool skip_variant(Reader& r, const std::vector<std::string_view>& texts) {
+  r.text(texts);  // its name
+  if (r.varint() > 1) return false;
+  const std::size_t measured = r.count(1);
+  for (std::size_t i = 0; r.ok() && i < measured; ++i) r.text(texts);
+  const std::size_t summaries = r.count(1);
+  for (std::size_t i = 0; r.ok() && i < summaries; ++i) {
+    r.text(texts);
+    r.varint();
+    r.f64();
+    for (int k = 0; k < 4; ++k) r.opt();
+  }
+  const std::size_t metrics = r.count(1);
+  for (std::size_t i = 0; r.ok() && i < metrics; ++i) {
+    r.text(texts);
+    r.text(texts);
+    if (r.varint() > 1) return false;
+    const std::size_t instances = r.count(1);
+    const std::size_t values = r.count(8);
+    for (std::size_t j = 0; r.ok() && j < instances; ++j) r.varint();
+    if (!r.skip(8 * values)) return false;
+  }
+  return r.ok();
+}
+
+}  // namespace
+
+Result<RunSeries> RunSeries::decode(std::string bytes, const std::vector<std::string>& only) {
   RunSeries out;
   out.bytes_ = std::move(bytes);
   const std::string_view in = out.bytes_;
@@ -216,20 +246,25 @@ Result<RunSeries> RunSeries::decode(std::string bytes) {
     return Error{fmt::format("series cache entry of version {}, this benchguard reads {}", version,
                              kSeriesCacheVersion)};
   Reader r(in, kMagic.size() + 4);
-  std::vector<std::string> texts(r.count(1));
+  std::vector<std::string_view> texts(r.count(1));
   for (auto& t : texts) t = r.bytes(r.count(1));
   const std::size_t variants = r.count(4);
-  out.variants_.reserve(variants);  // counts are bounded by the bytes left
+  if (only.empty()) out.variants_.reserve(variants);  // counts are bounded by the bytes left
   for (std::size_t k = 0; r.ok() && k < variants; ++k) {
+    const std::string_view benchmark = r.text(texts);
+    if (!only.empty() && std::find(only.begin(), only.end(), benchmark) == only.end()) {
+      if (!skip_variant(r, texts)) return Error{"series cache entry: a malformed variant"};
+      continue;
+    }
     Variant v;
-    v.benchmark = r.text(texts);
+    v.benchmark = benchmark;
     v.name = r.text(texts);
     const uint64_t simulated = r.varint();
     if (simulated > 1) break;
     v.simulated = simulated == 1;
     const std::size_t measured = r.count(1);
     v.measured.reserve(measured);
-    for (std::size_t i = 0; r.ok() && i < measured; ++i) v.measured.push_back(r.text(texts));
+    for (std::size_t i = 0; r.ok() && i < measured; ++i) v.measured.emplace_back(r.text(texts));
     const std::size_t summaries = r.count(1);
     for (std::size_t i = 0; r.ok() && i < summaries; ++i) {
       SummaryRecord s;

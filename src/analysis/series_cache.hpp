@@ -57,8 +57,10 @@ class RunSeries {
 
   // Derives a run's entry: every variant, every metric it measured or summarised.
   static RunSeries of(const RunData& run, const BurnInPolicy& policy);
-  // Reads an entry; an Error saying what is wrong with bytes this version did not write.
-  static Result<RunSeries> decode(std::string bytes);
+  // Reads an entry; an Error saying what is wrong with bytes this version did not write. With
+  // `only`, the variants of those benchmarks alone (the others are passed over, checked for
+  // no more than their bounds).
+  static Result<RunSeries> decode(std::string bytes, const std::vector<std::string>& only = {});
 
   const std::string& bytes() const { return bytes_; }
   const std::vector<Variant>& variants() const { return variants_; }

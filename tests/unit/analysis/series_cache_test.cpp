@@ -241,6 +241,20 @@ TEST(SeriesCache, HistoryFromTheEntriesIsHistoryFromTheInstances) {
                              options[i], *runs);
     ASSERT_TRUE(many.ok()) << many.error().message;
     expect_same_history(expected[i], *many);
+    if (!options[i].benchmarks.empty()) {
+      // The variants of those benchmarks alone: the same series.
+      auto named = load_history([&] { return store::open_store(path, {.read_only = true}); },
+                                options[i], *runs, nullptr, Variants::kNamed);
+      ASSERT_TRUE(named.ok()) << named.error().message;
+      EXPECT_EQ(named->series.size(), expected[i].series.size());
+      for (size_t k = 0; k < named->series.size() && k < expected[i].series.size(); ++k) {
+        EXPECT_EQ(named->series[k].key(), expected[i].series[k].key());
+        ASSERT_EQ(named->series[k].points.size(), expected[i].series[k].points.size());
+        for (size_t p = 0; p < named->series[k].points.size(); ++p)
+          EXPECT_TRUE(
+              same_bits(named->series[k].points[p].centre, expected[i].series[k].points[p].centre));
+      }
+    }
     expect_same_history(expected[i], build_history(all, options[i]), options[i].commits.empty());
   }
   // Detection, its confirmations included, sees the same series.
@@ -339,14 +353,39 @@ TEST(SeriesCache, EveryCutAndEveryFlippedByteOfAnEntryIsReadSafely) {
         EXPECT_TRUE(same_bits(got.values()[i], want.values()[i]));
     }
   }
-  // Every cut is an Error, never a crash or a read past the end (ASan in CI).
-  for (size_t n = 0; n < bytes.size(); ++n)
+  // The variants of some benchmarks alone: the others passed over, these read the same.
+  const std::vector<std::string> only = {"mixed", "bench/0001"};
+  auto some = RunSeries::decode(bytes, only);
+  ASSERT_TRUE(some.ok()) << some.error().message;
+  std::vector<const RunSeries::Variant*> wanted;
+  for (const auto& v : back->variants())
+    if (v.benchmark == "mixed" || v.benchmark == "bench/0001") wanted.push_back(&v);
+  ASSERT_EQ(wanted.size(), 2u);
+  ASSERT_EQ(some->variants().size(), wanted.size());
+  for (size_t v = 0; v < wanted.size(); ++v) {
+    const auto& got = some->variants()[v];
+    EXPECT_EQ(got.benchmark, wanted[v]->benchmark);
+    EXPECT_EQ(got.measured, wanted[v]->measured);
+    ASSERT_EQ(got.metrics.size(), wanted[v]->metrics.size());
+    for (size_t m = 0; m < got.metrics.size(); ++m) {
+      const auto a = some->data(got.metrics[m]), b = back->data(wanted[v]->metrics[m]);
+      ASSERT_EQ(a.size(), b.size());
+      for (size_t i = 0; i < a.size(); ++i) EXPECT_TRUE(same_bits(a.values()[i], b.values()[i]));
+    }
+  }
+  EXPECT_TRUE(RunSeries::decode(bytes, {"none of these"})->variants().empty());
+  // Every cut is an Error, never a crash or a read past the end (ASan in CI), with or without
+  // variants passed over.
+  for (size_t n = 0; n < bytes.size(); ++n) {
     EXPECT_FALSE(RunSeries::decode(bytes.substr(0, n)).ok()) << "cut at " << n;
+    EXPECT_FALSE(RunSeries::decode(bytes.substr(0, n), only).ok()) << "cut at " << n;
+  }
   EXPECT_FALSE(RunSeries::decode(bytes + "x").ok());
   // Flipped bytes: an Error, or an entry whose every value can be read.
   for (size_t n = 0; n < bytes.size(); n += 7) {
     std::string b = bytes;
     b[n] = static_cast<char>(b[n] ^ 0x5a);
+    (void)RunSeries::decode(b, only);  // read safely, whatever it gives
     auto d = RunSeries::decode(b);
     if (!d.ok()) continue;
     for (const auto& v : d->variants())
