@@ -6,10 +6,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
-#include <string_view>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/compare.hpp"
+#include "analysis/samples.hpp"
+#include "analysis/series_cache.hpp"
 #include "report/compare.hpp"
 #include "report/html/encode.hpp"
 #include "report/html/page.hpp"
@@ -30,6 +33,44 @@ json run_json(const RunData& r) {
           {"started", r.run.started_at / 1'000'000'000}};
 }
 
+// A run's values of the metric by benchmark variant: the last variant of a name, as a scan of
+// the run finds it, when it has values.
+struct Values {
+  stats::Hierarchical data;
+  Direction direction = Direction::kLowerIsBetter;
+};
+using Column = std::map<std::pair<std::string, std::string>, Values>;
+
+Column column_of(const RunData& run, const std::string& metric,
+                 const analysis::BurnInPolicy& burn_in) {
+  Column out;
+  for (const auto& v : run.variants) {
+    const std::pair<std::string, std::string> key{v.variant.benchmark, v.variant.name};
+    auto sample = analysis::extract(v, metric, burn_in);
+    if (sample.data.empty()) {
+      out.erase(key);
+      continue;
+    }
+    out[key] = {std::move(sample.data), sample.metric.direction};
+  }
+  return out;
+}
+
+// The same from the run's series cache entry.
+Column column_of(const analysis::RunSeries& run, const std::string& metric) {
+  Column out;
+  for (const auto& v : run.variants()) {
+    const std::pair<std::string, std::string> key{v.benchmark, v.name};
+    const auto* m = v.find(metric);
+    if (m == nullptr) {
+      out.erase(key);
+      continue;
+    }
+    out[key] = {run.data(*m), m->info.direction};
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<const store::RunSummary*> compare_page_runs(const std::vector<store::RunSummary>& runs,
@@ -46,30 +87,57 @@ Result<std::string> render_compare_page(store::Store& store,
                                         const std::vector<store::RunSummary>& runs,
                                         const SiteOptions& options) {
   const std::string metric = primary_metric(options);
-  std::vector<RunData> picked;  // newest first
-  for (const auto* r : compare_page_runs(runs, options)) {
-    BG_ASSIGN(RunData data, store.load_run(std::to_string(r->id), {.columns = true}));
-    picked.push_back(std::move(data));
-  }
+  const analysis::BurnInPolicy& burn_in = options.history.burn_in;
+  const auto listed = compare_page_runs(runs, options);  // newest first
   json data = {{"metric", metric},
                {"threshold", options.threshold},
                {"columns", json::array()},
                {"rows", json::array()},
                {"table", nullptr}};
-  if (picked.size() < 2) return render_page({"compare", "Compare", data, false, true});
-  std::reverse(picked.begin(), picked.end());  // oldest first: the baseline, then the columns
-  const RunData& base = picked.front();
+  if (listed.size() < 2) {
+    for (const auto* r : listed) {
+      BG_ASSIGN(RunData run, store.load_run(std::to_string(r->id), {.columns = true}));
+      (void)run;  // a run that cannot be read is an error here too
+    }
+    return render_page({"compare", "Compare", data, false, true});
+  }
+  // The baseline and the newest run whole, for the A/B table; the runs between from their
+  // series cache entries where they have one (the values extract() gives, bit for bit), which
+  // is all the heat map reads of them.
+  const std::string cache_key = analysis::series_cache_key(burn_in);
+  std::vector<Column> columns;  // oldest first: the baseline, then the columns
+  std::vector<RunData> whole;   // the baseline, the newest
+  for (std::size_t k = listed.size(); k-- > 0;) {
+    const auto* r = listed[k];
+    const bool ends = k == 0 || k + 1 == listed.size();
+    if (!ends) {
+      BG_ASSIGN(store::CachedRun cached,
+                store.load_cached_run(r->id, cache_key, {.columns = true}));
+      if (cached.cache) {
+        auto series = analysis::RunSeries::decode(std::move(*cached.cache));
+        if (series.ok()) {
+          data["columns"].push_back(run_json(cached.data));
+          columns.push_back(column_of(*series, metric));
+          continue;
+        }
+      }
+    }
+    BG_ASSIGN(RunData run, store.load_run(std::to_string(r->id), {.columns = true}));
+    if (k + 1 != listed.size()) data["columns"].push_back(run_json(run));
+    columns.push_back(column_of(run, metric, burn_in));
+    if (ends) whole.push_back(std::move(run));
+  }
+  const RunData& base = whole.front();
+  const RunData& newest = whole.back();
   data["baseline"] = run_json(base);
-  for (std::size_t c = 1; c < picked.size(); ++c) data["columns"].push_back(run_json(picked[c]));
 
   // The A/B table: the baseline against the newest run, as `compare` has it.
-  analysis::Side a{fmt::format("run {}", base.id), {}},
-      b{fmt::format("run {}", picked.back().id), {}};
+  analysis::Side a{fmt::format("run {}", base.id), {}}, b{fmt::format("run {}", newest.id), {}};
   for (const auto& v : base.variants) a.variants.push_back(&v);
-  for (const auto& v : picked.back().variants) b.variants.push_back(&v);
+  for (const auto& v : newest.variants) b.variants.push_back(&v);
   analysis::CompareOptions copts;
   copts.metrics = {metric};
-  copts.burn_in = options.history.burn_in;
+  copts.burn_in = burn_in;
   copts.verdict.threshold = options.threshold;
   copts.verdict.seed = options.summary.seed;
   copts.verdict.resamples = options.summary.resamples;
@@ -77,50 +145,30 @@ Result<std::string> render_compare_page(store::Store& store,
   data["table"] = compare_json(report, a.label + " vs " + b.label,
                                stats::to_string(copts.verdict.statistic), copts.verdict.confidence);
 
-  // The heat map: every benchmark variant of the baseline against each column.
-  using Variants = std::map<std::pair<std::string_view, std::string_view>, const VariantData*>;
-  const auto by_name = [](const RunData& run) {
-    Variants out;
-    for (const auto& v : run.variants) out[{v.variant.benchmark, v.variant.name}] = &v;
-    return out;
-  };
-  std::vector<Variants> in_column;  // the last of a name, as a scan of the run would find
-  in_column.reserve(picked.size());
-  for (const auto& run : picked) in_column.push_back(by_name(run));
-  const Variants& in_base = in_column.front();  // picked.front() is the baseline
-  // Each cell's probability comes from the distribution the table's interval comes from: the
-  // t distribution of the log ratio (no replicates drawn), or heat_resamples replicates.
+  // The heat map: every benchmark variant of the baseline against each column. Each cell's
+  // probability comes from the distribution the table's interval comes from: the t
+  // distribution of the log ratio (no replicates drawn), or heat_resamples replicates.
   stats::VerdictOptions heat = copts.verdict;
   heat.resamples = options.heat_resamples;
   const stats::CiMethod interval = stats::interval_of(heat);
   const int resamples = stats::verdict_resamples(heat);
   data["heatFrom"] = interval == stats::CiMethod::kStudentT ? "t" : "bootstrap";
   std::uint64_t k = 0;
-  for (const auto& [key, bv] : in_base) {
-    const auto sa = analysis::extract(*bv, metric, options.history.burn_in);
-    if (sa.data.empty()) continue;
+  for (const auto& [key, sa] : columns.front()) {
     json cells = json::array();
-    for (std::size_t c = 1; c < picked.size(); ++c) {
-      const auto found = in_column[c].find(key);
-      const VariantData* cv = found == in_column[c].end() ? nullptr : found->second;
-      if (cv == nullptr) {
+    for (std::size_t c = 1; c < columns.size(); ++c) {
+      const auto found = columns[c].find(key);
+      if (found == columns[c].end()) {
         cells.push_back(nullptr);
         continue;
       }
-      const auto sb = analysis::extract(*cv, metric, options.history.burn_in);
-      if (sb.data.empty()) {
-        cells.push_back(nullptr);
-        continue;
-      }
+      const Values& sb = found->second;
       const auto rs = stats::ratio_sample(sa.data, sb.data, copts.verdict.statistic, resamples,
                                           stats::derive_seed(options.summary.seed, k++));
-      const double p =
-          stats::probability_beyond(rs, options.threshold, sa.metric.direction, interval);
+      const double p = stats::probability_beyond(rs, options.threshold, sa.direction, interval);
       cells.push_back({{"p", json_number(p)}, {"ratio", json_number(rs.ratio)}});
     }
-    data["rows"].push_back({{"benchmark", std::string(key.first)},
-                            {"variant", std::string(key.second)},
-                            {"cells", cells}});
+    data["rows"].push_back({{"benchmark", key.first}, {"variant", key.second}, {"cells", cells}});
   }
   return render_page({"compare", "Compare", data, false, true});
 }
