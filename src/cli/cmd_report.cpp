@@ -97,6 +97,9 @@ Action add_report(CLI::App& app, Context& ctx) {
       if (written.removed > 0) changes += fmt::format(", {} removed", written.removed);
       if (site.reused > 0)
         changes += fmt::format(", {} pages kept from the last build", site.reused);
+      if (site.followed)
+        changes += fmt::format(", the history of {} benchmark{} read again", site.remade.size(),
+                               site.remade.size() == 1 ? "" : "s");
       ctx.err << fmt::format("benchguard: {} files written to {}{} (open {}/index.html)\n",
                              written.written, escape_text(*dir), changes, escape_text(*dir));
     }

@@ -34,7 +34,10 @@ std::string escape_html(std::string_view text) {
 }
 
 std::string json_for_html(const nlohmann::json& data) {
-  const std::string text = json_text(data);
+  return json_text_for_html(json_text(data));
+}
+
+std::string json_text_for_html(std::string_view text) {
   std::string out;
   out.reserve(text.size() + 16);
   // Outside strings JSON has none of these characters, so escaping them everywhere keeps the
@@ -58,6 +61,10 @@ std::string json_for_html(const nlohmann::json& data) {
 }
 
 std::string render_page(const PageSpec& page) {
+  return render_page(page, json_for_html(page.data));
+}
+
+std::string render_page(const PageSpec& page, std::string_view data_for_html) {
   std::string out = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n"
@@ -79,8 +86,9 @@ std::string render_page(const PageSpec& page) {
       "<noscript><p>This page draws its tables and charts with JavaScript.</p></noscript>"
       "</main>\n",
       escape_html(page.title));
-  out += "<script type=\"application/json\" id=\"bg-data\">" + json_for_html(page.data) +
-         "</script>\n";
+  out += "<script type=\"application/json\" id=\"bg-data\">";
+  out += data_for_html;
+  out += "</script>\n";
   if (page.commits) out += "<script src=\"data/commits.js\"></script>\n";
   if (page.charts) out += "<script src=\"assets/uPlot.iife.min.js\"></script>\n";
   out += "<script src=\"assets/common.js\"></script>\n";

@@ -22,6 +22,8 @@ std::string escape_html(std::string_view text);
 // JSON text for inside a <script type="application/json"> element or a script file: < > &
 // written as \u escapes, so that no "</script>" or "<!--" can appear in it.
 std::string json_for_html(const nlohmann::json& data);
+// The same of JSON text already made (json_text).
+std::string json_text_for_html(std::string_view text);
 
 struct PageSpec {
   std::string kind;   // overview | regressions | benchmark | run | ...: selects the script
@@ -32,5 +34,8 @@ struct PageSpec {
 };
 
 std::string render_page(const PageSpec& page);
+// The same with the page's data given as json_for_html made it (page.data is not read): for
+// data put together from parts made earlier.
+std::string render_page(const PageSpec& page, std::string_view data_for_html);
 
 }  // namespace benchguard::report::html

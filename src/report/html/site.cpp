@@ -16,13 +16,16 @@
 #include <unordered_map>
 
 #include "analysis/gate.hpp"
+#include "analysis/series_cache.hpp"
 #include "core/build_id.hpp"
 #include "core/embedded.hpp"
 #include "core/hash.hpp"
+#include "core/json_error.hpp"
 #include "core/yaml_util.hpp"
 #include "report/html/encode.hpp"
 #include "report/html/page.hpp"
 #include "report/html/site_data.hpp"
+#include "report/html/site_state.hpp"
 
 namespace benchguard::report::html {
 namespace {
@@ -166,6 +169,14 @@ void add_change(Fnv1a& h, const store::ChangeRecord& c) {
     h.f64(x);
 }
 
+// A series' detection state as detection reads it (not when it was saved).
+void add_state(Fnv1a& h, const store::SeriesState& s) {
+  h.str(s.series_key);
+  h.str(s.settings);
+  h.i64(s.points);
+  h.str(s.digest);
+}
+
 // The key of benchmark page `g`: everything benchmark_data shows of its series. Each point's
 // commit index (its place in data/commits.js), values and runs as listed (the instance values
 // shown come from those runs, read under the options `base` holds), and the change points of
@@ -206,16 +217,20 @@ std::string group_key(Fnv1a h, std::size_t g, const std::string& title,
 }
 
 // The store as a site shows it: the runs as listed, their measurements' stamp, the stored
-// change points (every field the pages show, not when it was detected) and acknowledgements.
+// change points (every field the pages show, not when it was detected), the detection states
+// they were found with, and acknowledgements.
 std::string fingerprint_of(const std::string& stamp, const std::vector<store::RunSummary>& runs,
                            const std::vector<store::ChangeRecord>& changes,
+                           const std::vector<store::SeriesState>& states,
                            const std::vector<store::AckRecord>& acks) {
-  Fnv1a h("store-fingerprint-1");
+  Fnv1a h("store-fingerprint-2");
   h.str(stamp);
   h.i64(static_cast<int64_t>(runs.size()));
   for (const auto& r : runs) add_run(h, r);
   h.i64(static_cast<int64_t>(changes.size()));
   for (const auto& c : changes) add_change(h, c);
+  h.i64(static_cast<int64_t>(states.size()));
+  for (const auto& s : states) add_state(h, s);
   h.i64(static_cast<int64_t>(acks.size()));
   for (const auto& a : acks) {
     h.str(a.change_id);
@@ -266,6 +281,7 @@ std::optional<Site> previous_files(const PreviousSite& previous) {
   }
   site.keys = previous.keys;
   site.warnings = previous.warnings;
+  site.state = previous.state;
   site.reused = site.files.size();
   site.unchanged = true;
   return site;
@@ -317,8 +333,9 @@ Result<std::string> store_fingerprint(store::Store& store) {
   BG_ASSIGN(const auto runs, store.list_runs({.counts = false}));
   BG_ASSIGN(const std::string stamp, store.measurements_stamp());
   BG_ASSIGN(const auto changes, store.load_changes());
+  BG_ASSIGN(const auto states, store.load_series_states());
   BG_ASSIGN(const auto acks, store.load_acks());
-  return fingerprint_of(stamp, runs, changes, acks);
+  return fingerprint_of(stamp, runs, changes, states, acks);
 }
 
 std::string primary_metric(const SiteOptions& options) {
@@ -336,6 +353,336 @@ bool dashboard_available() {
   return !dashboard_asset_files().empty();
 }
 
+namespace {
+
+// What both ways of building the series' pages (the whole history, or the series new runs
+// measure) share.
+struct SeriesContext {
+  const SiteOptions& options;
+  const std::vector<store::RunSummary>& runs;
+  const std::vector<store::ChangeRecord>& stored;
+  const std::vector<store::AckRecord>& acks;
+  const std::vector<store::SeriesState>& states;
+  int64_t now = 0;
+  const PreviousSite* previous = nullptr;
+  std::optional<Fnv1a> page_base;                 // of every page key
+  std::unordered_map<int64_t, int64_t> run_hash;  // run id -> hash of it as listed
+  std::map<std::string, std::string> inputs;      // series key -> series_inputs
+  std::string state_key;                          // SiteState::key ("": no state)
+  std::string acks_hash;                          // SiteState::acks
+};
+
+// The overview, the regressions page and the benchmark pages, with the commits table, the
+// state the next build starts from and the history they were made from.
+struct SeriesPages {
+  std::string overview, regressions;
+  std::vector<SiteFile> groups;         // benchmark pages, by number
+  std::vector<std::string> group_keys;  // their keys ("" none)
+  std::size_t reused = 0;
+  CommitTable commits;
+  std::vector<std::string> warnings;
+  SiteState state;
+  analysis::History history;
+  bool followed = false;
+  std::vector<std::string> remade;  // the benchmarks made again when followed
+};
+
+// What each series' change points are found from besides its points: its stored change
+// points (every field the pages show) and its stored detection state.
+std::map<std::string, std::string> series_inputs(const std::vector<store::ChangeRecord>& stored,
+                                                 const std::vector<store::SeriesState>& states) {
+  std::map<std::string, Fnv1a> h;
+  const auto of = [&](const std::string& key) -> Fnv1a& {
+    return h.try_emplace(key, Fnv1a("series-inputs")).first->second;
+  };
+  for (const auto& c : stored) add_change(of(c.series_key), c);
+  for (const auto& s : states) add_state(of(s.series_key), s);
+  std::map<std::string, std::string> out;
+  for (const auto& [key, x] : h) out.emplace(key, key_text(x));
+  return out;
+}
+
+std::string acks_hash(const std::vector<store::AckRecord>& acks) {
+  Fnv1a h("acks");
+  h.i64(static_cast<int64_t>(acks.size()));
+  for (const auto& a : acks) {
+    h.str(a.change_id);
+    h.str(a.reason);
+    h.i64(a.acked_at);
+  }
+  return key_text(h);
+}
+
+std::string group_title(const Group& g) {
+  return g.variant == "default" ? g.benchmark : fmt::format("{} [{}]", g.benchmark, g.variant);
+}
+
+// The series of each group in the order the metrics were asked for (wall_time first with all).
+void order_groups(std::vector<Group>& groups, const analysis::History& history,
+                  const SiteOptions& options) {
+  const auto& order = options.history.metrics;
+  auto rank = [&](std::size_t s) {
+    const auto it = std::find(order.begin(), order.end(), history.series[s].metric.name);
+    return it - order.begin();
+  };
+  for (auto& g : groups)
+    std::stable_sort(g.series.begin(), g.series.end(),
+                     [&](std::size_t a, std::size_t b) { return rank(a) < rank(b); });
+}
+
+// Each series' change points, by series index.
+std::vector<std::vector<const analysis::ChangeRow*>> rows_by_series(
+    const analysis::History& history, const std::vector<analysis::ChangeRow>& rows) {
+  std::unordered_map<std::string, std::size_t> at;
+  for (std::size_t i = 0; i < history.series.size(); ++i) at.emplace(history.series[i].key(), i);
+  std::vector<std::vector<const analysis::ChangeRow*>> out(history.series.size());
+  for (const auto& row : rows)
+    if (const auto it = at.find(row.change.series_key); it != at.end())
+      out[it->second].push_back(&row);
+  return out;
+}
+
+// Series `i` of `history` as the state keeps it: its overview row and regressions rows.
+SiteState::Series series_entry(const SeriesContext& ctx, const analysis::History& history,
+                               std::size_t i, const std::vector<const analysis::ChangeRow*>& rows,
+                               std::size_t group, const CommitTable& commits) {
+  const auto& s = history.series[i];
+  SiteState::Series out;
+  out.key = s.key();
+  out.benchmark = s.benchmark;
+  out.group = group;
+  if (const auto it = ctx.inputs.find(out.key); it != ctx.inputs.end()) out.inputs = it->second;
+  const auto overview = overview_row(s, newest_change(rows), group, commits, ctx.options);
+  if (!overview.is_null()) {
+    out.overview = json_text(overview);
+    out.severity = overview.at("severity").get<int>();
+  }
+  auto changes = nlohmann::json::array();
+  for (const auto* row : rows) changes.push_back(regression_row(*row, s.metric.unit, group));
+  out.changes = json_text(changes);
+  return out;
+}
+
+// The overview and the regressions page from every series' entry.
+void render_summaries(SeriesPages& out, const SiteOptions& options) {
+  std::vector<std::pair<std::string_view, int>> overview;
+  std::vector<std::string_view> changes;
+  for (const auto& s : out.state.series) {
+    overview.emplace_back(s.overview, s.severity);
+    changes.push_back(s.changes);
+  }
+  out.overview = render_page({"overview", options.title, nullptr, false, true},
+                             json_text_for_html(overview_text(overview, out.warnings)));
+  out.regressions = render_page({"regressions", "Regressions", nullptr, false, true},
+                                json_text_for_html(regressions_text(changes)));
+}
+
+// Benchmark page `number` of `grp`: kept from the previous build when its key is unchanged
+// (then true).
+bool render_group(const SeriesContext& ctx, const analysis::History& history,
+                  const std::vector<analysis::ChangeRow>& rows, const CommitTable& commits,
+                  std::size_t number, const Group& grp, SeriesPages& out) {
+  std::vector<const analysis::HistorySeries*> series;
+  for (std::size_t s : grp.series) series.push_back(&history.series[s]);
+  const std::string title = group_title(grp);
+  std::string& key = out.group_keys[number];
+  if (ctx.page_base)
+    key = group_key(*ctx.page_base, number, title, series, rows, commits, ctx.run_hash);
+  if (auto kept = previous_page(ctx.previous, group_page(number), key)) {
+    out.groups[number] = std::move(*kept);
+    return true;
+  }
+  out.groups[number] = {group_page(number),
+                        render_page({"benchmark", title,
+                                     benchmark_data(grp.benchmark, grp.variant, grp.machine, series,
+                                                    rows, commits, ctx.options),
+                                     true, true})};
+  return false;
+}
+
+// Every series' pages from the whole history.
+SeriesPages every_series(const SeriesContext& ctx, analysis::History history) {
+  SeriesPages out;
+  const analysis::Detection found =
+      analysis::detect_history(history, ctx.options.detect, ctx.states, ctx.stored, ctx.now);
+  const auto rows = analysis::with_acks(found.changes, ctx.acks);
+  auto groups = group_series(history);
+  order_groups(groups, history, ctx.options);
+  std::vector<std::size_t> group_of(history.series.size());
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    for (std::size_t s : groups[g].series) group_of[s] = g;
+  out.commits = commit_table(history);
+  out.warnings = history.warnings;
+  out.state.groups = groups.size();
+  // The overview and the regressions page are made while the benchmark pages are: each reads
+  // the whole history, and alone they would leave a core idle.
+  tbb::task_group summaries;
+  summaries.run([&] {
+    const auto by_series = rows_by_series(history, rows);
+    for (std::size_t i = 0; i < history.series.size(); ++i)
+      out.state.series.push_back(
+          series_entry(ctx, history, i, by_series[i], group_of[i], out.commits));
+    render_summaries(out, ctx.options);
+  });
+  // Benchmark pages: each from the history alone, rendered in parallel, kept in order; a page
+  // whose key is unchanged is read back from the previous build.
+  out.groups.resize(groups.size());
+  out.group_keys.resize(groups.size());
+  std::vector<char> kept(groups.size(), 0);
+  tbb::parallel_for(std::size_t{0}, groups.size(), [&](std::size_t g) {
+    kept[g] = render_group(ctx, history, rows, out.commits, g, groups[g], out) ? 1 : 0;
+  });
+  summaries.wait();
+  out.reused = static_cast<std::size_t>(std::count(kept.begin(), kept.end(), 1));
+  out.history = std::move(history);
+  return out;
+}
+
+// A build that can follow the previous one: its state, and the benchmarks whose series are to
+// be made again (the others are as that build left them).
+struct FollowPlan {
+  SiteState state;
+  std::vector<std::string> benchmarks;  // sorted
+};
+
+// Whether the series' pages of the previous build can be kept but for the series new runs
+// measure: nothing it was made from changed but runs added after its runs, of commits it did
+// not have, and the change points and detection states of some series. Then the benchmarks to
+// make again; nothing means the whole site is built.
+Result<std::optional<FollowPlan>> plan_follow(store::Store& store, const SeriesContext& ctx) {
+  const auto& o = ctx.options;
+  if (ctx.previous == nullptr || ctx.previous->state.empty() || ctx.state_key.empty() ||
+      !o.history.commits.empty() || o.history.since != 0 || o.history.last != 0)
+    return std::optional<FollowPlan>();
+  auto state = parse_state(ctx.previous->state);
+  if (!state || state->key != ctx.state_key || state->acks != ctx.acks_hash)
+    return std::optional<FollowPlan>();
+  // Every run the previous build listed is listed the same; the others came after them.
+  int64_t newest = 0;
+  for (const auto& [id, hash] : state->runs) {
+    const auto it = ctx.run_hash.find(id);
+    if (it == ctx.run_hash.end() || it->second != hash) return std::optional<FollowPlan>();
+    newest = std::max(newest, id);
+  }
+  std::set<std::string_view> commits;
+  for (const auto& e : state->commits) commits.insert(e.commit);
+  std::set<int64_t> listed;
+  for (const auto& r : state->runs) listed.insert(r.first);
+  std::set<std::string> known, touched;
+  for (const auto& s : state->series) known.insert(s.benchmark);
+  const std::string cache_key = analysis::series_cache_key(o.history.burn_in);
+  for (const auto& r : ctx.runs) {
+    if (listed.contains(r.id)) continue;
+    if (r.id < newest) return std::optional<FollowPlan>();
+    if (!analysis::is_history_run(r.status, r.labels)) continue;
+    if (!r.git_commit.empty() && commits.contains(r.git_commit)) return std::optional<FollowPlan>();
+    BG_ASSIGN(store::CachedRun cached, store.load_cached_run(r.id, cache_key, {.columns = true}));
+    std::vector<std::string> names;
+    if (cached.cache) {
+      auto series = analysis::RunSeries::decode(std::move(*cached.cache));
+      if (!series.ok()) return std::optional<FollowPlan>();
+      for (const auto& v : series->variants()) names.push_back(v.benchmark);
+    } else {
+      for (const auto& v : cached.data.variants) names.push_back(v.variant.benchmark);
+    }
+    for (auto& name : names) {
+      const auto& only = o.history.benchmarks;
+      if (!only.empty() && std::find(only.begin(), only.end(), name) == only.end()) continue;
+      // A benchmark the previous build did not show may add series (and move page numbers).
+      if (!known.contains(name)) return std::optional<FollowPlan>();
+      touched.insert(std::move(name));
+    }
+  }
+  for (const auto& s : state->series) {
+    const auto it = ctx.inputs.find(s.key);
+    if ((it == ctx.inputs.end() ? std::string() : it->second) != s.inputs)
+      touched.insert(s.benchmark);
+  }
+  // Beyond half the benchmarks, following costs what building everything does.
+  if (2 * touched.size() > known.size()) return std::optional<FollowPlan>();
+  FollowPlan plan{std::move(*state), {touched.begin(), touched.end()}};
+  return std::optional<FollowPlan>(std::move(plan));
+}
+
+// The series' pages of the previous build with those of `history` (the series of the plan's
+// benchmarks) made again. Nothing when the history does not fit the previous build's series,
+// or a page to keep is no longer as it wrote it.
+std::optional<SeriesPages> follow_series(const SeriesContext& ctx, FollowPlan plan,
+                                         analysis::History history) {
+  SeriesPages out;
+  out.state = std::move(plan.state);
+  // The series of those benchmarks are the ones the previous build had, in the same order.
+  std::unordered_map<std::string, std::size_t> at;
+  for (std::size_t i = 0; i < out.state.series.size(); ++i) at.emplace(out.state.series[i].key, i);
+  std::vector<std::size_t> place;  // history series -> state series
+  for (const auto& s : history.series) {
+    const auto it = at.find(s.key());
+    if (it == at.end()) return std::nullopt;
+    place.push_back(it->second);
+  }
+  std::size_t expected = 0;
+  for (const auto& s : out.state.series)
+    if (std::binary_search(plan.benchmarks.begin(), plan.benchmarks.end(), s.benchmark)) ++expected;
+  if (place.size() != expected || !std::is_sorted(place.begin(), place.end()) ||
+      std::adjacent_find(place.begin(), place.end()) != place.end())
+    return std::nullopt;
+  auto commits = commit_table_after(std::move(out.state.commits), history);
+  if (!commits) return std::nullopt;
+  out.commits = std::move(*commits);
+
+  const analysis::Detection found =
+      analysis::detect_history(history, ctx.options.detect, ctx.states, ctx.stored, ctx.now);
+  const auto rows = analysis::with_acks(found.changes, ctx.acks);
+  const auto by_series = rows_by_series(history, rows);
+  auto groups = group_series(history);
+  order_groups(groups, history, ctx.options);
+  std::map<std::size_t, const Group*> remade;  // page number -> group
+  for (const auto& g : groups) {
+    const std::size_t number = out.state.series[place[g.series.front()]].group;
+    for (std::size_t s : g.series)
+      if (out.state.series[place[s]].group != number) return std::nullopt;
+    if (!remade.emplace(number, &g).second) return std::nullopt;
+  }
+  for (std::size_t i = 0; i < history.series.size(); ++i)
+    out.state.series[place[i]] =
+        series_entry(ctx, history, i, by_series[i], out.state.series[place[i]].group, out.commits);
+  out.warnings = history.warnings;
+  tbb::task_group summaries;
+  summaries.run([&] { render_summaries(out, ctx.options); });
+  const std::size_t n = out.state.groups;
+  out.groups.resize(n);
+  out.group_keys.resize(n);
+  std::vector<char> missing(n, 0), kept(n, 0);
+  tbb::parallel_for(std::size_t{0}, n, [&](std::size_t g) {
+    if (const auto it = remade.find(g); it != remade.end()) {
+      kept[g] = render_group(ctx, history, rows, out.commits, g, *it->second, out) ? 1 : 0;
+      return;
+    }
+    // A page no new run changed: as the previous build wrote it.
+    const std::string path = group_page(g);
+    const auto key = ctx.previous->keys.find(path);
+    auto page = key == ctx.previous->keys.end() ? std::nullopt
+                                                : previous_page(ctx.previous, path, key->second);
+    if (!page) {
+      missing[g] = 1;
+      return;
+    }
+    out.group_keys[g] = key->second;
+    out.groups[g] = std::move(*page);
+    kept[g] = 1;
+  });
+  summaries.wait();
+  if (std::any_of(missing.begin(), missing.end(), [](char m) { return m != 0; }))
+    return std::nullopt;
+  out.reused = static_cast<std::size_t>(std::count(kept.begin(), kept.end(), 1));
+  out.history = std::move(history);
+  out.followed = true;
+  out.remade = std::move(plan.benchmarks);
+  return out;
+}
+
+}  // namespace
+
 Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t now,
                         const PreviousSite* previous) {
   if (!dashboard_available())
@@ -346,11 +693,12 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
   BG_ASSIGN(const auto runs, store.list_runs());
   BG_ASSIGN(const auto stored, store.load_changes());
   BG_ASSIGN(const auto acks, store.load_acks());
+  BG_ASSIGN(const auto states, store.load_series_states());
   // The whole site: taken from the previous build when nothing it shows has changed.
   std::string site_key;
   if (auto h = key_base("site-2", asked)) {
     BG_ASSIGN(const std::string stamp, store.measurements_stamp());
-    h->str(fingerprint_of(stamp, runs, stored, acks));
+    h->str(fingerprint_of(stamp, runs, stored, states, acks));
     site_key = key_text(*h);
   }
   if (previous != nullptr && !site_key.empty() && previous->key == site_key)
@@ -370,12 +718,25 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
   for (const auto& r : runs)
     if (options.all_run_pages || paged.size() < options.run_pages) paged.push_back(r.id);
 
+  SeriesContext ctx{options, runs, stored,   acks,
+                    states,  now,  previous, key_base("site-page-2", options),
+                    {},      {},   {},       {}};
+  for (const auto& r : runs) {
+    Fnv1a h("run");
+    add_run(h, r);
+    ctx.run_hash.emplace(r.id, h.value());
+  }
+  ctx.inputs = series_inputs(stored, states);
+  if (const auto h = key_base("site-state-1", options)) ctx.state_key = key_text(*h);
+  ctx.acks_hash = acks_hash(acks);
+  BG_ASSIGN(std::optional<FollowPlan> plan, plan_follow(store, ctx));
+
   // The compare page and the run pages read through `store`; with readers of its own, the
   // history is read meanwhile (on two cores, one mostly waits on the database while the other
   // decodes). `store` is used by one thread at a time: the pages' until they are done.
   const auto render_pages = [&]() -> Result<RunPages> {
     RunPages out;
-    const auto base = key_base("site-page-2", options);
+    const auto& base = ctx.page_base;
     // The compare page: kept while its runs are the same.
     std::string key;
     if (base) {
@@ -417,37 +778,38 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
     }
     return out;
   };
+  // The history: of the plan's benchmarks alone when the previous build is followed.
+  const auto load = [&](const analysis::HistoryOptions& ho) -> Result<analysis::History> {
+    return beside ? analysis::load_history(options.open_reader, ho, runs, nullptr,
+                                           analysis::Variants::kNamed)
+                  : analysis::load_history(store, ho, runs);
+  };
+  const auto load_followed = [&]() -> Result<analysis::History> {
+    if (plan->benchmarks.empty()) return analysis::History{};
+    analysis::HistoryOptions ho = options.history;
+    ho.benchmarks = plan->benchmarks;
+    return load(ho);
+  };
   std::future<Result<RunPages>> pending;
   if (beside) pending = std::async(std::launch::async, render_pages);
-  Result<analysis::History> loaded =
-      beside ? analysis::load_history(options.open_reader, options.history, runs)
-             : analysis::load_history(store, options.history, runs);
+  Result<analysis::History> loaded = plan ? load_followed() : load(options.history);
   Result<RunPages> pages = beside ? pending.get() : render_pages();
   if (!loaded.ok()) return loaded.error();
   if (!pages.ok()) return pages.error();
-  const analysis::History& history = *loaded;
-  BG_ASSIGN(const auto states, store.load_series_states());
-  const analysis::Detection found =
-      analysis::detect_history(history, options.detect, states, stored, now);
-  const auto rows = analysis::with_acks(found.changes, acks);
+  std::optional<SeriesPages> part;
+  if (plan) {
+    part = follow_series(ctx, std::move(*plan), std::move(*loaded));
+    if (!part) {
+      loaded = load(options.history);
+      if (!loaded.ok()) return loaded.error();
+    }
+  }
+  if (!part) part = every_series(ctx, std::move(*loaded));
 
   Site site;
-  site.warnings = history.warnings;
-  auto groups = group_series(history);
-  // Charts in the order the metrics were asked for (wall_time first with all).
-  const auto& order = options.history.metrics;
-  auto rank = [&](std::size_t s) {
-    const auto it = std::find(order.begin(), order.end(), history.series[s].metric.name);
-    return it - order.begin();
-  };
-  for (auto& g : groups)
-    std::stable_sort(g.series.begin(), g.series.end(),
-                     [&](std::size_t a, std::size_t b) { return rank(a) < rank(b); });
-  std::map<std::string, std::size_t> group_of;  // series key -> group
-  for (std::size_t g = 0; g < groups.size(); ++g)
-    for (std::size_t s : groups[g].series) group_of[history.series[s].key()] = g;
-
-  const CommitTable commits = commit_table(history);
+  site.warnings = part->warnings;
+  site.followed = part->followed;
+  site.remade = std::move(part->remade);
   std::vector<int64_t> planned;  // runs with a plan page
   if (!options.plan_run.empty()) {
     BG_ASSIGN(const RunData run, store.load_run(options.plan_run, {.columns = true}));
@@ -456,71 +818,33 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
     planned.push_back(run.id);
   }
   site.files.push_back(
-      {"data/commits.js", commits_script(commits, paged, planned, options.all_run_pages)});
-
-  // The overview and the regressions page are made while the benchmark pages are: each reads
-  // the whole history, and alone they would leave a core idle.
-  std::string overview_page;
-  std::string regressions_page;
-  tbb::task_group summaries;
-  summaries.run([&] {
-    overview_page =
-        render_page({"overview", options.title,
-                     overview_data(history, rows, group_of, commits, options), false, true});
-    regressions_page = render_page(
-        {"regressions", "Regressions", regressions_data(history, rows, group_of), false, true});
-  });
-  // Benchmark pages: each from the history alone, rendered in parallel, kept in order; a page
-  // whose key is unchanged is read back from the previous build.
-  const auto page_base = key_base("site-page-2", options);
-  std::unordered_map<int64_t, int64_t> run_hash;
-  for (const auto& r : runs) {
-    Fnv1a h("run");
-    add_run(h, r);
-    run_hash.emplace(r.id, h.value());
-  }
-  std::vector<SiteFile> group_files(groups.size());
-  std::vector<std::string> group_keys(groups.size());
-  std::vector<char> group_kept(groups.size(), 0);
-  tbb::parallel_for(std::size_t{0}, groups.size(), [&](std::size_t g) {
-    const auto& grp = groups[g];
-    std::vector<const analysis::HistorySeries*> series;
-    for (std::size_t s : grp.series) series.push_back(&history.series[s]);
-    const std::string title = grp.variant == "default"
-                                  ? grp.benchmark
-                                  : fmt::format("{} [{}]", grp.benchmark, grp.variant);
-    if (page_base) group_keys[g] = group_key(*page_base, g, title, series, rows, commits, run_hash);
-    if (auto kept = previous_page(previous, group_page(g), group_keys[g])) {
-      group_files[g] = std::move(*kept);
-      group_kept[g] = 1;
-      return;
-    }
-    group_files[g] = {group_page(g),
-                      render_page({"benchmark", title,
-                                   benchmark_data(grp.benchmark, grp.variant, grp.machine, series,
-                                                  rows, commits, options),
-                                   true, true})};
-  });
-  summaries.wait();
-  site.files.push_back({"index.html", std::move(overview_page)});
-  site.files.push_back({"regressions.html", std::move(regressions_page)});
+      {"data/commits.js", commits_script(part->commits, paged, planned, options.all_run_pages)});
+  site.files.push_back({"index.html", std::move(part->overview)});
+  site.files.push_back({"regressions.html", std::move(part->regressions)});
   site.files.push_back(
       {"runs.html",
        render_page({"runs", "Runs", runs_data(runs, paged, options.all_run_pages), false, false})});
   site.files.push_back(std::move(pages->compare));
   site.keys = std::move(pages->keys);
-  site.reused = pages->reused;
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    if (!group_keys[g].empty()) site.keys[group_files[g].path] = group_keys[g];
-    site.reused += group_kept[g];
-    site.files.push_back(std::move(group_files[g]));
+  site.reused = pages->reused + part->reused;
+  for (std::size_t g = 0; g < part->groups.size(); ++g) {
+    if (!part->group_keys[g].empty()) site.keys[part->groups[g].path] = part->group_keys[g];
+    site.files.push_back(std::move(part->groups[g]));
   }
   for (auto& page : pages->runs) site.files.push_back(std::move(page));
   site.key = site_key;
   for (const auto& f : dashboard_asset_files())
     site.files.push_back({"assets/" + std::string(f.name), std::string(f.content)});
+  if (!ctx.state_key.empty()) {
+    part->state.key = ctx.state_key;
+    part->state.acks = ctx.acks_hash;
+    part->state.commits = part->commits.entries;
+    part->state.runs.clear();
+    for (const auto& r : runs) part->state.runs.emplace_back(r.id, ctx.run_hash.at(r.id));
+    site.state = state_text(part->state);
+  }
   // A million points take tens of milliseconds to free: done while the site is written.
-  site.released = std::async(std::launch::async, [history = std::move(*loaded)]() mutable {
+  site.released = std::async(std::launch::async, [history = std::move(part->history)]() mutable {
     analysis::free_series(history);
   });
   return site;
@@ -604,6 +928,16 @@ Result<SiteWrite> write_site(const Site& site, const std::string& dir) {
   keys_out << keys;
   keys_out.close();
   if (!keys_out) return Error{fmt::format("cannot write {}", (root / kSiteKeys).string())};
+  // Without a state the next build makes everything; a state left by an earlier build would
+  // describe another site.
+  if (site.state.empty()) {
+    fs::remove(root / kSiteState, ec);
+  } else {
+    std::ofstream state_out(root / kSiteState, std::ios::binary | std::ios::trunc);
+    state_out << site.state;
+    state_out.close();
+    if (!state_out) return Error{fmt::format("cannot write {}", (root / kSiteState).string())};
+  }
   return done;
 }
 
@@ -613,6 +947,7 @@ PreviousSite previous_in_memory(const Site& site) {
   previous.keys = site.keys;
   previous.key = site.key;
   previous.warnings = site.warnings;
+  previous.state = site.state;
   return previous;
 }
 
@@ -621,6 +956,7 @@ PreviousSite read_previous_site(const std::string& dir) {
   previous.dir = dir;
   const auto text = read_site_file(dir, kSiteKeys);
   if (!text.ok()) return previous;
+  if (auto state = read_site_file(dir, kSiteState); state.ok()) previous.state = std::move(*state);
   for (auto line : lines_of(*text)) {
     // "KIND REST"; "page" and "file" split REST into "KEY PATH".
     const auto space = line.find(' ');

@@ -87,11 +87,19 @@ struct Site {
   // The history the pages were made from, being freed meanwhile: a Site waits for it when
   // it goes.
   std::shared_future<void> released;
+  // What the next build into the site's directory starts from (kSiteState); empty without a
+  // key.
+  std::string state;
+  // Made from the previous build's state: only the history of these benchmarks was read and
+  // their series' pages made again (none when the new runs measure nothing the site shows).
+  bool followed = false;
+  std::vector<std::string> remade;
   const SiteFile* find(const std::string& path) const;
 };
 
 // What the pages show depends on: the runs as listed, their measurements
-// (Store::measurements_stamp), the stored change points and acknowledgements. Nothing is
+// (Store::measurements_stamp), the stored change points with the detection states they were
+// found with, and acknowledgements. Nothing is
 // counted: on a history of millions of instances it costs what its runs' rows cost. `serve`
 // builds its pages again when it moves.
 Result<std::string> store_fingerprint(store::Store& store);
@@ -106,11 +114,17 @@ struct PreviousSite {
   std::vector<std::pair<std::string, std::string>> files;  // (path, hash of its bytes), in order
   std::map<std::string, std::string> hashes;               // the same by path
   std::vector<std::string> warnings;                       // Site::warnings
+  std::string state;                                       // Site::state
 };
 
 // Written by write_site beside kSiteManifest, one line each: "site KEY", "page KEY PATH",
 // "file HASH PATH" (every file of the site, in order), "warning TEXT".
 inline constexpr const char* kSiteKeys = ".benchguard-site-keys";
+
+// Written by write_site beside kSiteKeys: Site::state. A build into the directory that finds
+// nothing changed but new runs (and change points and detection states of the series they
+// measure) makes again only the pages of those series and the pages that list them all.
+inline constexpr const char* kSiteState = ".benchguard-site-state";
 
 // What write_site left in `dir` (nothing when the directory or its keys are missing).
 PreviousSite read_previous_site(const std::string& dir);

@@ -1,11 +1,14 @@
 #include "report/html/site_data.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <set>
 #include <string_view>
 #include <unordered_set>
 
+#include "core/json_error.hpp"
 #include "report/html/encode.hpp"
 #include "report/html/page.hpp"
 
@@ -51,17 +54,6 @@ const char* direction(const MetricInfo& m) {
   return m.direction == Direction::kHigherIsBetter ? "higher" : "lower";
 }
 
-// The newest change point of each series.
-std::map<std::string, const analysis::ChangeRow*> newest_changes(
-    const std::vector<analysis::ChangeRow>& changes) {
-  std::map<std::string, const analysis::ChangeRow*> out;
-  for (const auto& row : changes) {
-    auto& at = out[row.change.series_key];
-    if (at == nullptr || row.change.index > at->change.index) at = &row;
-  }
-  return out;
-}
-
 }  // namespace
 
 std::size_t CommitTable::of(const analysis::HistoryPoint& point) const {
@@ -92,6 +84,36 @@ CommitTable commit_table(const analysis::History& history) {
   return t;
 }
 
+std::optional<CommitTable> commit_table_after(std::vector<CommitTable::Entry> before,
+                                              const analysis::History& history) {
+  CommitTable t;
+  t.entries = std::move(before);
+  const std::size_t kept = t.entries.size();
+  t.index.reserve(kept);
+  for (std::size_t i = 0; i < kept; ++i) t.index.emplace(t.entries[i].commit, i);
+  // As commit_table finds them: the first point met of each new commit.
+  std::unordered_set<const std::string*> addresses;
+  std::unordered_set<std::string_view> seen;
+  for (const auto& s : history.series)
+    for (const auto& p : s.points) {
+      const std::string& key = point_key(p);
+      if (addresses.insert(&key).second && !t.index.contains(key) && seen.insert(key).second)
+        t.entries.push_back({key, seconds(p.time), p.branch});
+    }
+  const auto before_in_order = [](const auto& a, const auto& b) {
+    return a.time != b.time ? a.time < b.time : a.commit < b.commit;
+  };
+  std::sort(t.entries.begin() + static_cast<std::ptrdiff_t>(kept), t.entries.end(),
+            before_in_order);
+  // The commits already listed keep their numbers only when every new one comes after them.
+  if (kept > 0 && t.entries.size() > kept && !before_in_order(t.entries[kept - 1], t.entries[kept]))
+    return std::nullopt;
+  for (std::size_t i = kept; i < t.entries.size(); ++i) t.index.emplace(t.entries[i].commit, i);
+  t.by_address.reserve(addresses.size());
+  for (const std::string* a : addresses) t.by_address.emplace(a, t.index.at(*a));
+  return t;
+}
+
 std::string commits_script(const CommitTable& commits, const std::vector<int64_t>& run_pages,
                            const std::vector<int64_t>& plan_pages, bool all_run_pages) {
   json list = json::array();
@@ -113,71 +135,83 @@ std::string series_status(const analysis::ChangeRow* newest) {
   return newest->change.status == "confirmed" ? "regression" : "suspected";
 }
 
-json overview_data(const analysis::History& history,
-                   const std::vector<analysis::ChangeRow>& changes,
-                   const std::map<std::string, std::size_t>& group_of, const CommitTable& commits,
-                   const SiteOptions& options) {
-  const auto newest = newest_changes(changes);
-  json series = json::array();
-  std::size_t counts[4] = {0, 0, 0, 0};
-  for (const auto& s : history.series) {
-    if (s.points.empty()) continue;
-    const std::size_t from =
-        s.points.size() > options.spark_points ? s.points.size() - options.spark_points : 0;
-    std::vector<double> spark;
-    for (std::size_t i = from; i < s.points.size(); ++i) spark.push_back(s.points[i].centre);
-    const double scale = scale_of(spark);
-    const auto it = newest.find(s.key());
-    const analysis::ChangeRow* row = it == newest.end() ? nullptr : it->second;
-    const std::string status = series_status(row);
-    ++counts[severity(status)];
-    const auto& last = s.points.back();
-    json j = {{"page", group_of.at(s.key())},
-              {"benchmark", s.benchmark},
-              {"variant", s.variant},
-              {"metric", s.metric.name},
-              {"unit", s.metric.unit},
-              {"direction", direction(s.metric)},
-              {"machine", s.machine},
-              {"points", s.points.size()},
-              {"scale", scale},
-              {"spark", scaled(spark, scale)},
-              {"last", {{"commit", commits.of(last)}, {"value", json_number(last.centre)}}},
-              {"status", status},
-              {"severity", severity(status)}};
-    j["change"] = row != nullptr ? change_json(*row) : json(nullptr);
-    series.push_back(std::move(j));
-  }
-  return {{"series", series},
-          {"counts",
-           {{"regression", counts[3]},
-            {"suspected", counts[2]},
-            {"acknowledged", counts[1]},
-            {"ok", counts[0]}}},
-          {"warnings", history.warnings}};
+json overview_row(const analysis::HistorySeries& s, const analysis::ChangeRow* newest,
+                  std::size_t page, const CommitTable& commits, const SiteOptions& options) {
+  if (s.points.empty()) return nullptr;
+  const std::size_t from =
+      s.points.size() > options.spark_points ? s.points.size() - options.spark_points : 0;
+  std::vector<double> spark;
+  for (std::size_t i = from; i < s.points.size(); ++i) spark.push_back(s.points[i].centre);
+  const double scale = scale_of(spark);
+  const std::string status = series_status(newest);
+  const auto& last = s.points.back();
+  json j = {{"page", page},
+            {"benchmark", s.benchmark},
+            {"variant", s.variant},
+            {"metric", s.metric.name},
+            {"unit", s.metric.unit},
+            {"direction", direction(s.metric)},
+            {"machine", s.machine},
+            {"points", s.points.size()},
+            {"scale", scale},
+            {"spark", scaled(spark, scale)},
+            {"last", {{"commit", commits.of(last)}, {"value", json_number(last.centre)}}},
+            {"status", status},
+            {"severity", severity(status)}};
+  j["change"] = newest != nullptr ? change_json(*newest) : json(nullptr);
+  return j;
 }
 
-json regressions_data(const analysis::History& history,
-                      const std::vector<analysis::ChangeRow>& changes,
-                      const std::map<std::string, std::size_t>& group_of) {
-  std::map<std::string, const analysis::HistorySeries*> by_key;
-  for (const auto& s : history.series) by_key[s.key()] = &s;
-  json list = json::array();
-  for (const auto& row : changes) {
-    json j = change_json(row);
-    const auto& c = row.change;
-    j["benchmark"] = c.benchmark;
-    j["variant"] = c.variant;
-    j["metric"] = c.metric;
-    j["machine"] = c.machine;
-    j["method"] = c.method;
-    const auto s = by_key.find(c.series_key);
-    j["unit"] = s == by_key.end() ? std::string() : s->second->metric.unit;
-    const auto g = group_of.find(c.series_key);
-    j["page"] = g == group_of.end() ? json(nullptr) : json(g->second);
-    list.push_back(std::move(j));
+std::string overview_text(const std::vector<std::pair<std::string_view, int>>& rows,
+                          const std::vector<std::string>& warnings) {
+  std::size_t counts[4] = {0, 0, 0, 0};
+  std::size_t size = 0;
+  for (const auto& r : rows) size += r.first.size() + 1;
+  std::string series;
+  series.reserve(size);
+  for (const auto& [row, level] : rows) {
+    if (row.empty()) continue;
+    ++counts[std::clamp(level, 0, 3)];
+    if (!series.empty()) series += ',';
+    series += row;
   }
-  return {{"changes", list}};
+  // As json_text writes an object: its keys in order.
+  return fmt::format(
+      "{{\"counts\":{{\"acknowledged\":{},\"ok\":{},\"regression\":{},\"suspected\":{}}},"
+      "\"series\":[{}],\"warnings\":{}}}",
+      counts[1], counts[0], counts[3], counts[2], series, json_text(json(warnings)));
+}
+
+const analysis::ChangeRow* newest_change(const std::vector<const analysis::ChangeRow*>& rows) {
+  const analysis::ChangeRow* at = nullptr;
+  for (const auto* row : rows)
+    if (at == nullptr || row->change.index > at->change.index) at = row;
+  return at;
+}
+
+json regression_row(const analysis::ChangeRow& row, const std::string& unit,
+                    std::optional<std::size_t> page) {
+  json j = change_json(row);
+  const auto& c = row.change;
+  j["benchmark"] = c.benchmark;
+  j["variant"] = c.variant;
+  j["metric"] = c.metric;
+  j["machine"] = c.machine;
+  j["method"] = c.method;
+  j["unit"] = unit;
+  j["page"] = page ? json(*page) : json(nullptr);
+  return j;
+}
+
+std::string regressions_text(const std::vector<std::string_view>& changes) {
+  std::string list;
+  for (const auto series : changes) {
+    // "[a,b]": its rows, "a,b".
+    if (series.size() <= 2) continue;
+    if (!list.empty()) list += ',';
+    list += series.substr(1, series.size() - 2);
+  }
+  return "{\"changes\":[" + list + "]}";
 }
 
 json runs_data(const std::vector<store::RunSummary>& runs, const std::vector<int64_t>& run_pages,

@@ -1,5 +1,7 @@
 #include "report/html/site.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -7,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "analysis/gate.hpp"
+#include "analysis/series_cache.hpp"
 #include "report/html/encode.hpp"
 #include "report/html/page.hpp"
 #include "report/html/site_data.hpp"
@@ -396,6 +400,142 @@ TEST_F(HtmlSite, PagesOfUnchangedRunsAreKeptFromTheLastBuild) {
   EXPECT_EQ(site.reused, 0u);
   expect_same(site, build(options, false));
   EXPECT_EQ(site.find("run-31.html")->content.find("bench/0003"), std::string::npos);
+}
+
+// A nightly build after new runs of a few benchmarks follows the last build (kSiteState): it
+// reads the history of those benchmarks alone and makes again their pages and the pages that
+// list every series, keeping the others. Whatever changed, the directory then holds byte for
+// byte what a build into an empty one writes; anything but new runs at new commits (and the
+// change points stored for some series) builds the whole site.
+TEST_F(HtmlSite, ABuildAfterNewRunsFollowsTheLastOneAndEqualsAFreshBuild) {
+  const std::string out = dir_.file("site");
+  SiteOptions options;
+  options.run_pages = 5;
+  options.open_reader = [this]() -> Result<std::unique_ptr<store::Store>> {
+    return store::open_store(db_, {.create = false, .read_only = true});
+  };
+  int fresh_dirs = 0;
+  // Builds into `out` after the previous build there, and into an empty directory: the two
+  // directories must hold the same files.
+  const auto build = [&]() {
+    auto store = store::open_store(db_, {.create = false, .read_only = true});
+    EXPECT_TRUE(store);
+    const PreviousSite previous = read_previous_site(out);
+    auto site = build_site(**store, options, 0, &previous);
+    EXPECT_TRUE(site) << site.error().message;
+    EXPECT_TRUE(write_site(*site, out));
+    auto fresh = build_site(**store, options, 0);
+    EXPECT_TRUE(fresh) << fresh.error().message;
+    EXPECT_FALSE(fresh->followed);
+    const std::string dir = dir_.file("fresh" + std::to_string(fresh_dirs++));
+    EXPECT_TRUE(write_site(*fresh, dir));
+    const auto have = files_under(out), want = files_under(dir);
+    std::vector<std::string> differ;
+    for (const auto& [path, bytes] : want)
+      if (!have.contains(path) || have.at(path) != bytes) differ.push_back(path);
+    EXPECT_EQ(have.size(), want.size());
+    EXPECT_TRUE(differ.empty()) << "differ: " << fmt::format("{}", fmt::join(differ, ", "));
+    return std::move(site.value());
+  };
+  const auto add = [&](std::vector<RunData> runs, bool cached = true) {
+    auto store = store::open_store(db_);
+    ASSERT_TRUE(store);
+    const auto ids = (*store)->add_runs(runs, {});
+    ASSERT_TRUE(ids) << ids.error().message;
+    if (cached) {
+      ASSERT_TRUE(analysis::cache_run_series(**store, *ids));
+    }
+  };
+  {
+    auto store = store::open_store(db_);
+    ASSERT_TRUE(store);
+    ASSERT_TRUE(analysis::cache_store_series(**store));
+  }
+  Site site = build();
+  EXPECT_FALSE(site.followed);
+  EXPECT_TRUE(std::filesystem::exists(out + "/" + kSiteState));
+
+  // One more commit of one benchmark: its history alone is read.
+  add({testing::history_run(30, 30, 1, 4, 5, true)});
+  site = build();
+  EXPECT_TRUE(site.followed);
+  EXPECT_EQ(site.remade, std::vector<std::string>{"bench/0000"});
+  EXPECT_EQ(site.reused, 3u + 4u);  // 3 benchmark pages, 4 run pages
+  // The same, from a run the series cache has no entry for; then two benchmarks at once.
+  add({testing::history_run(31, 30, 1, 4, 5, true)}, false);
+  site = build();
+  EXPECT_TRUE(site.followed);
+  EXPECT_EQ(site.remade.size(), 1u);
+  add({testing::history_run(32, 30, 2, 4, 5, true)});
+  site = build();
+  EXPECT_TRUE(site.followed);
+  EXPECT_EQ(site.remade.size(), 2u);
+
+  // Change points stored for one series (as `detect` does): that series is made again.
+  {
+    auto store = store::open_store(db_);
+    ASSERT_TRUE(store);
+    analysis::HistoryOptions ho;
+    ho.benchmarks = {"bench/0003"};
+    ho.metrics = {"wall_time"};
+    const auto history = analysis::load_history(**store, ho);
+    ASSERT_TRUE(history);
+    ASSERT_TRUE(analysis::detect_and_store(**store, *history, options.detect, 0));
+  }
+  site = build();
+  EXPECT_TRUE(site.followed);
+  EXPECT_EQ(site.remade, std::vector<std::string>{"bench/0003"});
+
+  // Each of these builds the whole site.
+  // A run of a commit the site has: that commit's points move.
+  RunData again = testing::history_run(40, 30, 1, 4, 5, true);
+  again.run.git_commit = testing::fixture_commit(5);
+  add({again});
+  site = build();
+  EXPECT_FALSE(site.followed);
+  // A benchmark the site did not have.
+  add({testing::history_run(41, 30, 5, 4, 5, true)});
+  site = build();
+  EXPECT_FALSE(site.followed);
+  // An acknowledgement.
+  {
+    auto store = store::open_store(db_);
+    ASSERT_TRUE(store);
+    ASSERT_TRUE((*store)->set_ack({"some-change", "known", 1}));
+  }
+  add({testing::history_run(42, 30, 1, 4, 5, true)});
+  site = build();
+  EXPECT_FALSE(site.followed);
+  // A page the build would keep, edited by hand.
+  const std::string page = out + "/benchmark-3.html";
+  testing::write_file(page, testing::read_file(page) + "<!-- edited -->");
+  add({testing::history_run(43, 30, 1, 4, 5, true)});
+  site = build();
+  EXPECT_FALSE(site.followed);
+  // The state cut short.
+  const std::string state = testing::read_file(out + "/" + kSiteState);
+  testing::write_file(out + "/" + kSiteState, state.substr(0, state.size() / 2));
+  add({testing::history_run(44, 30, 1, 4, 5, true)});
+  site = build();
+  EXPECT_FALSE(site.followed);
+  // Then followed again.
+  add({testing::history_run(45, 30, 1, 4, 5, true)});
+  site = build();
+  EXPECT_TRUE(site.followed);
+  // A run pruned.
+  {
+    auto store = store::open_store(db_);
+    ASSERT_TRUE(store);
+    ASSERT_TRUE((*store)->prune({.benchmark = "bench/0004"}));
+  }
+  add({testing::history_run(46, 30, 1, 4, 5, true)});
+  site = build();
+  EXPECT_FALSE(site.followed);
+  // Other options.
+  options.spark_points = 10;
+  add({testing::history_run(47, 30, 1, 4, 5, true)});
+  site = build();
+  EXPECT_FALSE(site.followed);
 }
 
 // `serve` keeps its last build in memory and builds from it as from a directory: the pages
