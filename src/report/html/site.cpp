@@ -270,6 +270,8 @@ std::optional<Site> previous_files(const PreviousSite& previous) {
     Site site = *previous.built;
     site.reused = site.files.size();
     site.unchanged = true;
+    site.followed = false;
+    site.remade.clear();
     return site;
   }
   if (previous.files.empty()) return std::nullopt;
