@@ -216,6 +216,16 @@ std::string group_key(Fnv1a h, std::size_t g, const std::string& title,
   return key_text(h);
 }
 
+// Every acknowledgement as the pages show it.
+void add_acks(Fnv1a& h, const std::vector<store::AckRecord>& acks) {
+  h.i64(static_cast<int64_t>(acks.size()));
+  for (const auto& a : acks) {
+    h.str(a.change_id);
+    h.str(a.reason);
+    h.i64(a.acked_at);
+  }
+}
+
 // The store as a site shows it: the runs as listed, their measurements' stamp, the stored
 // change points (every field the pages show, not when it was detected), the detection states
 // they were found with, and acknowledgements.
@@ -231,12 +241,7 @@ std::string fingerprint_of(const std::string& stamp, const std::vector<store::Ru
   for (const auto& c : changes) add_change(h, c);
   h.i64(static_cast<int64_t>(states.size()));
   for (const auto& s : states) add_state(h, s);
-  h.i64(static_cast<int64_t>(acks.size()));
-  for (const auto& a : acks) {
-    h.str(a.change_id);
-    h.str(a.reason);
-    h.i64(a.acked_at);
-  }
+  add_acks(h, acks);
   return key_text(h);
 }
 
@@ -406,12 +411,7 @@ std::map<std::string, std::string> series_inputs(const std::vector<store::Change
 
 std::string acks_hash(const std::vector<store::AckRecord>& acks) {
   Fnv1a h("acks");
-  h.i64(static_cast<int64_t>(acks.size()));
-  for (const auto& a : acks) {
-    h.str(a.change_id);
-    h.str(a.reason);
-    h.i64(a.acked_at);
-  }
+  add_acks(h, acks);
   return key_text(h);
 }
 

@@ -497,45 +497,37 @@ TEST_F(HtmlSite, ABuildAfterNewRunsFollowsTheLastOneAndEqualsAFreshBuild) {
   add({testing::history_run(41, 30, 5, 4, 5, true)});
   site = build();
   EXPECT_FALSE(site.followed);
+  // After each of these, one more commit of one benchmark builds the whole site.
+  const auto whole = [&](int k) {
+    add({testing::history_run(k, 30, 1, 4, 5, true)});
+    return !build().followed;
+  };
   // An acknowledgement.
   {
     auto store = store::open_store(db_);
     ASSERT_TRUE(store);
     ASSERT_TRUE((*store)->set_ack({"some-change", "known", 1}));
   }
-  add({testing::history_run(42, 30, 1, 4, 5, true)});
-  site = build();
-  EXPECT_FALSE(site.followed);
+  EXPECT_TRUE(whole(42));
   // A page the build would keep, edited by hand.
   const std::string page = out + "/benchmark-3.html";
   testing::write_file(page, testing::read_file(page) + "<!-- edited -->");
-  add({testing::history_run(43, 30, 1, 4, 5, true)});
-  site = build();
-  EXPECT_FALSE(site.followed);
-  // The state cut short.
+  EXPECT_TRUE(whole(43));
+  // The state cut short; then the next build follows again.
   const std::string state = testing::read_file(out + "/" + kSiteState);
   testing::write_file(out + "/" + kSiteState, state.substr(0, state.size() / 2));
-  add({testing::history_run(44, 30, 1, 4, 5, true)});
-  site = build();
-  EXPECT_FALSE(site.followed);
-  // Then followed again.
-  add({testing::history_run(45, 30, 1, 4, 5, true)});
-  site = build();
-  EXPECT_TRUE(site.followed);
-  // A run pruned.
+  EXPECT_TRUE(whole(44));
+  EXPECT_FALSE(whole(45));
+  // A benchmark pruned from every run.
   {
     auto store = store::open_store(db_);
     ASSERT_TRUE(store);
     ASSERT_TRUE((*store)->prune({.benchmark = "bench/0004"}));
   }
-  add({testing::history_run(46, 30, 1, 4, 5, true)});
-  site = build();
-  EXPECT_FALSE(site.followed);
+  EXPECT_TRUE(whole(46));
   // Other options.
   options.spark_points = 10;
-  add({testing::history_run(47, 30, 1, 4, 5, true)});
-  site = build();
-  EXPECT_FALSE(site.followed);
+  EXPECT_TRUE(whole(47));
 }
 
 // `serve` keeps its last build in memory and builds from it as from a directory: the pages
