@@ -437,7 +437,7 @@ TEST_F(HtmlSite, ABuildAfterNewRunsFollowsTheLastOneAndEqualsAFreshBuild) {
     EXPECT_TRUE(differ.empty()) << "differ: " << fmt::format("{}", fmt::join(differ, ", "));
     return std::move(site.value());
   };
-  const auto add = [&](std::vector<RunData> runs, bool cached = true) {
+  const auto add = [&](const std::vector<RunData>& runs, bool cached = true) {
     auto store = store::open_store(db_);
     ASSERT_TRUE(store);
     const auto ids = (*store)->add_runs(runs, {});
