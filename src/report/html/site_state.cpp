@@ -51,6 +51,9 @@ std::string state_text(const SiteState& state) {
     out += s.changes;
     out += '\n';
   }
+  // A state cut short at the end of a line is not taken for a whole one.
+  out +=
+      fmt::format("end {} {} {}\n", state.runs.size(), state.commits.size(), state.series.size());
   return out;
 }
 
@@ -58,6 +61,7 @@ std::optional<SiteState> parse_state(std::string_view text) {
   SiteState state;
   bool header = false;
   bool groups = false;
+  bool ended = false;
   try {
     while (!text.empty()) {
       const auto end = text.find('\n');
@@ -70,8 +74,12 @@ std::optional<SiteState> parse_state(std::string_view text) {
         continue;
       }
       std::string_view kind, rest;
-      if (!split(line, kind, rest)) return std::nullopt;
-      if (kind == "key") {
+      if (ended || !split(line, kind, rest)) return std::nullopt;
+      if (kind == "end") {
+        ended = rest == fmt::format("{} {} {}", state.runs.size(), state.commits.size(),
+                                    state.series.size());
+        if (!ended) return std::nullopt;
+      } else if (kind == "key") {
         state.key = rest;
       } else if (kind == "acks") {
         state.acks = rest;
@@ -115,7 +123,7 @@ std::optional<SiteState> parse_state(std::string_view text) {
   } catch (const json::exception&) {
     return std::nullopt;
   }
-  if (!header || !groups) return std::nullopt;
+  if (!header || !groups || !ended) return std::nullopt;
   for (const auto& s : state.series)
     if (s.group >= state.groups) return std::nullopt;
   return state;

@@ -37,7 +37,8 @@ struct SiteState {
 
 // One line each: the version, then "key K", "acks A", "groups N", "run ID HASH",
 // "commit [COMMIT,TIME,BRANCH]" and "series GROUP SEVERITY INPUTS [KEY,BENCHMARK]" followed by
-// the overview row and the regressions rows, each after a tab (JSON text holds no tab).
+// the overview row and the regressions rows, each after a tab (JSON text holds no tab); last
+// "end RUNS COMMITS SERIES", so that a state cut short is never read as a whole one.
 std::string state_text(const SiteState& state);
 
 // Nothing when the text is not a state this build writes.

@@ -14,6 +14,7 @@
 #include "report/html/encode.hpp"
 #include "report/html/page.hpp"
 #include "report/html/site_data.hpp"
+#include "report/html/site_state.hpp"
 #include "support/history_fixture.hpp"
 #include "support/test_support.hpp"
 
@@ -77,6 +78,32 @@ TEST(HtmlSiteData, StatusComesFromTheNewestChangeAndItsAcknowledgement) {
   EXPECT_EQ(series_status(&row), "acknowledged");
   row.change.kind = "improvement";
   EXPECT_EQ(series_status(&row), "ok");
+}
+
+// The state a build leaves beside its site reads back as written; a state cut short anywhere,
+// at the end of a line too, or with a line it does not know, is not read at all.
+TEST(HtmlSiteState, ReadsBackWhatItWroteAndNothingCutShortOrUnknown) {
+  SiteState state;
+  state.key = "k1";
+  state.acks = "a1";
+  state.groups = 2;
+  state.runs = {{2, -7}, {1, 9}};
+  state.commits = {{"c1", 100, "main"}, {"c2\t\"x\"", 200, "feature/\n"}};
+  state.series = {{"b|default|wall_time|ci", "b", 1, "", R"({"page":1})", 2, "[]"},
+                  {"a\tb|v|m|c", "a\tb", 0, "ffee", "", 0, R"([{"id":"x"},{"id":"y"}])"}};
+  const std::string text = state_text(state);
+  const auto back = parse_state(text);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(state_text(*back), text);
+  EXPECT_EQ(back->series[1].key, "a\tb|v|m|c");
+  EXPECT_EQ(back->series[1].changes, state.series[1].changes);
+  EXPECT_EQ(back->commits[1].branch, "feature/\n");
+  for (std::size_t n = 0; n < text.size(); ++n)
+    EXPECT_FALSE(parse_state(text.substr(0, n))) << "cut at " << n;
+  EXPECT_FALSE(parse_state(text + "more 1\n"));
+  EXPECT_FALSE(parse_state("benchguard-site-state 2\n" + text.substr(text.find('\n') + 1)));
+  state.series[0].group = 2;  // no such page
+  EXPECT_FALSE(parse_state(state_text(state)));
 }
 
 // Same files, same bytes, same keys.
