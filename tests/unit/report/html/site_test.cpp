@@ -587,6 +587,7 @@ TEST_F(HtmlSite, ABuildHeldInMemoryServesAsThePreviousOne) {
   }
   const Site next = build(&first);
   EXPECT_FALSE(next.unchanged);
+  EXPECT_TRUE(next.followed);  // from the state the last build holds
   EXPECT_EQ(next.reused, 3u);
   expect_same(next, build(nullptr));
   std::size_t moved = 0;  // benchmark pages that differ from the last build's
