@@ -74,7 +74,16 @@ timed "report --html into that site, one more commit in every series" "< 1 s" \
 "$bg" -q detect --db "$tmp/h.db" > /dev/null
 timed "report --html into that site, one more commit in one series" "< 0.2 s" \
   "$bg" -q report --db "$tmp/h.db" --html "$tmp/nightly"
-rm -rf "$tmp/nightly"
+# That build followed the last one (docs/dashboard.md): the directory must hold byte for byte
+# what a build into an empty one writes.
+"$bg" -q report --db "$tmp/h.db" --html "$tmp/fresh"
+if diff -r "$tmp/nightly" "$tmp/fresh" > /dev/null; then
+  echo "the site after those builds: byte for byte a build into an empty directory"
+else
+  echo "the site after those builds DIFFERS from a build into an empty directory" >&2
+  exit 1
+fi
+rm -rf "$tmp/nightly" "$tmp/fresh"
 # Without the series cache (a database from before it, or runs the library wrote): history
 # reads every instance; the first `detect` derives and saves every run's entry.
 if command -v sqlite3 > /dev/null; then
