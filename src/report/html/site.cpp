@@ -434,17 +434,25 @@ std::string group_title(const Group& g) {
   return g.variant == "default" ? g.benchmark : fmt::format("{} [{}]", g.benchmark, g.variant);
 }
 
-// The series of each group in the order the metrics were asked for (wall_time first with all).
-void order_groups(std::vector<Group>& groups, const analysis::History& history,
-                  const SiteOptions& options) {
-  const auto& order = options.history.metrics;
+// The change points of `history`'s series with their acknowledgements, and its groups, the
+// series of each in the order the metrics were asked for (wall_time first with all).
+struct Detected {
+  std::vector<analysis::ChangeRow> rows;
+  std::vector<Group> groups;
+};
+Detected detect_and_group(const SeriesContext& ctx, const analysis::History& history) {
+  const analysis::Detection found =
+      analysis::detect_history(history, ctx.options.detect, ctx.states, ctx.stored, ctx.now);
+  Detected out{analysis::with_acks(found.changes, ctx.acks), group_series(history)};
+  const auto& order = ctx.options.history.metrics;
   auto rank = [&](std::size_t s) {
     const auto it = std::find(order.begin(), order.end(), history.series[s].metric.name);
     return it - order.begin();
   };
-  for (auto& g : groups)
+  for (auto& g : out.groups)
     std::stable_sort(g.series.begin(), g.series.end(),
                      [&](std::size_t a, std::size_t b) { return rank(a) < rank(b); });
+  return out;
 }
 
 // Each series' change points, by series index.
@@ -520,11 +528,9 @@ bool render_group(const SeriesContext& ctx, const analysis::History& history,
 // Every series' pages from the whole history.
 SeriesPages every_series(const SeriesContext& ctx, analysis::History history) {
   SeriesPages out;
-  const analysis::Detection found =
-      analysis::detect_history(history, ctx.options.detect, ctx.states, ctx.stored, ctx.now);
-  const auto rows = analysis::with_acks(found.changes, ctx.acks);
-  auto groups = group_series(history);
-  order_groups(groups, history, ctx.options);
+  const Detected found = detect_and_group(ctx, history);
+  const auto& rows = found.rows;
+  const auto& groups = found.groups;
   std::vector<std::size_t> group_of(history.series.size());
   for (std::size_t g = 0; g < groups.size(); ++g)
     for (std::size_t s : groups[g].series) group_of[s] = g;
@@ -576,15 +582,15 @@ Result<std::optional<FollowPlan>> plan_follow(store::Store& store, const SeriesC
     return std::optional<FollowPlan>();
   // Every run the previous build listed is listed the same; the others came after them.
   int64_t newest = 0;
+  std::set<int64_t> listed;
   for (const auto& [id, hash] : state->runs) {
     const auto it = ctx.run_hash.find(id);
     if (it == ctx.run_hash.end() || it->second != hash) return std::optional<FollowPlan>();
     newest = std::max(newest, id);
+    listed.insert(id);
   }
   std::set<std::string_view> commits;
   for (const auto& e : state->commits) commits.insert(e.commit);
-  std::set<int64_t> listed;
-  for (const auto& r : state->runs) listed.insert(r.first);
   std::set<std::string> known, touched;
   for (const auto& s : state->series) known.insert(s.benchmark);
   const std::string cache_key = analysis::series_cache_key(o.history.burn_in);
@@ -647,12 +653,10 @@ std::optional<SeriesPages> follow_series(const SeriesContext& ctx, FollowPlan pl
   if (!commits) return std::nullopt;
   out.commits = std::move(*commits);
 
-  const analysis::Detection found =
-      analysis::detect_history(history, ctx.options.detect, ctx.states, ctx.stored, ctx.now);
-  const auto rows = analysis::with_acks(found.changes, ctx.acks);
+  const Detected found = detect_and_group(ctx, history);
+  const auto& rows = found.rows;
+  const auto& groups = found.groups;
   const auto by_series = rows_by_series(history, rows);
-  auto groups = group_series(history);
-  order_groups(groups, history, ctx.options);
   std::map<std::size_t, const Group*> remade;  // page number -> group
   for (const auto& g : groups) {
     const std::size_t number = out.state.series[place[g.series.front()]].group;

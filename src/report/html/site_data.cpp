@@ -62,28 +62,6 @@ std::size_t CommitTable::of(const analysis::HistoryPoint& point) const {
   return index.at(key);  // a point of another history
 }
 
-CommitTable commit_table(const analysis::History& history) {
-  // The first point met of each commit gives its time and branch (series by name, points
-  // oldest first); then by time, and by commit among points of the same time.
-  std::unordered_set<const std::string*> addresses;
-  std::unordered_set<std::string_view> seen;
-  CommitTable t;
-  for (const auto& s : history.series)
-    for (const auto& p : s.points) {
-      const std::string& key = point_key(p);
-      if (addresses.insert(&key).second && seen.insert(key).second)
-        t.entries.push_back({key, seconds(p.time), p.branch});
-    }
-  std::sort(t.entries.begin(), t.entries.end(), [](const auto& a, const auto& b) {
-    return a.time != b.time ? a.time < b.time : a.commit < b.commit;
-  });
-  t.index.reserve(t.entries.size());
-  for (std::size_t i = 0; i < t.entries.size(); ++i) t.index.emplace(t.entries[i].commit, i);
-  t.by_address.reserve(addresses.size());
-  for (const std::string* a : addresses) t.by_address.emplace(a, t.index.at(*a));
-  return t;
-}
-
 std::optional<CommitTable> commit_table_after(std::vector<CommitTable::Entry> before,
                                               const analysis::History& history) {
   CommitTable t;
@@ -91,7 +69,8 @@ std::optional<CommitTable> commit_table_after(std::vector<CommitTable::Entry> be
   const std::size_t kept = t.entries.size();
   t.index.reserve(kept);
   for (std::size_t i = 0; i < kept; ++i) t.index.emplace(t.entries[i].commit, i);
-  // As commit_table finds them: the first point met of each new commit.
+  // The first point met of each new commit gives its time and branch (series by name, points
+  // oldest first); then by time, and by commit among points of the same time.
   std::unordered_set<const std::string*> addresses;
   std::unordered_set<std::string_view> seen;
   for (const auto& s : history.series)
@@ -112,6 +91,11 @@ std::optional<CommitTable> commit_table_after(std::vector<CommitTable::Entry> be
   t.by_address.reserve(addresses.size());
   for (const std::string* a : addresses) t.by_address.emplace(a, t.index.at(*a));
   return t;
+}
+
+CommitTable commit_table(const analysis::History& history) {
+  // With no commit known before, every commit is new: the table of the whole history.
+  return *commit_table_after({}, history);
 }
 
 std::string commits_script(const CommitTable& commits, const std::vector<int64_t>& run_pages,
