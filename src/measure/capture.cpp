@@ -36,7 +36,7 @@ Result<Captured> capture_output(const std::vector<std::string>& argv, const std:
   req.stdin_fd = devnull_fd();
   req.stdout_fd = pipe_fds[1];
   req.stderr_fd = devnull_fd();
-  auto spawned = spawn_posix(req);
+  auto spawned = spawn_vfork(req);
   close(pipe_fds[1]);
   if (!spawned.ok()) {
     close(pipe_fds[0]);

@@ -64,7 +64,7 @@ std::string describe_counter_refusal(int err, std::optional<int> paranoid) {
 }
 
 std::string counters_refusal() {
-  // Many VMs expose no PMU (ENOENT/EOPNOTSUPP); probing once keeps launches on posix_spawn.
+  // Many VMs expose no PMU (ENOENT/EOPNOTSUPP); probing once keeps launches on the vfork path.
   static const std::string why = [] {
     const int fd = open_event(hardware_counter_events()[0], 0, false);
     if (fd >= 0) {

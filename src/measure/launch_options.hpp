@@ -1,4 +1,4 @@
-// How an instance is started, for tests and diagnostics: Child::start() picks posix_spawn,
+// How an instance is started, for tests and diagnostics: Child::start() picks a vfork-style clone,
 // or fork + exec when hardware counters are wanted and available. Forcing the fork path,
 // or other perf events (software ones work in VMs without a PMU), exercises the counter
 // machinery where hardware counters are missing.
@@ -15,7 +15,7 @@
 
 namespace benchguard::measure {
 
-enum class LaunchMethod { kAuto, kPosixSpawn, kFork };
+enum class LaunchMethod { kAuto, kVfork, kFork };
 
 struct LaunchOptions {
   LaunchMethod method = LaunchMethod::kAuto;

@@ -36,14 +36,6 @@ double seconds(const timeval& tv) {
   return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) * 1e-6;
 }
 
-// Owns a descriptor opened for one launch.
-struct Fd {
-  int fd = -1;
-  ~Fd() {
-    if (fd >= 0) close(fd);
-  }
-};
-
 class ProcessChild final : public Child {
  public:
   ProcessChild(Spawned spawned, const LaunchSpec& spec, std::optional<TreeSampler> sampler,
@@ -53,9 +45,10 @@ class ProcessChild final : public Child {
         grace_s_(spec.kill_grace_s),
         sampler_(sampler),
         valgrind_(std::move(valgrind)) {
-    // A timeout or memory sampling needs a waitable handle; a plain wait blocks in waitid.
-    if (timeout_s_ > 0 || sampler_.has_value())
-      pidfd_ = static_cast<int>(syscall(SYS_pidfd_open, s_.pid, 0));
+    // A timeout or memory sampling needs a waitable handle (a plain wait blocks in waitid):
+    // the one the child came with, or one asked for now.
+    if (s_.pidfd.get() < 0 && (timeout_s_ > 0 || sampler_.has_value()))
+      s_.pidfd.reset(static_cast<int>(syscall(SYS_pidfd_open, s_.pid, 0)));
   }
 
   ~ProcessChild() override {
@@ -65,7 +58,6 @@ class ProcessChild final : public Child {
       LaunchResult ignored;
       reap(ignored);
     }
-    if (pidfd_ >= 0) close(pidfd_);
   }
 
   int pid() const override { return s_.pid; }
@@ -83,7 +75,7 @@ class ProcessChild final : public Child {
       int64_t until = deadline;
       const int64_t due = sampler_.has_value() ? sampler_->due_ns() : -1;
       if (due >= 0) until = until < 0 ? due : std::min(until, due);
-      if (wait_exit(s_.pid, pidfd_, until)) {
+      if (wait_exit(s_.pid, s_.pidfd.get(), until)) {
         exited = true;
         break;
       }
@@ -91,7 +83,8 @@ class ProcessChild final : public Child {
         r.timed_out = true;
         signal_group(s_.pid, SIGTERM);
         const int64_t grace_end = monotonic_ns() + static_cast<int64_t>(grace_s_ * 1e9);
-        if (grace_s_ <= 0 || !wait_exit(s_.pid, pidfd_, grace_end)) signal_group(s_.pid, SIGKILL);
+        if (grace_s_ <= 0 || !wait_exit(s_.pid, s_.pidfd.get(), grace_end))
+          signal_group(s_.pid, SIGKILL);
         break;
       }
       sampler_->sample();
@@ -155,7 +148,6 @@ class ProcessChild final : public Child {
   double grace_s_ = 0;
   std::optional<TreeSampler> sampler_;
   std::optional<ValgrindRun> valgrind_;
-  int pidfd_ = -1;
   bool reaped_ = false;
 };
 
@@ -214,7 +206,7 @@ Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchO
   if (!spec.cpus.empty()) {
     BG_ASSIGN(cpus, to_cpu_set(spec.cpus));
   }
-  Fd out;
+  UniqueFd out;
   SpawnRequest req;
   req.program = &program;
   req.path = path.c_str();
@@ -226,10 +218,10 @@ Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchO
   req.stdin_fd = devnull_fd();
   if (spec.quiet) {
     if (!spec.stdout_path.empty()) {
-      out.fd = open(spec.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-      if (out.fd < 0)
+      out.reset(open(spec.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+      if (out.get() < 0)
         return Error{"cannot write '" + spec.stdout_path + "': " + std::strerror(errno)};
-      req.stdout_fd = req.stderr_fd = out.fd;
+      req.stdout_fd = req.stderr_fd = out.get();
     } else {
       req.stdout_fd = req.stderr_fd = devnull_fd();
     }
@@ -246,7 +238,7 @@ Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchO
       events = hardware_counter_events();
     spawned = spawn_forked(req, events);
   } else {
-    spawned = spawn_posix(req);
+    spawned = spawn_vfork(req);
   }
   if (!spawned.ok()) return spawned.error();
   std::optional<TreeSampler> sampler;

@@ -3,7 +3,7 @@
 #include <fcntl.h>
 #include <linux/close_range.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -33,6 +33,7 @@ constexpr int kStageSetup = 1;
 constexpr int kStageChdir = 2;
 constexpr int kStageAffinity = 3;
 constexpr int kStageExec = 4;
+constexpr int kStageLayout = 5;
 
 // Runs in the forked child of a possibly multi-threaded parent: async-signal-safe calls only.
 [[noreturn]] void child_main(const SpawnRequest& req, int sock) {
@@ -98,66 +99,26 @@ int devnull_fd() {
 
 namespace {
 
-// The attributes and file actions of posix_spawn, built once per thread and kept while the
-// descriptors and directory stay the same: building them costs a getrlimit per action.
-class SpawnSetup {
- public:
-  SpawnSetup() = default;
-  SpawnSetup(const SpawnSetup&) = delete;
-  SpawnSetup& operator=(const SpawnSetup&) = delete;
-  ~SpawnSetup() { clear(); }
-
-  void prepare(const SpawnRequest& req) {
-    const bool same = ready_ && in_ == req.stdin_fd && out_ == req.stdout_fd &&
-                      err_ == req.stderr_fd && (req.cwd != nullptr) == has_cwd_ &&
-                      (req.cwd == nullptr || cwd_ == req.cwd);
-    if (same) return;
-    clear();
-    posix_spawnattr_init(&attr_);
-    sigset_t all;
-    sigset_t none;
-    sigfillset(&all);
-    sigemptyset(&none);
-    posix_spawnattr_setsigdefault(&attr_, &all);
-    posix_spawnattr_setsigmask(&attr_, &none);
-    posix_spawnattr_setpgroup(&attr_, 0);
-    posix_spawnattr_setflags(
-        &attr_, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-    posix_spawn_file_actions_init(&fa_);
-    if (req.stdin_fd >= 0) posix_spawn_file_actions_adddup2(&fa_, req.stdin_fd, 0);
-    if (req.stdout_fd >= 0) posix_spawn_file_actions_adddup2(&fa_, req.stdout_fd, 1);
-    if (req.stderr_fd >= 0) posix_spawn_file_actions_adddup2(&fa_, req.stderr_fd, 2);
-    if (req.cwd != nullptr) posix_spawn_file_actions_addchdir_np(&fa_, req.cwd);
-    // Descriptors benchguard holds (database, sockets) are not the benchmark's business.
-    posix_spawn_file_actions_addclosefrom_np(&fa_, 3);
-    in_ = req.stdin_fd;
-    out_ = req.stdout_fd;
-    err_ = req.stderr_fd;
-    has_cwd_ = req.cwd != nullptr;
-    cwd_ = has_cwd_ ? req.cwd : "";
-    ready_ = true;
+// What the child makes of a failure before exec, as an Error naming the program.
+Error failure_error(const SpawnRequest& req, const ChildFailure& f) {
+  switch (f.stage) {
+    case kStageChdir:
+      if (f.err == ENOENT || f.err == ENOTDIR) return spawn_error(req, f.err);
+      return Error{"cannot run '" + *req.program + "': cannot change to '" + req.cwd +
+                   "': " + std::strerror(f.err)};
+    case kStageAffinity:
+      return Error{"cannot pin '" + *req.program +
+                   "' to the requested CPUs: " + std::strerror(f.err)};
+    case kStageLayout:
+      return Error{"cannot run '" + *req.program +
+                   "' with a fixed layout (address randomization off): personality: " +
+                   std::strerror(f.err)};
+    case kStageExec:
+      return spawn_error(req, f.err);
+    default:
+      return Error{"cannot run '" + *req.program + "': " + std::strerror(f.err)};
   }
-
-  const posix_spawnattr_t* attr() const { return &attr_; }
-  const posix_spawn_file_actions_t* actions() const { return &fa_; }
-
- private:
-  void clear() {
-    if (!ready_) return;
-    posix_spawn_file_actions_destroy(&fa_);
-    posix_spawnattr_destroy(&attr_);
-    ready_ = false;
-  }
-
-  posix_spawnattr_t attr_{};
-  posix_spawn_file_actions_t fa_{};
-  int in_ = -1;
-  int out_ = -1;
-  int err_ = -1;
-  bool has_cwd_ = false;
-  std::string cwd_;
-  bool ready_ = false;
-};
+}
 
 // The calling thread's personality with ADDR_NO_RANDOMIZE while it lives: a child started
 // meanwhile inherits it (the kernel keeps a personality per thread, so duet threads do not
@@ -185,9 +146,7 @@ class FixedLayout {
   // An Error when the personality could not be set (a seccomp filter, say).
   Status status(const SpawnRequest& req) const {
     if (err_ == 0) return ok_status();
-    return Error{
-        "cannot run '" + *req.program +
-        "' with a fixed layout (address randomization off): personality: " + std::strerror(err_)};
+    return failure_error(req, ChildFailure{kStageLayout, err_});
   }
 
  private:
@@ -197,33 +156,142 @@ class FixedLayout {
 
 }  // namespace
 
-Result<Spawned> spawn_posix(const SpawnRequest& req) {
-  thread_local SpawnSetup setup;
-  setup.prepare(req);
-  const FixedLayout layout(req.fixed_layout);
-  BG_TRY(layout.status(req));
+void UniqueFd::reset(int fd) {
+  if (fd_ >= 0) close(fd_);
+  fd_ = fd;
+}
 
-  // posix_spawn has no affinity attribute, but the child inherits the spawning thread's mask.
-  cpu_set_t saved;
-  int rc = 0;
-  if (req.cpus != nullptr) {
-    if (sched_getaffinity(0, sizeof saved, &saved) != 0 ||
-        sched_setaffinity(0, sizeof(cpu_set_t), req.cpus) != 0)
-      rc = errno;
+namespace {
+
+// The signal mask as the kernel takes it: 64 bits, every signal (glibc's own two included,
+// which sigprocmask would leave unblocked).
+using KernelSigset = uint64_t;
+constexpr KernelSigset kAllSignals = ~KernelSigset{0};
+
+// The kernel's struct sigaction, enough to set a disposition back to SIG_DFL.
+struct KernelSigaction {
+  void (*handler)(int) = SIG_DFL;
+  unsigned long flags = 0;
+  void (*restorer)() = nullptr;
+  KernelSigset mask = 0;
+};
+
+// A stack for children started from this thread, made once (with a guard page below it).
+class ChildStack {
+ public:
+  ChildStack() {
+    void* p = mmap(nullptr, kGuard + kSize, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (p == MAP_FAILED) return;
+    base_ = static_cast<char*>(p);
+    mprotect(base_, kGuard, PROT_NONE);
   }
+  ChildStack(const ChildStack&) = delete;
+  ChildStack& operator=(const ChildStack&) = delete;
+  ~ChildStack() {
+    if (base_ != nullptr) munmap(base_, kGuard + kSize);
+  }
+  // The top (stacks grow down on every Linux target of this project); nullptr if none.
+  void* top() const { return base_ == nullptr ? nullptr : base_ + kGuard + kSize; }
+
+ private:
+  static constexpr std::size_t kGuard = 4096;
+  static constexpr std::size_t kSize = std::size_t{64} * 1024;
+  char* base_ = nullptr;
+};
+
+struct VforkArgs {
+  const SpawnRequest* req = nullptr;
+  ChildFailure failure;  // written by the child when it cannot exec
+};
+
+__attribute__((no_sanitize("address", "undefined"), always_inline)) inline long raw(
+    long number, long a = 0, long b = 0, long c = 0, long d = 0) {
+  return syscall(number, a, b, c, d);
+}
+
+__attribute__((always_inline)) inline long as_long(const void* p) {
+  return reinterpret_cast<long>(p);
+}
+
+// Runs in the child, on its own stack but in this process's memory, while the parent thread
+// waits: system calls only (no library state, no sanitizer interceptors), and every write
+// but the failure report stays on the child's stack.
+__attribute__((no_sanitize("address", "undefined"))) int vfork_child(void* p) {
+  auto* args = static_cast<VforkArgs*>(p);
+  const SpawnRequest& req = *args->req;
+  int stage = kStageSetup;
+  if (raw(SYS_setpgid, 0, 0) != 0) goto failed;
+  {
+    // Every disposition back to the default, ignored ones included (SIG_IGN survives exec;
+    // a handler of ours must not run here). SIGKILL and SIGSTOP cannot be changed.
+    const KernelSigaction dfl;
+    for (long sig = 1; sig <= 64; ++sig)
+      if (sig != SIGKILL && sig != SIGSTOP)
+        raw(SYS_rt_sigaction, sig, as_long(&dfl), 0, sizeof(KernelSigset));
+  }
+  if (req.stdin_fd >= 0 && raw(SYS_dup2, req.stdin_fd, 0) < 0) goto failed;
+  if (req.stdout_fd >= 0 && raw(SYS_dup2, req.stdout_fd, 1) < 0) goto failed;
+  if (req.stderr_fd >= 0 && raw(SYS_dup2, req.stderr_fd, 2) < 0) goto failed;
+  stage = kStageChdir;
+  if (req.cwd != nullptr && raw(SYS_chdir, as_long(req.cwd)) != 0) goto failed;
+  stage = kStageAffinity;
+  if (req.cpus != nullptr &&
+      raw(SYS_sched_setaffinity, 0, sizeof(cpu_set_t), as_long(req.cpus)) != 0)
+    goto failed;
+  stage = kStageLayout;
+  if (req.fixed_layout) {
+    const long current = raw(SYS_personality, 0xffffffff);
+    if (current == -1 || raw(SYS_personality, current | ADDR_NO_RANDOMIZE) == -1) goto failed;
+  }
+  {
+    const KernelSigset none = 0;
+    raw(SYS_rt_sigprocmask, SIG_SETMASK, as_long(&none), 0, sizeof(KernelSigset));
+  }
+  raw(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC);
+  stage = kStageExec;
+  raw(SYS_execve, as_long(req.path), as_long(req.argv), as_long(req.envp));
+failed:
+  args->failure = ChildFailure{stage, errno};
+  raw(SYS_exit, 127);
+  return 127;
+}
+
+}  // namespace
+
+Result<Spawned> spawn_vfork(const SpawnRequest& req) {
+  thread_local const ChildStack stack;
+  if (stack.top() == nullptr)
+    return Error{std::string("cannot start a child: no memory for its stack: ") +
+                 std::strerror(ENOMEM)};
+  VforkArgs args;
+  args.req = &req;
+
+  // Nothing may run a handler of ours in the child, which shares our memory until it execs.
+  KernelSigset saved = 0;
+  syscall(SYS_rt_sigprocmask, SIG_SETMASK, &kAllSignals, &saved, sizeof(KernelSigset));
   Spawned s;
-  if (rc == 0) {
-    s.started_at = realtime_ns();
-    s.start_ns = monotonic_ns();
-    rc = posix_spawn(&s.pid, req.path, setup.actions(), setup.attr(), req.argv, req.envp);
-    s.rss_floor_bytes = rss_floor();
-    if (req.cpus != nullptr) sched_setaffinity(0, sizeof saved, &saved);
-  } else {
-    rc = -rc;  // marks an affinity failure
+  s.started_at = realtime_ns();
+  s.start_ns = monotonic_ns();
+  int pidfd = -1;
+  pid_t pid = clone(vfork_child, stack.top(), CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, &args,
+                    &pidfd);
+  if (pid < 0 && errno == EINVAL) {  // a kernel before 5.2: no pidfd from clone
+    pidfd = -1;
+    pid = clone(vfork_child, stack.top(), CLONE_VM | CLONE_VFORK | SIGCHLD, &args);
   }
-  if (rc < 0)
-    return Error{"cannot pin '" + *req.program + "' to the requested CPUs: " + std::strerror(-rc)};
-  if (rc != 0) return spawn_error(req, rc);
+  const int err = errno;
+  syscall(SYS_rt_sigprocmask, SIG_SETMASK, &saved, nullptr, sizeof(KernelSigset));
+  if (pid < 0) return Error{std::string("cannot start a child: clone: ") + std::strerror(err)};
+  s.pid = pid;
+  s.pidfd.reset(pidfd);
+  if (args.failure.stage != 0) {
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return failure_error(req, args.failure);
+  }
+  s.rss_floor_bytes = rss_floor();
   return s;
 }
 
@@ -272,19 +340,7 @@ Result<Spawned> spawn_forked(const SpawnRequest& req, const std::vector<CounterE
   }
   if (n != static_cast<ssize_t>(sizeof f))
     return Error{"cannot run '" + *req.program + "': the child died before exec"};
-  switch (f.stage) {
-    case kStageChdir:
-      if (f.err == ENOENT || f.err == ENOTDIR) return spawn_error(req, f.err);
-      return Error{"cannot run '" + *req.program + "': cannot change to '" + req.cwd +
-                   "': " + std::strerror(f.err)};
-    case kStageAffinity:
-      return Error{"cannot pin '" + *req.program +
-                   "' to the requested CPUs: " + std::strerror(f.err)};
-    case kStageExec:
-      return spawn_error(req, f.err);
-    default:
-      return Error{"cannot run '" + *req.program + "': " + std::strerror(f.err)};
-  }
+  return failure_error(req, f);
 }
 
 }  // namespace benchguard::measure

@@ -1,7 +1,7 @@
-// Starting a child process, two ways: posix_spawn (the lean default) and fork + exec with a
-// handshake, which lets perf events be attached to the child before it execs.
+// Starting a child process, two ways: vfork-style clone (the lean default) and fork + exec
+// with a handshake, which lets perf events be attached to the child before it execs.
 // Both give the child its own process group, default signal dispositions, an empty signal
-// mask, only descriptors 0-2, and the requested working directory and CPUs.
+// mask, only descriptors 0-2, and the requested working directory, CPUs and layout.
 #pragma once
 
 #include <sched.h>
@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/result.hpp"
@@ -29,15 +30,41 @@ struct SpawnRequest {
   bool fixed_layout = false;        // the child without address space layout randomization
 };
 
+// A descriptor closed when its owner goes.
+class UniqueFd {
+ public:
+  UniqueFd() = default;
+  explicit UniqueFd(int fd) : fd_(fd) {}
+  UniqueFd(UniqueFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  UniqueFd& operator=(UniqueFd&& other) noexcept {
+    if (this != &other) {
+      reset();
+      fd_ = std::exchange(other.fd_, -1);
+    }
+    return *this;
+  }
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+  ~UniqueFd() { reset(); }
+  int get() const { return fd_; }
+  void reset(int fd = -1);
+
+ private:
+  int fd_ = -1;
+};
+
 struct Spawned {
   pid_t pid = -1;               // also the id of the child's process group
+  UniqueFd pidfd;               // where the kernel gave one with the child (-1 otherwise)
   int64_t start_ns = 0;         // CLOCK_MONOTONIC just before the child was started
   int64_t started_at = 0;       // unix epoch ns, same moment
   int64_t rss_floor_bytes = 0;  // this process's ru_maxrss once the child exec'd, in bytes
   CounterSet counters;
 };
 
-Result<Spawned> spawn_posix(const SpawnRequest& req);
+// Blocks the calling thread until the child has exec'd (or failed to), as vfork does; the
+// child runs on a stack kept per thread and touches nothing of ours but the request.
+Result<Spawned> spawn_vfork(const SpawnRequest& req);
 // `events` are opened on the child before it execs; refused ones stay unset.
 Result<Spawned> spawn_forked(const SpawnRequest& req, const std::vector<CounterEvent>& events);
 

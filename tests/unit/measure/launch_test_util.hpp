@@ -15,7 +15,7 @@
 namespace benchguard::testing {
 
 inline std::string method_name(measure::LaunchMethod m) {
-  return m == measure::LaunchMethod::kFork ? "fork" : "posix_spawn";
+  return m == measure::LaunchMethod::kFork ? "fork" : "vfork";
 }
 
 inline Result<measure::LaunchResult> launch_with(const measure::LaunchSpec& spec,

@@ -1,15 +1,22 @@
 // Launching instances: exit status, signals, the environment a child starts in, errors.
-// Every test runs through both start paths (posix_spawn, and fork + exec used for counters).
+// Every test runs through both start paths (vfork, and fork + exec used for counters).
 #include "measure/process.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <map>
 
 #include "launch_test_util.hpp"
+#include "measure/spawn.hpp"
+
+extern char** environ;
 
 namespace benchguard::measure {
 namespace {
@@ -76,19 +83,22 @@ TEST_P(MeasureLaunchTest, ChildStartsInACleanContext) {
   spec.argv = {helper("show_context"), out, "BG_TEST_VAR"};
   spec.cwd = dir.path().string();
   spec.env = {{"BG_TEST_VAR", "first"}, {"BG_TEST_VAR", "hello world"}};
-  // Ignored and blocked signals of benchguard must not leak into the benchmark.
+  // Ignored and blocked signals of benchguard must not leak into the benchmark: a common
+  // one, and ones nothing in benchguard touches (a real-time signal among them).
+  const int ignored[] = {SIGPIPE, SIGWINCH, SIGRTMIN + 3};
   struct sigaction ignore {};
-  struct sigaction old_pipe {};
+  struct sigaction old_actions[3]{};
   ignore.sa_handler = SIG_IGN;
-  sigaction(SIGPIPE, &ignore, &old_pipe);
+  for (int k = 0; k < 3; ++k) sigaction(ignored[k], &ignore, &old_actions[k]);
   sigset_t block;
   sigset_t old_mask;
   sigemptyset(&block);
   sigaddset(&block, SIGUSR1);
+  sigaddset(&block, SIGRTMIN + 4);
   pthread_sigmask(SIG_BLOCK, &block, &old_mask);
   auto r = run(spec);
   pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
-  sigaction(SIGPIPE, &old_pipe, nullptr);
+  for (int k = 0; k < 3; ++k) sigaction(ignored[k], &old_actions[k], nullptr);
   ASSERT_TRUE(r.ok()) << r.error().message;
   ASSERT_EQ(r->exit_code, 0);
 
@@ -196,7 +206,7 @@ TEST_P(MeasureLaunchTest, ChildCanBeStartedAndWaitedSeparately) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Measure, MeasureLaunchTest,
-                         ::testing::Values(LaunchMethod::kPosixSpawn, LaunchMethod::kFork),
+                         ::testing::Values(LaunchMethod::kVfork, LaunchMethod::kFork),
                          [](const auto& info) {
                            return benchguard::testing::method_name(info.param);
                          });
@@ -208,6 +218,40 @@ TEST(MeasureLaunch, LaunchUsesTheDefaultPath) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->exit_code, 0);
   EXPECT_GT(r->wall_s(), 0.0);
+}
+
+// The default path hands over the child's pidfd from clone itself (no pidfd_open), closed on
+// exec, readable once the child has exited; a child that cannot exec is reaped, not left.
+TEST(MeasureSpawn, TheChildComesWithAPidfdThatTellsItsExit) {
+  const std::string program = "/bin/true";
+  const std::string path = program;
+  char* argv[] = {const_cast<char*>(path.c_str()), nullptr};
+  SpawnRequest req;
+  req.program = &program;
+  req.path = path.c_str();
+  req.argv = argv;
+  req.envp = environ;
+  auto spawned = spawn_vfork(req);
+  ASSERT_TRUE(spawned.ok()) << spawned.error().message;
+  const int pidfd = spawned->pidfd.get();
+  ASSERT_GE(pidfd, 0);
+  EXPECT_EQ(fcntl(pidfd, F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+  pollfd p{pidfd, POLLIN, 0};
+  ASSERT_EQ(poll(&p, 1, 10000), 1);
+  int status = -1;
+  ASSERT_EQ(waitpid(spawned->pid, &status, 0), spawned->pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+  const std::string missing = "/nonexistent/bench";
+  char* missing_argv[] = {const_cast<char*>(missing.c_str()), nullptr};
+  req.program = &missing;
+  req.path = missing.c_str();
+  req.argv = missing_argv;
+  auto failed = spawn_vfork(req);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.error().message, "cannot run '/nonexistent/bench': no such file");
+  EXPECT_EQ(waitpid(-1, &status, WNOHANG), -1) << "the failed child was left unreaped";
+  EXPECT_EQ(errno, ECHILD);
 }
 
 TEST(MeasureLaunch, EmptyCommandIsAnError) {

@@ -101,7 +101,7 @@ TEST_P(MeasureTimeoutTest, AbandonedChildIsKilled) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Measure, MeasureTimeoutTest,
-                         ::testing::Values(LaunchMethod::kPosixSpawn, LaunchMethod::kFork),
+                         ::testing::Values(LaunchMethod::kVfork, LaunchMethod::kFork),
                          [](const auto& info) {
                            return benchguard::testing::method_name(info.param);
                          });
