@@ -25,7 +25,9 @@ rounds=${ROUNDS:-5}
 have_hf=0
 command -v hyperfine >/dev/null && have_hf=1
 for r in $(seq $rounds); do
-  "$build/bench/spawn_floor" 1000 /bin/true >>"$tmp/floor"
+  # Timed from outside like the others, so that each figure includes its program's start-up.
+  t0=$(now); "$build/bench/spawn_floor" 1000 /bin/true >/dev/null; t1=$(now)
+  { calc "$t1 - $t0"; echo; } >>"$tmp/floor"
   t0=$(now); "$bg" -q run --instances 1000 --db "$tmp/r$r.db" -- /bin/true 2>/dev/null; t1=$(now)
   { calc "$t1 - $t0"; echo; } >>"$tmp/bg"
   t0=$(now); "$bg" -q run --no-counters --instances 1000 --db "$tmp/n$r.db" -- /bin/true 2>/dev/null; t1=$(now)
@@ -50,6 +52,20 @@ printf "median of per-round ratios: benchguard/floor %.3f" "$(per_round "$tmp/bg
 [ $have_hf = 1 ] && printf ", benchguard/hyperfine %.3f" "$(per_round "$tmp/bg" "$tmp/hf")"
 echo
 echo "(targets: benchguard <= 1.05x floor, and no slower than hyperfine -N)"
+# What the instructions channel costs an instance: the program under callgrind, whose start-up
+# and translation dominate a short program (median instance wall time, as stored).
+if command -v valgrind >/dev/null; then
+  per_instance() {  # DB -> median wall time of its instances, in ms
+    "$bg" export --db "$1" --format csv 2>/dev/null | awk -F, '
+      NR == 1 { for (i = 1; i <= NF; ++i) if ($i == "iteration_time_ns") c = i; next }
+      c { print $c / 1e6 }' | median
+  }
+  "$bg" -q run --instances 20 --db "$tmp/native.db" -- /bin/true 2>/dev/null
+  "$bg" -q run --measure instructions --instances 20 --db "$tmp/vg.db" -- /bin/true 2>/dev/null
+  native=$(per_instance "$tmp/native.db"); counted=$(per_instance "$tmp/vg.db")
+  printf "an instance of /bin/true: %.2f ms, %.1f ms under --measure instructions (%.0fx)\n" \
+    "$native" "$counted" "$(calc "$counted / $native")"
+fi
 fi
 
 # Every schedule under every kind of controlled noise (bench/noise_source.cpp). 3 repetitions
