@@ -122,6 +122,55 @@ TEST(Migration, ANewDatabaseAppearsWithItsWholeSchema) {
             << " of 20 new databases as they appeared\n";
 }
 
+// What sqlite_master holds, as statements in the order they were made (SQLite's own tables
+// aside), and the migrations recorded.
+std::string schema_text(sqlite::Db& db) {
+  std::string out;
+  auto stmt = db.prepare(
+      "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' "
+      "ESCAPE '\\' ORDER BY rowid");
+  EXPECT_TRUE(stmt.ok());
+  while (stmt.ok() && *stmt->step()) out += stmt->text(0) + ";\n";
+  return out;
+}
+
+std::string migrations_recorded(sqlite::Db& db) {
+  std::string out;
+  auto stmt = db.prepare("SELECT version, name FROM schema_migrations ORDER BY version");
+  EXPECT_TRUE(stmt.ok());
+  while (stmt.ok() && *stmt->step()) out += stmt->text(0) + " " + stmt->text(1) + "\n";
+  return out;
+}
+
+// A new database is made from src/store/schema/sqlite_latest.sql in one step; one made at the
+// first version and migrated one migration at a time must come out the same. When a migration
+// is added or changed, this fails and writes the schema the file should hold.
+TEST(Migration, ANewDatabaseMadeFromTheLatestSchemaEqualsOneMigratedStepByStep) {
+  TempDir dir;
+  const int latest = sqlite::latest_schema_version();
+  auto stepped = raw_db(dir.file("stepped.db"));
+  auto fresh = raw_db(dir.file("fresh.db"));
+  ASSERT_TRUE(fresh && stepped);
+  ASSERT_TRUE(sqlite::apply_migrations(*stepped, 1).ok());
+  ASSERT_TRUE(sqlite::apply_migrations(*stepped, latest).ok());
+  const std::string want = schema_text(*stepped);
+
+  const Status made = sqlite::apply_migrations(*fresh, latest);
+  const std::string got = made.ok() ? schema_text(*fresh) : made.error().message;
+  if (got != want) {
+    const auto expected =
+        std::filesystem::temp_directory_path() / "benchguard-sqlite_latest.sql.expected";
+    benchguard::testing::write_file(expected.string(), want);
+    FAIL() << "src/store/schema/sqlite_latest.sql does not make the schema the migrations make ("
+           << (made.ok() ? "it differs" : made.error().message)
+           << "); the statements it should hold, under its comment, are in " << expected;
+  }
+  EXPECT_EQ(*fresh->query_int("PRAGMA user_version"), latest);
+  EXPECT_EQ(migrations_recorded(*fresh), migrations_recorded(*stepped));
+  EXPECT_EQ(count_rows(*fresh, "schema_migrations"), latest);
+  EXPECT_TRUE(sqlite::check_schema(*fresh).ok());
+}
+
 // Up to a version short of the newest: only the migrations up to it, and the rest later.
 TEST(Migration, ANewDatabaseMadeToAnOlderVersionIsMigratedOnLater) {
   TempDir dir;
