@@ -24,7 +24,8 @@ Error spawn_error(const SpawnRequest& req, int err) {
   return exec_error(*req.program, err, req.cwd != nullptr ? req.cwd : "");
 }
 
-// Why a forked child could not exec: sent back over the handshake socket.
+// Why a child could not exec: sent back over the handshake socket (fork) or written into
+// the memory it shares with us (vfork).
 struct ChildFailure {
   int stage = 0;  // kStage*
   int err = 0;
@@ -35,38 +36,77 @@ constexpr int kStageAffinity = 3;
 constexpr int kStageExec = 4;
 constexpr int kStageLayout = 5;
 
-// Runs in the forked child of a possibly multi-threaded parent: async-signal-safe calls only.
-[[noreturn]] void child_main(const SpawnRequest& req, int sock) {
-  const auto fail = [sock](int stage) {
-    const ChildFailure f{stage, errno};
-    (void)!send(sock, &f, sizeof f, MSG_NOSIGNAL);
-    _exit(127);
-  };
-  if (setpgid(0, 0) != 0) fail(kStageSetup);
-  struct sigaction dfl;
-  std::memset(&dfl, 0, sizeof dfl);
-  dfl.sa_handler = SIG_DFL;
-  for (int sig = 1; sig < NSIG; ++sig) sigaction(sig, &dfl, nullptr);  // SIGKILL etc. refuse
-  if (req.stdin_fd >= 0 && dup2(req.stdin_fd, 0) < 0) fail(kStageSetup);
-  if (req.stdout_fd >= 0 && dup2(req.stdout_fd, 1) < 0) fail(kStageSetup);
-  if (req.stderr_fd >= 0 && dup2(req.stderr_fd, 2) < 0) fail(kStageSetup);
-  if (req.cwd != nullptr && chdir(req.cwd) != 0) fail(kStageChdir);
-  if (req.cpus != nullptr && sched_setaffinity(0, sizeof(cpu_set_t), req.cpus) != 0)
-    fail(kStageAffinity);
+// The signal mask as the kernel takes it: 64 bits, every signal (glibc's own two included,
+// which sigprocmask would leave unblocked).
+using KernelSigset = uint64_t;
+constexpr KernelSigset kAllSignals = ~KernelSigset{0};
 
-  // Wait until the parent has attached its counters.
-  char go = 0;
-  ssize_t n = 0;
-  while ((n = recv(sock, &go, 1, 0)) < 0 && errno == EINTR) {
+// The kernel's struct sigaction, enough to set a disposition back to SIG_DFL.
+struct KernelSigaction {
+  void (*handler)(int) = SIG_DFL;
+  unsigned long flags = 0;
+  void (*restorer)() = nullptr;
+  KernelSigset mask = 0;
+};
+
+__attribute__((no_sanitize("address", "undefined"), always_inline)) inline long raw(
+    long number, long a = 0, long b = 0, long c = 0, long d = 0) {
+  return syscall(number, a, b, c, d);
+}
+
+__attribute__((always_inline)) inline long as_long(const void* p) {
+  return reinterpret_cast<long>(p);
+}
+
+// The child's set-up before exec, the same for both ways of starting it: system calls only
+// (a vfork child shares our memory, a forked one may come from a multi-threaded parent; no
+// library state, no sanitizer interceptors). 0, or the stage that failed with errno set.
+__attribute__((no_sanitize("address", "undefined"))) int set_up_child(const SpawnRequest& req) {
+  if (raw(SYS_setpgid, 0, 0) != 0) return kStageSetup;
+  // Every disposition back to the default, ignored ones included (SIG_IGN survives exec; a
+  // handler of ours must not run here). SIGKILL and SIGSTOP cannot be changed.
+  const KernelSigaction dfl;
+  for (long sig = 1; sig <= 64; ++sig)
+    if (sig != SIGKILL && sig != SIGSTOP)
+      raw(SYS_rt_sigaction, sig, as_long(&dfl), 0, sizeof(KernelSigset));
+  if (req.stdin_fd >= 0 && raw(SYS_dup2, req.stdin_fd, 0) < 0) return kStageSetup;
+  if (req.stdout_fd >= 0 && raw(SYS_dup2, req.stdout_fd, 1) < 0) return kStageSetup;
+  if (req.stderr_fd >= 0 && raw(SYS_dup2, req.stderr_fd, 2) < 0) return kStageSetup;
+  if (req.cwd != nullptr && raw(SYS_chdir, as_long(req.cwd)) != 0) return kStageChdir;
+  if (req.cpus != nullptr &&
+      raw(SYS_sched_setaffinity, 0, sizeof(cpu_set_t), as_long(req.cpus)) != 0)
+    return kStageAffinity;
+  if (req.fixed_layout) {
+    const long current = raw(SYS_personality, 0xffffffff);
+    if (current == -1 || raw(SYS_personality, current | ADDR_NO_RANDOMIZE) == -1)
+      return kStageLayout;
   }
-  if (n != 1) _exit(127);  // the parent gave up on us
+  return 0;
+}
 
-  sigset_t none;
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, nullptr);
-  syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC);
-  execve(req.path, req.argv, req.envp);
-  fail(kStageExec);
+// An empty signal mask, only descriptors 0-2, then exec; returns only when exec failed.
+__attribute__((no_sanitize("address", "undefined"))) int exec_child(const SpawnRequest& req) {
+  const KernelSigset none = 0;
+  raw(SYS_rt_sigprocmask, SIG_SETMASK, as_long(&none), 0, sizeof(KernelSigset));
+  raw(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC);
+  raw(SYS_execve, as_long(req.path), as_long(req.argv), as_long(req.envp));
+  return kStageExec;
+}
+
+// Runs in the forked child: sets itself up, waits until the parent has attached its counters,
+// then execs; a failure goes back over the handshake socket.
+[[noreturn]] void child_main(const SpawnRequest& req, int sock) {
+  int stage = set_up_child(req);
+  if (stage == 0) {
+    char go = 0;
+    ssize_t n = 0;
+    while ((n = recv(sock, &go, 1, 0)) < 0 && errno == EINTR) {
+    }
+    if (n != 1) _exit(127);  // the parent gave up on us
+    stage = exec_child(req);
+  }
+  const ChildFailure f{stage, errno};
+  (void)!send(sock, &f, sizeof f, MSG_NOSIGNAL);
   _exit(127);
 }
 
@@ -82,22 +122,6 @@ int64_t rss_floor() {
   getrusage(RUSAGE_THREAD, &ru);
   return static_cast<int64_t>(ru.ru_maxrss) * 1024;
 }
-
-}  // namespace
-
-int devnull_fd() {
-  static const int fd = [] {
-    const int raw = open("/dev/null", O_RDWR | O_CLOEXEC);
-    if (raw < 0 || raw > 2) return raw;
-    // dup2 onto itself would keep close-on-exec set; keep clear of 0-2.
-    const int moved = fcntl(raw, F_DUPFD_CLOEXEC, 3);
-    close(raw);
-    return moved;
-  }();
-  return fd;
-}
-
-namespace {
 
 // What the child makes of a failure before exec, as an Error naming the program.
 Error failure_error(const SpawnRequest& req, const ChildFailure& f) {
@@ -119,62 +143,6 @@ Error failure_error(const SpawnRequest& req, const ChildFailure& f) {
       return Error{"cannot run '" + *req.program + "': " + std::strerror(f.err)};
   }
 }
-
-// The calling thread's personality with ADDR_NO_RANDOMIZE while it lives: a child started
-// meanwhile inherits it (the kernel keeps a personality per thread, so duet threads do not
-// see each other's). Does nothing unless asked.
-class FixedLayout {
- public:
-  explicit FixedLayout(bool on) {
-    if (!on) return;
-    const int current = personality(0xffffffff);
-    if (current == -1) {
-      err_ = errno;
-      return;
-    }
-    saved_ = current;
-    if ((current & ADDR_NO_RANDOMIZE) == 0 &&
-        personality(static_cast<unsigned long>(current) | ADDR_NO_RANDOMIZE) == -1)
-      err_ = errno;
-  }
-  ~FixedLayout() {
-    if (saved_ >= 0 && (saved_ & ADDR_NO_RANDOMIZE) == 0)
-      personality(static_cast<unsigned long>(saved_));
-  }
-  FixedLayout(const FixedLayout&) = delete;
-  FixedLayout& operator=(const FixedLayout&) = delete;
-  // An Error when the personality could not be set (a seccomp filter, say).
-  Status status(const SpawnRequest& req) const {
-    if (err_ == 0) return ok_status();
-    return failure_error(req, ChildFailure{kStageLayout, err_});
-  }
-
- private:
-  int saved_ = -1;
-  int err_ = 0;
-};
-
-}  // namespace
-
-void UniqueFd::reset(int fd) {
-  if (fd_ >= 0) close(fd_);
-  fd_ = fd;
-}
-
-namespace {
-
-// The signal mask as the kernel takes it: 64 bits, every signal (glibc's own two included,
-// which sigprocmask would leave unblocked).
-using KernelSigset = uint64_t;
-constexpr KernelSigset kAllSignals = ~KernelSigset{0};
-
-// The kernel's struct sigaction, enough to set a disposition back to SIG_DFL.
-struct KernelSigaction {
-  void (*handler)(int) = SIG_DFL;
-  unsigned long flags = 0;
-  void (*restorer)() = nullptr;
-  KernelSigset mask = 0;
-};
 
 // A stack for children started from this thread, made once (with a guard page below it).
 class ChildStack {
@@ -205,59 +173,35 @@ struct VforkArgs {
   ChildFailure failure;  // written by the child when it cannot exec
 };
 
-__attribute__((no_sanitize("address", "undefined"), always_inline)) inline long raw(
-    long number, long a = 0, long b = 0, long c = 0, long d = 0) {
-  return syscall(number, a, b, c, d);
-}
-
-__attribute__((always_inline)) inline long as_long(const void* p) {
-  return reinterpret_cast<long>(p);
-}
-
 // Runs in the child, on its own stack but in this process's memory, while the parent thread
-// waits: system calls only (no library state, no sanitizer interceptors), and every write
-// but the failure report stays on the child's stack.
+// waits: only the failure report is written outside the child's stack.
 __attribute__((no_sanitize("address", "undefined"))) int vfork_child(void* p) {
   auto* args = static_cast<VforkArgs*>(p);
-  const SpawnRequest& req = *args->req;
-  int stage = kStageSetup;
-  if (raw(SYS_setpgid, 0, 0) != 0) goto failed;
-  {
-    // Every disposition back to the default, ignored ones included (SIG_IGN survives exec;
-    // a handler of ours must not run here). SIGKILL and SIGSTOP cannot be changed.
-    const KernelSigaction dfl;
-    for (long sig = 1; sig <= 64; ++sig)
-      if (sig != SIGKILL && sig != SIGSTOP)
-        raw(SYS_rt_sigaction, sig, as_long(&dfl), 0, sizeof(KernelSigset));
-  }
-  if (req.stdin_fd >= 0 && raw(SYS_dup2, req.stdin_fd, 0) < 0) goto failed;
-  if (req.stdout_fd >= 0 && raw(SYS_dup2, req.stdout_fd, 1) < 0) goto failed;
-  if (req.stderr_fd >= 0 && raw(SYS_dup2, req.stderr_fd, 2) < 0) goto failed;
-  stage = kStageChdir;
-  if (req.cwd != nullptr && raw(SYS_chdir, as_long(req.cwd)) != 0) goto failed;
-  stage = kStageAffinity;
-  if (req.cpus != nullptr &&
-      raw(SYS_sched_setaffinity, 0, sizeof(cpu_set_t), as_long(req.cpus)) != 0)
-    goto failed;
-  stage = kStageLayout;
-  if (req.fixed_layout) {
-    const long current = raw(SYS_personality, 0xffffffff);
-    if (current == -1 || raw(SYS_personality, current | ADDR_NO_RANDOMIZE) == -1) goto failed;
-  }
-  {
-    const KernelSigset none = 0;
-    raw(SYS_rt_sigprocmask, SIG_SETMASK, as_long(&none), 0, sizeof(KernelSigset));
-  }
-  raw(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC);
-  stage = kStageExec;
-  raw(SYS_execve, as_long(req.path), as_long(req.argv), as_long(req.envp));
-failed:
+  int stage = set_up_child(*args->req);
+  if (stage == 0) stage = exec_child(*args->req);
   args->failure = ChildFailure{stage, errno};
   raw(SYS_exit, 127);
   return 127;
 }
 
 }  // namespace
+
+int devnull_fd() {
+  static const int fd = [] {
+    const int raw = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (raw < 0 || raw > 2) return raw;
+    // dup2 onto itself would keep close-on-exec set; keep clear of 0-2.
+    const int moved = fcntl(raw, F_DUPFD_CLOEXEC, 3);
+    close(raw);
+    return moved;
+  }();
+  return fd;
+}
+
+void UniqueFd::reset(int fd) {
+  if (fd_ >= 0) close(fd_);
+  fd_ = fd;
+}
 
 Result<Spawned> spawn_vfork(const SpawnRequest& req) {
   thread_local const ChildStack stack;
@@ -296,8 +240,6 @@ Result<Spawned> spawn_vfork(const SpawnRequest& req) {
 }
 
 Result<Spawned> spawn_forked(const SpawnRequest& req, const std::vector<CounterEvent>& events) {
-  const FixedLayout layout(req.fixed_layout);
-  BG_TRY(layout.status(req));
   int sv[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
     return Error{std::string("cannot start a child: socketpair: ") + std::strerror(errno)};
