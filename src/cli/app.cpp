@@ -3,11 +3,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <iostream>
 #include <new>
+#include <string_view>
 
 #include "analysis/series_cache.hpp"
 #include "core/names.hpp"
@@ -38,6 +40,40 @@ Result<RunData> Context::resolve_run(store::Store& store, const std::string& ref
 }
 
 namespace {
+
+// Every command, in the order --help lists them, under the name its add_* function gives it
+// (CliCommands.EachCommandIsSetUpUnderItsOwnName checks the two agree).
+struct Command {
+  std::string_view name;
+  Action (*add)(CLI::App&, Context&);
+};
+constexpr std::array kCommands = {
+    Command{"run", add_run},
+    Command{"runs", add_runs},
+    Command{"show", add_show},
+    Command{"summary", add_summary},
+    Command{"compare", add_compare},
+    Command{"plan", add_plan},
+    Command{"calibrate", add_calibrate},
+    Command{"history", add_history},
+    Command{"detect", add_detect},
+    Command{"ack", add_ack},
+    Command{"unack", add_unack},
+    Command{"gate", add_gate},
+    Command{"confirm", add_confirm},
+    Command{"ab", add_ab},
+    Command{"bisect", add_bisect},
+    Command{"submit", add_submit},
+    Command{"task", add_task},
+    Command{"status", add_status},
+    Command{"collect", add_collect},
+    Command{"report", add_report},
+    Command{"serve", add_serve},
+    Command{"import", add_import},
+    Command{"export", add_export},
+    Command{"db", add_db},
+    Command{"system", add_system},
+};
 
 // The runs are stored: a series cache that could not be saved is a warning.
 void warn_not_cached(std::ostream& err, const Error& e) {
@@ -82,6 +118,13 @@ Result<KeyValues> parse_labels(const std::vector<std::string>& labels) {
   return kv;
 }
 
+std::vector<std::string> command_names() {
+  std::vector<std::string> names;
+  names.reserve(kCommands.size());
+  for (const auto& c : kCommands) names.emplace_back(c.name);
+  return names;
+}
+
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   Context ctx{out, err, {}, {}, {}};
   if (const char* db = std::getenv("BENCHGUARD_DB"); db != nullptr && *db != '\0')
@@ -117,56 +160,37 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   app.add_flag("-q,--quiet", ctx.globals.quiet, "No progress output");
   app.add_flag("-v,--verbose", ctx.globals.verbose, "More detail");
 
-  std::vector<std::pair<CLI::App*, Action>> commands;
-  auto add = [&](auto adder) {
-    const size_t before = app.get_subcommands({}).size();
-    Action a = adder(app, ctx);
-    commands.emplace_back(app.get_subcommands({})[before], std::move(a));
-  };
-  add(add_run);
-  add(add_runs);
-  add(add_show);
-  add(add_summary);
-  add(add_compare);
-  add(add_plan);
-  add(add_calibrate);
-  add(add_history);
-  add(add_detect);
-  add(add_ack);
-  add(add_unack);
-  add(add_gate);
-  add(add_confirm);
-  add(add_ab);
-  add(add_bisect);
-  add(add_submit);
-  add(add_task);
-  add(add_status);
-  add(add_collect);
-  add(add_report);
-  add(add_serve);
-  add(add_import);
-  add(add_export);
-  add(add_db);
-  add(add_system);
-
   // The first word that is neither an option nor a global option's value names the command:
   // one that names none is an error that suggests the closest, not CLI11's "A subcommand is
-  // required".
-  for (std::size_t i = 0; i < own.size(); ++i) {
+  // required". Only the command named is set up (its options, their checks and help text:
+  // most of the start-up of a short command when all 25 were); with none named (--help,
+  // --version, nothing) all are, so that the help lists them.
+  const Command* named = nullptr;
+  for (std::size_t i = 0; i < own.size() && named == nullptr; ++i) {
     const std::string& w = own[i];
     if (w == "--db" || w == "--format") {
       ++i;
       continue;
     }
     if (w.starts_with("-")) continue;
-    std::vector<std::string> names;
-    names.reserve(commands.size());
-    for (const auto& [sub, action] : commands) names.push_back(sub->get_name());
-    if (std::find(names.begin(), names.end(), w) != names.end()) break;
-    const std::string near = closest_name(w, names);
+    const auto found = std::find_if(kCommands.begin(), kCommands.end(),
+                                    [&](const Command& c) { return c.name == w; });
+    if (found != kCommands.end()) {
+      named = &*found;
+      continue;
+    }
+    const std::string near = closest_name(w, command_names());
     err << "benchguard: unknown command '" << escape_name(w) << "'"
         << (near.empty() ? "" : "; did you mean '" + near + "'?") << " (see benchguard --help)\n";
     return static_cast<int>(ExitCode::kInput);
+  }
+
+  std::vector<std::pair<CLI::App*, Action>> commands;
+  for (const auto& c : kCommands) {
+    if (named != nullptr && named != &c) continue;
+    const size_t before = app.get_subcommands({}).size();
+    Action a = c.add(app, ctx);
+    commands.emplace_back(app.get_subcommands({})[before], std::move(a));
   }
 
   std::vector<std::string> reversed(own.rbegin(), own.rend());  // CLI11 wants them reversed

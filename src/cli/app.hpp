@@ -89,4 +89,7 @@ Action add_serve(CLI::App& app, Context& ctx);
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
+// The commands' names, in the order --help lists them (hidden ones too).
+std::vector<std::string> command_names();
+
 }  // namespace benchguard::cli
