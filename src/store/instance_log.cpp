@@ -13,6 +13,8 @@
 #include <fstream>
 #include <optional>
 
+#include "store/location.hpp"
+
 namespace benchguard::store {
 namespace {
 
@@ -388,14 +390,10 @@ Result<std::vector<LoggedInstance>> OrphanLog::read() const {
 }
 
 std::vector<std::string> instance_logs(const std::string& db_path) {
-  std::vector<std::string> out;
-  const fs::path db(db_path);
-  const fs::path dir = db.has_parent_path() ? db.parent_path() : fs::path(".");
-  const std::string prefix = db.filename().string() + kPendingInfix;
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (it->path().filename().string().starts_with(prefix))
-      out.push_back((dir / it->path().filename()).string());
+  const std::string dir = folder_of(db_path);
+  std::vector<std::string> out =
+      names_beginning_with(dir, fs::path(db_path).filename().string() + kPendingInfix);
+  for (auto& name : out) name = dir + "/" + name;
   return out;
 }
 

@@ -1,6 +1,10 @@
 #include "store/location.hpp"
 
+#include <dirent.h>
+
 #include <cctype>
+#include <cstring>
+#include <memory>
 #include <string_view>
 
 namespace benchguard::store {
@@ -118,6 +122,22 @@ std::string scrub(std::string text, const std::vector<std::string>& secrets) {
     }
   }
   return text;
+}
+
+std::string folder_of(const std::string& db_path) {
+  const std::size_t slash = db_path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : db_path.substr(0, slash);
+}
+
+std::vector<std::string> names_beginning_with(const std::string& folder, std::string_view prefix) {
+  std::vector<std::string> out;
+  const std::unique_ptr<DIR, int (*)(DIR*)> dir(::opendir(folder.c_str()), ::closedir);
+  if (!dir) return out;  // no folder, or not readable: nothing of ours to find there
+  while (const dirent* e = ::readdir(dir.get())) {
+    if (std::strncmp(e->d_name, prefix.data(), prefix.size()) == 0) out.emplace_back(e->d_name);
+  }
+  return out;
 }
 
 }  // namespace benchguard::store

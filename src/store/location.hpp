@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace benchguard::store {
@@ -28,5 +29,12 @@ std::vector<std::string> url_secrets(const std::string& url);
 
 // `text` with every occurrence of each of `secrets` replaced by "***".
 std::string scrub(std::string text, const std::vector<std::string>& secrets);
+
+// The folder of a database file ("." for a bare name), and the names in it that begin with
+// `prefix`: the files beside the database that belong to it (instance logs, creations a
+// killed process left). One pass of readdir that makes no path of the other entries, so that
+// a database in a crowded folder (a checkout's root, /tmp) opens as fast as in its own.
+std::string folder_of(const std::string& db_path);
+std::vector<std::string> names_beginning_with(const std::string& folder, std::string_view prefix);
 
 }  // namespace benchguard::store

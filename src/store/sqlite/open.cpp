@@ -15,6 +15,7 @@
 #include <system_error>
 #include <thread>
 
+#include "store/location.hpp"
 #include "store/sqlite/migrate.hpp"
 
 namespace benchguard::store::sqlite {
@@ -112,16 +113,12 @@ std::string creation_prefix(const std::string& path) {
 // files "PATH.creating-HOST-PID-N" (and their -journal, -wal, -shm) whose process is gone.
 void remove_abandoned_creations(const std::string& path) {
   const std::string prefix = fs::path(creation_prefix(path)).filename().string();
-  fs::path dir = fs::path(path).parent_path();
-  if (dir.empty()) dir = ".";
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+  const std::string dir = folder_of(path);
+  for (const std::string& name : names_beginning_with(dir, prefix)) {
     const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
     if (pid <= 0 || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
     std::error_code gone;
-    fs::remove(it->path(), gone);
+    fs::remove(dir + "/" + name, gone);
   }
 }
 

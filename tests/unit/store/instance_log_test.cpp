@@ -6,10 +6,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <thread>
 
+#include "store/location.hpp"
 #include "support/test_support.hpp"
 #include "unit/store/store_fixtures.hpp"
 
@@ -225,6 +227,27 @@ TEST(InstanceLog, ALogIsNamedAfterItsWritersProcess) {
   ASSERT_EQ(logs.size(), 1u);
   const std::string name = fs::path(logs[0]).filename().string();
   EXPECT_TRUE(name.starts_with("bg.db.pending-" + std::to_string(getpid()) + "-")) << name;
+}
+
+TEST(InstanceLog, OnlyThisDatabasesLogsAreFoundInACrowdedFolder) {
+  TempDir dir;
+  for (int i = 0; i < 300; ++i)
+    benchguard::testing::write_file(dir.file("other-" + std::to_string(i)), "x");
+  // Another database's log, one whose name only contains ours, one still being made.
+  benchguard::testing::write_file(dir.file("bg.db2.pending-1-a"), "x");
+  benchguard::testing::write_file(dir.file("old-bg.db.pending-1-a"), "x");
+  benchguard::testing::write_file(dir.file("bg.db.new-pending-3-c"), "x");
+  benchguard::testing::write_file(dir.file("bg.db.pending-1-a"), "x");
+  benchguard::testing::write_file(dir.file("bg.db.pending-2-b"), "x");
+  auto logs = instance_logs(dir.file("bg.db"));
+  std::sort(logs.begin(), logs.end());
+  EXPECT_EQ(logs, (std::vector<std::string>{dir.file("bg.db.pending-1-a"),
+                                            dir.file("bg.db.pending-2-b")}));
+  EXPECT_TRUE(instance_logs(dir.file("missing/bg.db")).empty());
+  EXPECT_EQ(folder_of("bg.db"), ".");
+  EXPECT_EQ(folder_of("/bg.db"), "/");
+  EXPECT_EQ(folder_of("a/b/bg.db"), "a/b");
+  EXPECT_TRUE(names_beginning_with(dir.file("missing"), "bg").empty());
 }
 
 TEST(InstanceLog, AKilledWritersLogIsReplayedWhileAChildStillHoldsItsLock) {
