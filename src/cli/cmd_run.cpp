@@ -18,13 +18,15 @@ namespace benchguard::cli {
 namespace {
 
 Result<int> do_run(Context& ctx, const RunFlags& f, const UntilDecidedFlags& until) {
+  // git runs while the suite is read and checked and the store opens (a new database's
+  // schema takes about as long); a run that fails before it starts waits for git to end.
+  auto git = measure::git_info_async(std::filesystem::current_path().string());
   BG_ASSIGN(const Suite suite, prepare_suite(ctx, f));
   BG_ASSIGN(schedule::RunOptions opts, run_options(ctx, f, suite));
   if (f.null) opts.labels.emplace_back("null", f.null_variant.empty() ? "first" : f.null_variant);
+  opts.git = std::move(git);
 
   BG_TRY(schedule::preflight(suite));
-  // git runs while the store opens (a new database's schema takes about as long).
-  opts.git = measure::git_info_async(std::filesystem::current_path().string());
   BG_ASSIGN(auto store, ctx.open_store(/*create=*/true));
 
   auto outcome = [&]() -> Result<schedule::RunOutcome> {
