@@ -1,5 +1,6 @@
 // The command line: `int run(args, out, err)` parses and dispatches, so tests can run the
-// whole CLI in-process. Each subcommand lives in its own cmd_*.cpp and registers itself here.
+// whole CLI in-process. Each subcommand lives in its own cmd_*.cpp, is declared here and named
+// in app.cpp's command table, which sets up only the one a command line names.
 #pragma once
 
 #include <CLI/CLI.hpp>
