@@ -393,7 +393,8 @@ std::vector<std::string> instance_logs(const std::string& db_path) {
   const std::string dir = folder_of(db_path);
   std::vector<std::string> out =
       names_beginning_with(dir, fs::path(db_path).filename().string() + kPendingInfix);
-  for (auto& name : out) name = dir + "/" + name;
+  const std::string in = dir + '/';
+  for (auto& name : out) name.insert(0, in);
   return out;
 }
 

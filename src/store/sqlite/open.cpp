@@ -114,11 +114,12 @@ std::string creation_prefix(const std::string& path) {
 void remove_abandoned_creations(const std::string& path) {
   const std::string prefix = fs::path(creation_prefix(path)).filename().string();
   const std::string dir = folder_of(path);
+  const std::string in = dir + '/';
   for (const std::string& name : names_beginning_with(dir, prefix)) {
     const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
     if (pid <= 0 || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
     std::error_code gone;
-    fs::remove(dir + "/" + name, gone);
+    fs::remove(in + name, gone);
   }
 }
 
