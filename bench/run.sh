@@ -51,6 +51,11 @@ per_round() { paste "$1" "$2" | awk '{ print $1 / $2 }' | median; }
 printf "median of per-round ratios: benchguard/floor %.3f" "$(per_round "$tmp/bg" "$tmp/floor")"
 [ $have_hf = 1 ] && printf ", benchguard/hyperfine %.3f" "$(per_round "$tmp/bg" "$tmp/hf")"
 echo
+# Noise here only ever adds time: each tool's fastest round is the closest to its own cost.
+fastest() { sort -g "$1" | head -1; }
+printf "fastest rounds: benchguard/floor %.3f" "$(calc "$(fastest "$tmp/bg") / $(fastest "$tmp/floor")")"
+[ $have_hf = 1 ] && printf ", benchguard/hyperfine %.3f" "$(calc "$(fastest "$tmp/bg") / $(fastest "$tmp/hf")")"
+echo
 echo "(targets: benchguard <= 1.05x floor, and no slower than hyperfine -N)"
 # What the instructions channel costs an instance: the program under callgrind, whose start-up
 # and translation dominate a short program (median instance wall time, as stored).
