@@ -2,7 +2,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <sstream>
 
 #include "cli/app.hpp"
 #include "store/store.hpp"
@@ -11,8 +10,10 @@
 namespace benchguard {
 namespace {
 
+using testing::CliResult;
 using testing::read_file;
 using testing::run_cli;
+using testing::run_cli_in_process;
 using testing::TempDir;
 using testing::write_file;
 
@@ -148,36 +149,20 @@ TEST(CliErrors, NothingToRun) {
 
 // `run` sets up only the command named on its command line, found by the name the command
 // table gives it: that name must be the one the command's add_* function registers.
-// In this process (cli::run), to reach the command table.
-struct InProcess {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-InProcess in_process(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  InProcess o;
-  o.code = cli::run(args, out, err);
-  o.out = out.str();
-  o.err = err.str();
-  return o;
-}
-
 TEST(CliCommands, EachCommandIsSetUpUnderItsOwnName) {
   const auto names = cli::command_names();
   ASSERT_GE(names.size(), 20u);
   for (const auto& name : names) {
     SCOPED_TRACE(name);
-    const InProcess o = in_process({name, "--help"});
-    EXPECT_EQ(o.code, 0) << o.err;
+    const CliResult o = run_cli_in_process({name, "--help"});
+    EXPECT_EQ(o.exit_code, 0) << o.err;
     EXPECT_NE(o.out.find("Usage: benchguard " + name + " "), std::string::npos) << o.out;
   }
 }
 
 TEST(CliCommands, TheHelpListsEveryCommandThatIsNotHidden) {
-  const InProcess o = in_process({"--help"});
-  ASSERT_EQ(o.code, 0) << o.err;
+  const CliResult o = run_cli_in_process({"--help"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
   const auto listed = o.out.substr(o.out.find("Subcommands:"));
   for (const auto& name : cli::command_names()) {
     if (name == "task") continue;  // run by a submitted job's array tasks, not by people
@@ -187,11 +172,11 @@ TEST(CliCommands, TheHelpListsEveryCommandThatIsNotHidden) {
 
 TEST(CliCommands, GlobalOptionsBeforeTheCommandAndTheirValuesDoNotNameIt) {
   // `--format run`: the value of a global option is not the command, `runs` is.
-  const InProcess o =
-      in_process({"--format", "json", "-q", "runs", "--db", "/nonexistent/dir/x.db"});
+  const CliResult o =
+      run_cli_in_process({"--format", "json", "-q", "runs", "--db", "/nonexistent/dir/x.db"});
   EXPECT_EQ(o.err.find("unknown command"), std::string::npos) << o.err;
-  const InProcess typo = in_process({"--db", "x.db", "comapre"});
-  EXPECT_EQ(typo.code, 2);
+  const CliResult typo = run_cli_in_process({"--db", "x.db", "comapre"});
+  EXPECT_EQ(typo.exit_code, 2);
   EXPECT_NE(typo.err.find("unknown command 'comapre'; did you mean 'compare'?"), std::string::npos)
       << typo.err;
 }

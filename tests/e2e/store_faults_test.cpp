@@ -18,7 +18,6 @@
 #include <string>
 #include <vector>
 
-#include "cli/app.hpp"
 #include "store/sqlite/migrate.hpp"
 #include "store/store.hpp"
 #include "support/fault_vfs.hpp"
@@ -34,18 +33,10 @@ using testing::Fault;
 using testing::FaultVfs;
 using testing::TempDir;
 
-struct FaultOutcome {
-  int exit_code = -1;
-  std::string out, err;
-};
+using FaultOutcome = testing::CliResult;
 
 FaultOutcome cli(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  FaultOutcome o;
-  o.exit_code = cli::run(args, out, err);
-  o.out = out.str();
-  o.err = err.str();
-  return o;
+  return testing::run_cli_in_process(args);
 }
 
 // One number from the database, read with SQLite alone (no store opened, nothing replayed or

@@ -12,6 +12,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "cli/app.hpp"
+
 extern char** environ;
 
 namespace benchguard::testing {
@@ -80,6 +82,15 @@ CliResult run_cli(const std::vector<std::string>& args, const std::string& cwd) 
   std::vector<std::string> argv{BG_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());
   return run_program(argv, {}, cwd);
+}
+
+CliResult run_cli_in_process(const std::vector<std::string>& args) {
+  std::ostringstream out, err;
+  CliResult r;
+  r.exit_code = cli::run(args, out, err);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
 }
 
 CliResult run_program(const std::vector<std::string>& argv_s, const std::vector<std::string>& env,

@@ -47,6 +47,9 @@ int start_cli(const std::vector<std::string>& args);
 
 // Runs the benchguard binary with args (no shell), in `cwd` when given; captures output.
 CliResult run_cli(const std::vector<std::string>& args, const std::string& cwd = "");
+// The same command line through cli::run in this process (what a test arms in-process, such
+// as a faulty file system, applies to it).
+CliResult run_cli_in_process(const std::vector<std::string>& args);
 
 // Runs argv[0] with argv (no shell, no PATH search), in `cwd` when given, with this process's
 // environment changed by `env`: "KEY=VALUE" sets KEY, "KEY" removes it. Captures output.
