@@ -103,6 +103,13 @@ void Db::StmtDeleter::operator()(sqlite3_stmt* s) const {
 }
 
 Result<std::unique_ptr<Db>> Db::open(const std::string& path, int flags, const std::string& uri) {
+  // SQLite counts its memory behind a global mutex taken at every allocation; nothing here
+  // reads those counts (no sqlite3_memory_used, no soft heap limit). Turned off before the
+  // first connection, the only time sqlite3_config may be called (in a program that used
+  // SQLite before, it fails and changes nothing): 1.6 million fewer instructions to create a
+  // database, 1,700 fewer per instance stored (callgrind, `run --instances 201`).
+  static const bool kNoMemoryStatistics = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK;
+  (void)kNoMemoryStatistics;
   sqlite3* handle = nullptr;
   if (!uri.empty()) flags |= SQLITE_OPEN_URI;
   const int rc = sqlite3_open_v2(uri.empty() ? path.c_str() : uri.c_str(), &handle, flags, nullptr);
