@@ -1,6 +1,7 @@
 #include "measure/environment.hpp"
 
 #include <algorithm>
+#include <bitset>
 #include <cstring>
 
 extern char** environ;
@@ -37,13 +38,19 @@ ChildEnvironment::ChildEnvironment(const KeyValues& overrides) {
     else
       owned_.push_back(std::move(entry));
   }
+  // The first bytes of the overridden names: most inherited variables share none of them
+  // and are kept after one lookup, instead of a comparison with every override.
+  std::bitset<256> first_bytes;
+  for (const auto& kv : overrides)
+    if (!kv.first.empty()) first_bytes.set(static_cast<unsigned char>(kv.first[0]));
   size_t n = 0;
   while (environ[n] != nullptr) ++n;
   entries_.reserve(n + owned_.size() + 1);
   for (size_t i = 0; i < n; ++i) {
-    const bool overridden = std::any_of(overrides.begin(), overrides.end(), [&](const auto& kv) {
-      return defines(environ[i], kv.first);
-    });
+    const bool overridden = first_bytes.test(static_cast<unsigned char>(environ[i][0])) &&
+                            std::any_of(overrides.begin(), overrides.end(), [&](const auto& kv) {
+                              return defines(environ[i], kv.first);
+                            });
     if (!overridden) entries_.push_back(environ[i]);
   }
   for (auto& o : owned_) entries_.push_back(o.data());

@@ -10,7 +10,9 @@ namespace benchguard::schedule {
 
 KeyValues instance_env(const BenchmarkSpec& b, const VariantSpec& v, int instance,
                        const std::string& results_path) {
-  KeyValues env = v.env;
+  KeyValues env;
+  env.reserve(v.env.size() + 8);  // the six below, and room for apply_layout's two
+  env = v.env;
   env.emplace_back("BENCHGUARD_RESULTS", results_path);
   env.emplace_back("BENCHGUARD_ITERATIONS", std::to_string(b.burn_in + b.iterations));
   env.emplace_back("BENCHGUARD_BURN_IN", std::to_string(b.burn_in));
