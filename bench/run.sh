@@ -47,9 +47,25 @@ if [ $have_hf = 1 ]; then
   printf "benchguard / hyperfine         %.3f\n" "$(calc "$bgt / $hf")"
 fi
 # Ratios within each round, then their median: the rounds share the machine's state.
-per_round() { paste "$1" "$2" | awk '{ print $1 / $2 }' | median; }
-printf "median of per-round ratios: benchguard/floor %.3f" "$(per_round "$tmp/bg" "$tmp/floor")"
-[ $have_hf = 1 ] && printf ", benchguard/hyperfine %.3f" "$(per_round "$tmp/bg" "$tmp/hf")"
+ratios() { paste "$1" "$2" | awk '{ print $1 / $2 }'; }
+# A distribution-free interval for a median: the order statistics k and n-k+1, with k the
+# largest for which P(Binomial(n, 1/2) < k) <= 2.5% (at least 95% coverage; none below 6).
+median_ci() {
+  sort -g | awk '{ a[NR] = $1 }
+    END { n = NR; t = 0.5 ^ n; cdf = t; j = 0; k = 0
+          while (j < n && cdf <= 0.025) { k = j + 1; t = t * (n - j) / (j + 1); ++j; cdf += t }
+          if (k > 0) printf "%.3f to %.3f", a[k], a[n - k + 1] }'
+}
+report_ratio() {  # NAME A B
+  local ci
+  ci=$(ratios "$2" "$3" | median_ci)
+  printf "%s %.3f" "$1" "$(ratios "$2" "$3" | median)"
+  [ -n "$ci" ] && printf " (95%% interval %s)" "$ci"
+  return 0
+}
+printf "median of per-round ratios: "
+report_ratio benchguard/floor "$tmp/bg" "$tmp/floor"
+[ $have_hf = 1 ] && { printf ", "; report_ratio benchguard/hyperfine "$tmp/bg" "$tmp/hf"; }
 echo
 # Noise here only ever adds time: each tool's fastest round is the closest to its own cost.
 fastest() { sort -g "$1" | head -1; }
