@@ -57,9 +57,10 @@ median_ci() {
           if (k > 0) printf "%.3f to %.3f", a[k], a[n - k + 1] }'
 }
 report_ratio() {  # NAME A B
-  local ci
-  ci=$(ratios "$2" "$3" | median_ci)
-  printf "%s %.3f" "$1" "$(ratios "$2" "$3" | median)"
+  local r ci
+  r=$(ratios "$2" "$3")
+  ci=$(median_ci <<<"$r")
+  printf "%s %.3f" "$1" "$(median <<<"$r")"
   [ -n "$ci" ] && printf " (95%% interval %s)" "$ci"
   return 0
 }
