@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Benchmarks of benchguard itself. Prints figures as ratios against baselines measured in
 # the same run, because this machine is shared and noisy.
-#   bench/run.sh [BUILD_DIR] [SECTION...]   sections: overhead noise verdicts sequential
+#   bench/run.sh [BUILD_DIR] [SECTION...]   sections: overhead noise drift verdicts sequential
 #                                           instructions plan analysis history store memory
 #                                           bisect postgres (default: all)
 set -euo pipefail
 build=${1:-build}
 shift || true
-sections=${*:-overhead noise verdicts sequential instructions plan analysis history store memory bisect postgres}
+sections=${*:-overhead noise drift verdicts sequential instructions plan analysis history store memory bisect postgres}
 want() { [[ " $sections " == *" $1 "* ]]; }
 bg="$build/benchguard"
 [ -x "$bg" ] || { echo "build first: make build" >&2; exit 2; }
@@ -98,6 +98,12 @@ if want noise && [ -x "$build/bench/noise_bench" ]; then
   "$build/bench/noise_bench" "$build/examples/spin_bench" "$build/bench/noise_source" \
     "${NOISE_REPS:-3}" "${NOISE_KINDS:-none,cpu-one,cpu-all-onoff,membw,burst}" \
     "${NOISE_SCHEDULES:-sequential,alternate,randomized,duet,sync-duet}"
+fi
+
+if want drift && [ -x "$build/bench/schedule_drift_bench" ]; then
+  echo
+  echo "== schedules under simulated machine drift: A/A false alarms and power for 5%, beside Welch"
+  "$build/bench/schedule_drift_bench" "${DRIFT_TRIALS:-2000}" 10
 fi
 
 if want verdicts && [ -x "$build/bench/verdict_bench" ]; then

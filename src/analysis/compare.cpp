@@ -6,11 +6,14 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <iterator>
 #include <map>
 #include <string_view>
 #include <utility>
 
+#include "core/instance_table.hpp"
+#include "core/iterations.hpp"
 #include "stats/rng.hpp"
 
 namespace benchguard::analysis {
@@ -186,6 +189,41 @@ void exact_notes(CompareReport& report,
   }
 }
 
+// Every instance of one side started before any of the other's: the two sides ran in blocks
+// (the sequential schedule, or two runs). Needs two timed instances a side: one instance of
+// each ran in some order under any schedule.
+bool ran_in_blocks(const VariantData& a, const VariantData& b) {
+  const auto span = [](const VariantData& v) {
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    std::size_t n = 0;
+    for_each_instance(v, [&](const InstanceRecord& in, const IterationsView&) {
+      if (in.started_at > 0) {
+        lo = std::min(lo, in.started_at);
+        hi = std::max(hi, in.started_at);
+        ++n;
+      }
+    });
+    return std::array<int64_t, 3>{lo, hi, static_cast<int64_t>(n)};
+  };
+  const auto [lo_a, hi_a, n_a] = span(a);
+  const auto [lo_b, hi_b, n_b] = span(b);
+  if (n_a < 2 || n_b < 2) return false;
+  return hi_a < lo_b || hi_b < lo_a;
+}
+
+std::string blocks_note(const std::vector<std::string>& benchmarks, std::size_t of) {
+  std::string names;
+  for (std::size_t k = 0; k < benchmarks.size() && k < 3; ++k)
+    names += (k == 0 ? "" : ", ") + benchmarks[k];
+  if (benchmarks.size() > 3) names += ", ...";
+  return fmt::format(
+      "A and B ran in blocks, every instance of one side before any of the other ({} of {} "
+      "benchmark(s): {}): a drift of the machine between the blocks reads as a difference "
+      "between A and B, and no interval can see it; measure both in one interleaved run (the "
+      "default schedule; `benchguard ab` for two commits) for a verdict that drift cannot make",
+      benchmarks.size(), of, names);
+}
+
 }  // namespace
 
 // A sequential run's A/B is judged by the look that stopped it: its repeated confidence
@@ -250,6 +288,11 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
     if (find(a, vb->variant.benchmark) == nullptr)
       report.only_in_b.push_back(vb->variant.benchmark);
 
+  std::vector<std::string> in_blocks;
+  for (const auto& [va, vb] : pairs)
+    if (ran_in_blocks(*va, *vb)) in_blocks.push_back(va->variant.benchmark);
+  if (!in_blocks.empty()) report.warnings.push_back(blocks_note(in_blocks, pairs.size()));
+
   // The calibration's entries by (benchmark, metric), looked up once per row.
   std::map<std::pair<std::string_view, std::string_view>, const CalibrationEntry*> calibrated;
   if (options.calibration != nullptr)
@@ -263,7 +306,7 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
   for (const auto& metric : metrics) {
     MetricComparison mc;
     std::vector<double> thresholds;
-    std::vector<std::string> notes;  // per row, about its calibration
+    std::vector<std::vector<std::string>> notes;  // per row: its calibration
     mc.metric = pairs.empty() ? metric_info(metric) : metric_info(*pairs.front().first, metric);
     std::vector<stats::Hierarchical> da, db;
     std::vector<stats::RatioSample> samples;
@@ -324,11 +367,11 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
           thresholds.back() = std::max(thresholds.back(), e->threshold);
           const std::size_t n = std::min(row.a.data.instances(), row.b.data.instances());
           if (e->instances > n)
-            notes.back() = fmt::format(
+            notes.back().push_back(fmt::format(
                 "calibrated with {} instances a side, compared with {}: A/A changes are larger "
                 "with fewer instances, so the calibrated threshold may be too small; calibrate "
                 "with the configuration you compare",
-                e->instances, n);
+                e->instances, n));
         } else {
           ++uncalibrated;
         }
@@ -347,7 +390,7 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
       mc.rows[i].a.data = std::move(da[i]);
       mc.rows[i].b.data = std::move(db[i]);
       mc.rows[i].result = std::move(set.benchmarks[i]);
-      if (!notes[i].empty()) mc.rows[i].result.warnings.push_back(notes[i]);
+      for (auto& note : notes[i]) mc.rows[i].result.warnings.push_back(std::move(note));
       withhold_unmeasured(mc.rows[i]);
       if (mc.rows[i].simulated && apply_exact(mc.rows[i]))
         exact.emplace_back(report.metrics.size(), i);

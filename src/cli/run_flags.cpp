@@ -133,7 +133,8 @@ Status apply_flags(const RunFlags& f, Suite& s) {
 
 void add_run_flags(CLI::App* c, RunFlags& f) {
   c->add_option("--plan", f.plan, "Plan YAML (from `benchguard plan`) overriding counts");
-  c->add_option("--schedule", f.schedule, "sequential | alternate | randomized | duet | sync-duet");
+  c->add_option("--schedule", f.schedule,
+                "interleaved (default) | sequential | alternate | randomized | duet | sync-duet");
   c->add_option("--instances", f.instances, "Process launches per benchmark variant")
       ->check(CLI::PositiveNumber);
   c->add_option("--iterations", f.iterations, "Measured iterations per instance")
@@ -148,7 +149,8 @@ void add_run_flags(CLI::App* c, RunFlags& f) {
       ->check(CLI::PositiveNumber);
   c->add_option("--cpus", f.cpus, "Pin benchmarks to these CPUs, e.g. 1 or 0,2-3");
   c->add_option("--label", f.labels, "KEY=VALUE recorded with the run (repeatable)");
-  c->add_option("--seed", f.seed, "Seed of the randomized schedule and of duet start orders")
+  c->add_option("--seed", f.seed,
+                "Seed of the interleaved and randomized orders and of duet start orders")
       ->each([&f](const std::string&) { f.seed_set = true; });
   c->add_option("--measure", f.measure,
                 "Extra channels for every benchmark: instructions (each instance under "

@@ -90,7 +90,7 @@ Result<Job> submit(const SubmitOptions& o, const SubmitFn& send,
   job.schedule = o.schedule.empty() ? declared.schedule : o.schedule;
   if (!schedule::is_known_schedule(job.schedule))
     return Error{"unknown schedule '" + job.schedule +
-                 "' (known: sequential, alternate, randomized, duet, sync-duet)"};
+                 "' (known: " + std::string(schedule::kKnownSchedules) + ")"};
   BG_ASSIGN(const Suite suite, job_suite(job));
   BG_TRY(schedule::preflight(suite));
   BG_ASSIGN(job.units, suite_units(suite, job.schedule, job.seed));

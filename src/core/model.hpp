@@ -118,7 +118,7 @@ struct UntilDecided {
 struct Suite {
   std::string path;  // file it came from ("" for `run -- CMD`)
   std::string name;
-  std::string schedule = "sequential";
+  std::string schedule = "interleaved";
   std::optional<UntilDecided> until_decided;
   // `gate: {require: [...]}`: the channels (metrics) `gate --suite` requires when the command
   // line names none (docs/history.md, "Channels").
@@ -203,7 +203,8 @@ struct InstanceRecord {
   // cache_misses from hardware counters. Empty when none was measured.
   std::vector<std::pair<std::string, int64_t>> counts;
   std::string cpus;  // CPU list it was pinned to, "" if not pinned
-  // The schedule that launched it: sequential | alternate | randomized | duet | sync-duet
+  // The schedule that launched it: interleaved | sequential | alternate | randomized | duet |
+  // sync-duet
   // ("" when unknown, e.g. imported). Both members of a duet pair share `order`.
   std::string schedule;
   std::string schedule_tag;  // start order of a duet pair, "AB" or "BA"; "" otherwise

@@ -13,8 +13,8 @@ namespace {
 using yaml::Field;
 using yaml::Reader;
 
-const std::vector<std::string_view> kSchedules = {"sequential", "alternate", "randomized", "duet",
-                                                  "sync-duet"};
+const std::vector<std::string_view> kSchedules = {"interleaved", "sequential", "alternate",
+                                                  "randomized",  "duet",       "sync-duet"};
 const std::vector<std::string_view> kVariantKeys = {"command", "args", "env", "cwd"};
 
 // Keys a benchmark inherits from the top level.

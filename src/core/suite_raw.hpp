@@ -50,7 +50,7 @@ struct RawBenchmark {
 
 struct RawSuite {
   std::string name;
-  std::string schedule = "sequential";
+  std::string schedule = "interleaved";
   std::optional<UntilDecided> until_decided;
   std::vector<std::string> gate_require;
   std::vector<RawBenchmark> benchmarks;

@@ -117,7 +117,7 @@ Result<ConfirmOutcome> confirm_change(const Suite& suite, store::Store& store,
                           ? options.instances
                           : std::max(bench.instances, needed_instances(change.change, cv));
   // A and B interleaved, so that what the machine does meanwhile falls on both.
-  if (at.schedule == "sequential" || at.schedule.empty()) at.schedule = "alternate";
+  if (at.schedule == "sequential" || at.schedule.empty()) at.schedule = "interleaved";
   BG_TRY(schedule::preflight(at));
   schedule::RunOptions opts = options.refs.run;
   opts.labels.emplace_back("confirm", change.id);

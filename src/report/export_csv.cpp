@@ -13,7 +13,7 @@ namespace {
 std::string schedule_of(const RunData& run) {
   for (const auto& [k, v] : run.run.artifacts)
     if (k == "schedule") return v;
-  return "sequential";
+  return "sequential";  // runs stored before the schedule was recorded ran so
 }
 
 }  // namespace

@@ -66,6 +66,29 @@ void append_pairs(const BenchmarkSpec& b, int bi, const std::string& schedule, s
     out.push_back(pair(bi, i, kinds[i], designs[static_cast<size_t>(i)]));
 }
 
+// interleaved: `instances` rounds of one instance of each variant, each round in its own
+// seeded random order. With two variants the rounds are AB or BA equally often (up to one
+// when the count is odd), dealt in a random order: a drift over the benchmark's instances
+// falls on both sides alike, and no periodic disturbance can line up with one side.
+void append_interleaved(const BenchmarkSpec& b, int bi, std::mt19937_64& rng,
+                        std::vector<Step>& out) {
+  append_warmups(b, bi, "interleaved", out);
+  const int nv = static_cast<int>(b.variants.size());
+  std::vector<int> order(static_cast<size_t>(nv));
+  std::vector<unsigned> b_first;  // 1: the round starts with B
+  if (nv == 2) {
+    for (int i = 0; i < b.instances; ++i) b_first.push_back(static_cast<unsigned>(i % 2));
+    if (b.instances % 2 == 1) b_first.back() = static_cast<unsigned>(rng() & 1U);
+    shuffle(b_first, rng);
+  }
+  for (int i = 0; i < b.instances; ++i) {
+    for (int v = 0; v < nv; ++v) order[static_cast<size_t>(v)] = v;
+    if (nv == 2 && b_first[static_cast<size_t>(i)] != 0) std::swap(order[0], order[1]);
+    if (nv > 2) shuffle(order, rng);
+    for (const int v : order) out.push_back(single(bi, v, i, "interleaved"));
+  }
+}
+
 }  // namespace
 
 std::string Step::start_order() const {
@@ -74,8 +97,8 @@ std::string Step::start_order() const {
 }
 
 bool is_known_schedule(const std::string& name) {
-  return name == "sequential" || name == "alternate" || name == "randomized" || name == "duet" ||
-         name == "sync-duet";
+  return name == "interleaved" || name == "sequential" || name == "alternate" ||
+         name == "randomized" || name == "duet" || name == "sync-duet";
 }
 
 bool runs_in_pairs(const BenchmarkSpec& b, const std::string& schedule) {
@@ -103,8 +126,8 @@ Result<Suite> pair_variants(const Suite& suite, const std::string& schedule) {
 Result<std::vector<Step>> make_order(const Suite& suite, const std::string& schedule,
                                      uint64_t seed) {
   if (!is_known_schedule(schedule))
-    return Error{"unknown schedule '" + schedule +
-                 "' (known: sequential, alternate, randomized, duet, sync-duet)"};
+    return Error{"unknown schedule '" + schedule + "' (known: " + std::string(kKnownSchedules) +
+                 ")"};
   for (const auto& b : suite.benchmarks)
     if (runs_in_pairs(b, schedule) && b.variants.size() != 2)
       return Error{"benchmark '" + b.name + "' runs in A/B pairs but has " +
@@ -113,6 +136,7 @@ Result<std::vector<Step>> make_order(const Suite& suite, const std::string& sche
   // Two streams: the shuffle of `randomized` keeps the order earlier versions gave a seed.
   std::mt19937_64 shuffle_rng(seed);
   std::mt19937_64 pair_rng(seed ^ 0x9e3779b97f4a7c15ULL);
+  std::mt19937_64 round_rng(seed ^ 0xbf58476d1ce4e5b9ULL);
   std::vector<Step> order;
   std::vector<Step> shuffled;  // randomized: the measured single instances
   const int nb = static_cast<int>(suite.benchmarks.size());
@@ -123,7 +147,9 @@ Result<std::vector<Step>> make_order(const Suite& suite, const std::string& sche
       if (schedule != "randomized") append_pairs(b, bi, schedule, pair_rng, order);
       continue;
     }
-    if (schedule == "sequential") {
+    if (schedule == "interleaved") {
+      append_interleaved(b, bi, round_rng, order);
+    } else if (schedule == "sequential") {
       for (int v = 0; v < nv; ++v) {
         for (int w = b.warmup; w > 0; --w) order.push_back(single(bi, v, -w, schedule));
         for (int i = 0; i < b.instances; ++i) order.push_back(single(bi, v, i, schedule));

@@ -34,7 +34,8 @@ struct Slot {
 // the same index) listed in start order.
 struct Step {
   std::vector<Slot> slots;  // 1, or 2 for a pair
-  // Recorded with the instances: sequential | alternate | randomized | duet | sync-duet.
+  // Recorded with the instances: interleaved | sequential | alternate | randomized | duet |
+  // sync-duet.
   std::string schedule;
   // A concurrent pair: B takes the first CPU set and A the second, instead of A the first.
   bool swap_cpus = false;
@@ -46,6 +47,9 @@ struct Step {
   std::string start_order() const;
 };
 
+// The schedules, as a message lists them; the first is the default.
+inline constexpr const char* kKnownSchedules =
+    "interleaved, sequential, alternate, randomized, duet, sync-duet";
 bool is_known_schedule(const std::string& name);
 
 // True when the benchmark runs as A/B pairs: under duet or sync-duet, or with a mixed plan.
@@ -56,6 +60,9 @@ bool runs_in_pairs(const BenchmarkSpec& b, const std::string& schedule);
 // benchmark with more than two variants.
 Result<Suite> pair_variants(const Suite& suite, const std::string& schedule);
 
+// interleaved (the default): benchmark by benchmark, in rounds of one instance of each
+//             variant, each round in a seeded random order; with two variants AB and BA
+//             rounds are dealt equally often. One variant: instance by instance.
 // sequential: benchmark by benchmark, variant by variant, instance by instance.
 // alternate:  benchmark by benchmark, instances of the variants interleaved (ABAB).
 // randomized: every measured instance of the suite shuffled (seeded); warmups stay first

@@ -74,7 +74,7 @@ Result<SequentialRun> run_until_decided(const Suite& declared, store::Store& sto
   // A before B (the sequential schedule) would measure all of A's budget before B's first
   // instance: the looks need the two interleaved.
   const std::string& sched = opts.schedule.empty() ? suite.schedule : opts.schedule;
-  if (sched.empty() || sched == "sequential") opts.schedule = suite.schedule = "alternate";
+  if (sched.empty() || sched == "sequential") opts.schedule = suite.schedule = "interleaved";
   if (opts.uuid.empty()) opts.uuid = schedule::new_uuid();
   const auto start = std::chrono::steady_clock::now();
   auto out_of_time = [&] {

@@ -2,7 +2,7 @@
 // B in rounds, a look after each round (analysis/sequential.hpp), each benchmark ending at its
 // first deciding look or at its budget. The run stores its plan and looks (artifact
 // "sequential") when it finishes. Under the sequential schedule (all of A, then all of B) the
-// run is alternate instead: the looks need A and B interleaved.
+// run is interleaved instead: the looks need A and B interleaved.
 #pragma once
 
 #include <cstddef>

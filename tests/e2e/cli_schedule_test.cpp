@@ -66,5 +66,46 @@ TEST(CliSchedule, RandomizedIsReproducedBySeed) {
   EXPECT_LT(a.find("B2"), a.find("B3"));
 }
 
+// The default: rounds of one A and one B, AB and BA equally often, in a seeded order.
+TEST(CliSchedule, InterleavedIsTheDefaultAndRunsBalancedRounds) {
+  const std::string a = started_order("interleaved", "5");
+  ASSERT_EQ(a.size(), std::string("A0 B0 A1 B1 A2 B2 A3 B3 ").size());
+  int ab = 0;
+  for (int round = 0; round < 4; ++round) {
+    const std::string pair = a.substr(static_cast<std::size_t>(6 * round), 6);
+    const std::string i = std::to_string(round);
+    EXPECT_TRUE(pair == "A" + i + " B" + i + " " || pair == "B" + i + " A" + i + " ") << a;
+    ab += pair[0] == 'A';
+  }
+  EXPECT_EQ(ab, 2) << a;
+  // A suite that names no schedule runs interleaved.
+  TempDir dir;
+  write_file(dir.file("s.yml"), "instances: 2\nbenchmarks:\n  - name: x\n    command: [" +
+                                    helper("exit_code") +
+                                    ", \"0\"]\n    variants:\n      A: {}\n      B: {}\n");
+  ASSERT_EQ(run_cli({"run", dir.file("s.yml"), "--db", dir.file("bg.db")}).exit_code, 0);
+  auto store = store::open_store(dir.file("bg.db"));
+  ASSERT_TRUE(store.ok());
+  auto run = (*store)->load_run("latest");
+  ASSERT_TRUE(run.ok());
+  for (const auto& v : run->variants)
+    for (const auto& in : v.instances) EXPECT_EQ(in.schedule, "interleaved");
+}
+
+// `compare` says when the two sides ran in blocks, and only then.
+TEST(CliSchedule, CompareWarnsWhenTheSidesRanInBlocks) {
+  for (const char* schedule : {"sequential", "interleaved"}) {
+    TempDir dir;
+    write_file(dir.file("s.yml"), std::string("schedule: ") + schedule +
+                                      "\ninstances: 3\nbenchmarks:\n  - name: x\n    command: [" +
+                                      helper("exit_code") +
+                                      ", \"0\"]\n    variants:\n      A: {}\n      B: {}\n");
+    ASSERT_EQ(run_cli({"run", dir.file("s.yml"), "--db", dir.file("bg.db")}).exit_code, 0);
+    const auto r = run_cli({"compare", "--db", dir.file("bg.db")});
+    const bool warned = r.out.find("A and B ran in blocks") != std::string::npos;
+    EXPECT_EQ(warned, std::string(schedule) == "sequential") << schedule << "\n" << r.out;
+  }
+}
+
 }  // namespace
 }  // namespace benchguard

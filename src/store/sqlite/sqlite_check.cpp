@@ -243,7 +243,8 @@ std::vector<Invariant> invariants(int version) {
        "instructions < 0 OR cycles < 0",
        "hardware counters are negative ({})"},
       {"instances",
-       "SELECT id, schedule FROM instances WHERE schedule NOT IN ('', 'sequential', 'alternate', "
+       "SELECT id, schedule FROM instances WHERE schedule NOT IN ('', 'interleaved', 'sequential', "
+       "'alternate', "
        "'randomized', 'duet', 'sync-duet')",
        "schedule '{}' is unknown"},
       {"instances",

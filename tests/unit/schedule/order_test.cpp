@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -48,6 +49,65 @@ TEST(ScheduleOrder, Sequential) {
   ASSERT_TRUE(order.ok());
   EXPECT_EQ(letters(*order, s), "xA0 xA1 xB0 xB1 yA0 yA1 yB0 yB1 ");
   for (const auto& step : *order) EXPECT_EQ(step.schedule, "sequential");
+}
+
+TEST(ScheduleOrder, InterleavedRunsRoundsOfEachVariantBalancedABAndBA) {
+  const Suite s = two_by_two(10, 1);
+  auto order = make_order(s, "interleaved", 7);
+  ASSERT_TRUE(order.ok());
+  // Warmups first for each benchmark, then rounds: instance i of A and of B next to each other.
+  std::map<std::string, int> starts;  // "AB" / "BA" per benchmark
+  std::vector<int> measured_of(2, 0);
+  for (std::size_t k = 0; k < order->size(); ++k) {
+    const Step& step = (*order)[k];
+    EXPECT_EQ(step.schedule, "interleaved");
+    ASSERT_EQ(step.slots.size(), 1U);
+    if (step.warmup()) {
+      EXPECT_EQ(measured_of[static_cast<std::size_t>(step.slots[0].benchmark)], 0);
+      continue;
+    }
+    const Slot& slot = step.slots[0];
+    if (measured_of[static_cast<std::size_t>(slot.benchmark)]++ % 2 != 0) continue;
+    ASSERT_LT(k + 1, order->size());
+    const Slot& next = (*order)[k + 1].slots[0];
+    EXPECT_EQ(next.benchmark, slot.benchmark);
+    EXPECT_EQ(next.instance, slot.instance);
+    EXPECT_NE(next.variant, slot.variant);
+    ++starts[s.benchmarks[slot.benchmark].name + (slot.variant == 0 ? "AB" : "BA")];
+  }
+  EXPECT_EQ(measured_of[0], 20);
+  EXPECT_EQ(measured_of[1], 20);
+  for (const char* key : {"xAB", "xBA", "yAB", "yBA"}) EXPECT_EQ(starts[key], 5) << key;
+  // Seeded: the same seed the same order, another seed another.
+  auto again = make_order(s, "interleaved", 7);
+  auto other = make_order(s, "interleaved", 8);
+  ASSERT_TRUE(again.ok() && other.ok());
+  EXPECT_EQ(letters(*again, s), letters(*order, s));
+  EXPECT_NE(letters(*other, s), letters(*order, s));
+}
+
+TEST(ScheduleOrder, InterleavedWithAnOddCountIsOneRoundApartAndOneVariantIsSequential) {
+  Suite s = two_by_two(7, 0);
+  s.benchmarks[1].variants.resize(1);
+  auto order = make_order(s, "interleaved", 3);
+  ASSERT_TRUE(order.ok());
+  int ab = 0, ba = 0;
+  for (std::size_t k = 0; k + 1 < 14; k += 2) {
+    const Slot& first = (*order)[k].slots[0];
+    (first.variant == 0 ? ab : ba)++;
+  }
+  EXPECT_EQ(ab + ba, 7);
+  EXPECT_LE(std::abs(ab - ba), 1);
+  std::string y;
+  for (std::size_t k = 14; k < order->size(); ++k)
+    y += std::to_string((*order)[k].slots[0].instance);
+  EXPECT_EQ(y, "0123456");
+}
+
+TEST(ScheduleOrder, InterleavedIsTheDefaultSchedule) {
+  EXPECT_EQ(Suite{}.schedule, "interleaved");
+  EXPECT_TRUE(is_known_schedule("interleaved"));
+  EXPECT_EQ(std::string(kKnownSchedules).rfind("interleaved", 0), 0U);
 }
 
 TEST(ScheduleOrder, AlternateInterleavesVariants) {
