@@ -306,7 +306,7 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
   for (const auto& metric : metrics) {
     MetricComparison mc;
     std::vector<double> thresholds;
-    std::vector<std::vector<std::string>> notes;  // per row: its calibration
+    std::vector<std::vector<std::string>> notes;  // per row: its burn-in and calibration
     mc.metric = pairs.empty() ? metric_info(metric) : metric_info(*pairs.front().first, metric);
     std::vector<stats::Hierarchical> da, db;
     std::vector<stats::RatioSample> samples;
@@ -322,6 +322,7 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
       const VariantData* side_b = vb;
       tbb::parallel_invoke([&] { row.a = extract(*side_a, metric, options.burn_in); },
                            [&] { row.b = extract(*side_b, metric, options.burn_in); });
+      std::string burn_in_note;
       const uint64_t seed = stats::derive_seed(options.verdict.seed, mc.rows.size());
       stats::RatioSample sample;
       // A sequential run's looks judged instances, not duet pairs: its row does the same, so
@@ -345,6 +346,7 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
         }
         sample = stats::duet_ratio_sample(p.runs, resamples, seed);
       } else {
+        burn_in_note = share_burn_in(row.a, row.b);
         if (row.a.data.empty() || row.b.data.empty()) {
           if (row.a.instances_at_floor > 0 || row.b.instances_at_floor > 0)
             report.warnings.push_back(row.benchmark + ": " + floor_note(row));
@@ -359,6 +361,7 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
       }
       thresholds.push_back(options.verdict.threshold);
       notes.emplace_back();
+      if (!burn_in_note.empty()) notes.back().push_back(std::move(burn_in_note));
       if (options.calibration != nullptr) {
         const auto found = calibrated.find({row.benchmark, metric});
         const CalibrationEntry* e = found == calibrated.end() ? nullptr : found->second;

@@ -203,4 +203,25 @@ MetricSample extract(const VariantData& v, const std::string& metric, const Burn
   return s;
 }
 
+std::string share_burn_in(MetricSample& a, MetricSample& b) {
+  if (a.detected_burn_in == b.detected_burn_in) return "";
+  const auto shortest = [](const stats::Hierarchical& h) {
+    std::size_t n = SIZE_MAX;
+    for (std::size_t i = 0; i < h.instances(); ++i) n = std::min(n, h.instance(i).size());
+    return n;
+  };
+  if (a.series.empty() || b.series.empty()) return "";
+  const std::size_t limit = std::min(shortest(a.series), shortest(b.series)) / 2;
+  const std::size_t common = std::min(std::max(a.detected_burn_in, b.detected_burn_in), limit);
+  std::string note = fmt::format(
+      "burn-in: steady-state detection found {} leading iterations of A's instances and {} of "
+      "B's; both sides leave out {}, so that they are compared over the same iterations",
+      a.detected_burn_in, b.detected_burn_in, common);
+  for (MetricSample* s : {&a, &b}) {
+    s->detected_burn_in = common;
+    s->data = common > 0 ? stats::drop_leading(s->series, common) : s->series;
+  }
+  return note;
+}
+
 }  // namespace benchguard::analysis

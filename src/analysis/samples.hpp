@@ -82,4 +82,11 @@ bool from_instances(const VariantData& v, const std::string& metric);
 
 MetricSample extract(const VariantData& v, const std::string& metric, const BurnInPolicy& policy);
 
+// One burn-in for both sides of a comparison: when steady-state detection left out a different
+// number of leading iterations of A than of B, both leave out the larger (at most half of the
+// shortest instance of either side), so that A and B are compared over the same iterations of
+// their instances and a warm-up that B alone has is not cut from B alone. Returns a note saying
+// so when it changed anything, "" otherwise.
+std::string share_burn_in(MetricSample& a, MetricSample& b);
+
 }  // namespace benchguard::analysis
