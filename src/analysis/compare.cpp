@@ -291,7 +291,6 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
   std::vector<std::string> in_blocks;
   for (const auto& [va, vb] : pairs)
     if (ran_in_blocks(*va, *vb)) in_blocks.push_back(va->variant.benchmark);
-  if (!in_blocks.empty()) report.warnings.push_back(blocks_note(in_blocks, pairs.size()));
 
   // The calibration's entries by (benchmark, metric), looked up once per row.
   std::map<std::pair<std::string_view, std::string_view>, const CalibrationEntry*> calibrated;
@@ -405,6 +404,9 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
     report.metrics.push_back(std::move(mc));
   }
   exact_notes(report, exact);
+  // First among the notes, where anything was compared: it can be the whole difference.
+  if (!in_blocks.empty() && !report.metrics.empty())
+    report.warnings.insert(report.warnings.begin(), blocks_note(in_blocks, pairs.size()));
   if (options.calibration != nullptr) {
     const Calibration& c = *options.calibration;
     const std::string statistic = stats::to_string(options.verdict.statistic);

@@ -77,6 +77,36 @@ TEST(AnalysisSamples, AutoDetectsAWarmupThePlanDidNotFlag) {
   EXPECT_EQ(as_configured.detected_burn_in, 0u);
 }
 
+// B warms up for 8 iterations, A does not: both sides of the comparison leave out B's 8, so
+// they are compared over the same iterations, and the row says so.
+TEST(AnalysisSamples, BothSidesShareOneBurnIn) {
+  std::vector<InstanceRecord> warm, flat;
+  for (int k = 0; k < 6; ++k) {
+    std::vector<double> t, u;
+    for (int i = 0; i < 40; ++i) {
+      const double noise = 0.002 * ((i * 7 + k) % 5);
+      t.push_back((i < 8 ? 2.0 : 1.0) + noise);
+      u.push_back(1.0 + noise);
+    }
+    warm.push_back(instance(t));
+    flat.push_back(instance(u));
+  }
+  const auto va = variant(flat), vb = variant(warm);
+  auto a = extract(va, "wall_time", BurnInPolicy{});
+  auto b = extract(vb, "wall_time", BurnInPolicy{});
+  ASSERT_EQ(a.detected_burn_in, 0u);
+  ASSERT_EQ(b.detected_burn_in, 8u);
+  const std::string note = share_burn_in(a, b);
+  EXPECT_NE(note.find("0 leading iterations of A's instances and 8 of B's"), std::string::npos)
+      << note;
+  EXPECT_EQ(a.detected_burn_in, 8u);
+  EXPECT_EQ(a.data.size(), 6u * 32u);
+  EXPECT_EQ(b.data.size(), 6u * 32u);
+  EXPECT_DOUBLE_EQ(a.data.instance(0)[0], a.series.instance(0)[8]);
+  // The same burn-in on both sides: nothing to say.
+  EXPECT_EQ(share_burn_in(a, b), "");
+}
+
 TEST(AnalysisSamples, ShortSeriesSkipDetection) {
   const auto s = extract(variant({instance({3, 1, 1}), instance({3, 1, 1})}), "wall_time", {});
   EXPECT_FALSE(s.steady.has_value());

@@ -151,9 +151,10 @@ TEST(SuiteErrors, BadTimeout) {
 }
 
 TEST(SuiteErrors, UnknownScheduleListsTheValidOnes) {
-  expect_error("schedule: duett\n" + kBenchmarks, 1,
-               "unknown schedule 'duett' (did you mean 'duet'?); valid schedules: sequential, "
-               "alternate, randomized, duet, sync-duet");
+  expect_error(
+      "schedule: duett\n" + kBenchmarks, 1,
+      "unknown schedule 'duett' (did you mean 'duet'?); valid schedules: interleaved, sequential, "
+      "alternate, randomized, duet, sync-duet");
   expect_error("schedule: random\n" + kBenchmarks, 1, "unknown schedule 'random'");
 }
 

@@ -21,7 +21,7 @@ TEST(SuiteParse, MinimalSuiteGetsDefaults) {
       "    command: [echo, hi]\n");
   EXPECT_EQ(s.path, "/proj/suite.yml");
   EXPECT_EQ(s.name, "suite");  // the file stem
-  EXPECT_EQ(s.schedule, "sequential");
+  EXPECT_EQ(s.schedule, "interleaved");
   ASSERT_EQ(s.benchmarks.size(), 1u);
   const BenchmarkSpec& b = s.benchmarks[0];
   EXPECT_EQ(b.name, "hello");
