@@ -56,6 +56,21 @@ nlohmann::json compare_json(const analysis::CompareReport& r, const std::string&
                       {"method", row.duet ? "duet" : "instances"},
                       {"resampling", stats::to_string(c.ratio.method)},
                       {"warnings", c.warnings}});
+      const auto& t = c.tail;
+      if (std::isfinite(t.mean_ratio.value))
+        rows.back()["tail"] = {
+            {"tested", t.tested},
+            {"spikes_a", t.spikes_a},
+            {"spikes_b", t.spikes_b},
+            {"iterations_a", t.values_a},
+            {"iterations_b", t.values_b},
+            {"excess_a", json_number(t.excess_a)},
+            {"excess_b", json_number(t.excess_b)},
+            {"p_value", json_number(t.p_value)},
+            {"p_value_holm", json_number(t.p_value_adjusted)},
+            {"mean_ratio", json_number(t.mean_ratio.value)},
+            {"mean_ci", {json_number(t.mean_ratio.ci.lower), json_number(t.mean_ratio.ci.upper)}},
+            {"mean_p_value", json_number(t.mean_p_value)}};
       if (row.duet)
         rows.back()["duet"] = {{"runs", row.duet->runs},
                                {"paired", row.duet->paired},
@@ -102,7 +117,7 @@ void print_compare(std::ostream& out, const std::string& format, const analysis:
       t.add_row({row.benchmark, m.metric.name, v(c.value_a), v(c.value_b), num(c.ratio.value),
                  machine ? num(c.ratio.ci.lower) + " " + num(c.ratio.ci.upper)
                          : num(c.ratio.ci.lower) + " .. " + num(c.ratio.ci.upper),
-                 num(c.p_value_adjusted, "{:.3g}"), verdict});
+                 num(c.p_value_bootstrap_adjusted, "{:.3g}"), verdict});
     }
     if (std::isfinite(m.geomean.value))
       t.add_row({"geometric mean", m.metric.name, "", "", num(m.geomean.value),

@@ -147,7 +147,7 @@ const char* to_string(Statistic statistic) {
   return "mean";
 }
 
-Hierarchical without_spikes(const Hierarchical& data, std::span<const double> neighbours) {
+std::vector<bool> spike_flags(const Hierarchical& data, std::span<const double> neighbours) {
   constexpr std::size_t kOwnMedian = 3;  // iterations an instance needs for a median of its own
   const std::size_t n = data.instances();
   std::vector<double> centre(n), deviations;
@@ -162,7 +162,8 @@ Hierarchical without_spikes(const Hierarchical& data, std::span<const double> ne
     for (double v : x) deviations.push_back(std::fabs(v - centre[i]));
   }
   const double scale = 1.482602218505602 * median(deviations);
-  if (!(scale > 0.0) || !std::isfinite(scale)) return data;
+  std::vector<bool> flags(data.size(), false);
+  if (!(scale > 0.0) || !std::isfinite(scale)) return flags;
   const double limit = kSpikeMads * scale;
   // One value an instance: a spike is a launch gone wrong, alone where it lies. A far value
   // with a neighbour within the limit, here or among `neighbours` (the other side of a
@@ -189,12 +190,22 @@ Hierarchical without_spikes(const Hierarchical& data, std::span<const double> ne
     if (!any_own) return std::binary_search(spikes.begin(), spikes.end(), v);
     return data.instance(i).size() >= kOwnMedian && std::fabs(v - centre[i]) > limit;
   };
+  const auto offsets = data.offsets();
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t k = offsets[i]; k < offsets[i + 1]; ++k) flags[k] = spike(i, data.values()[k]);
+  return flags;
+}
+
+Hierarchical without_spikes(const Hierarchical& data, std::span<const double> neighbours) {
+  const std::vector<bool> flags = spike_flags(data, neighbours);
+  if (std::find(flags.begin(), flags.end(), true) == flags.end()) return data;
   Hierarchical out;
   std::vector<double> kept;
-  for (std::size_t i = 0; i < n; ++i) {
+  const auto offsets = data.offsets();
+  for (std::size_t i = 0; i < data.instances(); ++i) {
     kept.clear();
-    for (double v : data.instance(i))
-      if (!spike(i, v)) kept.push_back(v);
+    for (std::size_t k = offsets[i]; k < offsets[i + 1]; ++k)
+      if (!flags[k]) kept.push_back(data.values()[k]);
     out.add_instance(kept);
   }
   return out;

@@ -43,6 +43,8 @@ const char* to_string(Statistic statistic);
 // lies within the limit of it, among them or among `neighbours` (the values of the other side
 // of a comparison, whose instances may hold the same mode; docs/compare.md).
 inline constexpr double kSpikeMads = 5.0;
+// Which values of data.values() are spikes, in that order.
+std::vector<bool> spike_flags(const Hierarchical& data, std::span<const double> neighbours = {});
 // The data without its spikes; instances left empty disappear.
 Hierarchical without_spikes(const Hierarchical& data, std::span<const double> neighbours = {});
 

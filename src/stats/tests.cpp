@@ -196,19 +196,28 @@ WelchResult welch_t_test(std::span<const double> x, std::span<const double> y) {
 }
 
 std::vector<double> holm_adjust(std::span<const double> p_values) {
+  return holm_adjust(p_values, std::vector<double>(p_values.size(), 1.0));
+}
+
+std::vector<double> holm_adjust(std::span<const double> p_values, std::span<const double> weights) {
   std::vector<double> adjusted(p_values.size(), kNaN);
   std::vector<std::size_t> order;
+  double remaining = 0.0;  // the weight of the hypotheses not yet passed in the order
   for (std::size_t i = 0; i < p_values.size(); ++i) {
-    if (!std::isnan(p_values[i])) order.push_back(i);
+    if (!std::isnan(p_values[i]) && i < weights.size() && weights[i] > 0) {
+      order.push_back(i);
+      remaining += weights[i];
+    }
   }
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t l, std::size_t r) { return p_values[l] < p_values[r]; });
-  const std::size_t m = order.size();
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t l, std::size_t r) {
+    return p_values[l] / weights[l] < p_values[r] / weights[r];
+  });
   double running = 0.0;  // step-down: adjusted values never decrease along the order
-  for (std::size_t k = 0; k < m; ++k) {
-    const double scaled = static_cast<double>(m - k) * p_values[order[k]];
+  for (const std::size_t i : order) {
+    const double scaled = p_values[i] * remaining / weights[i];
     running = std::max(running, std::min(1.0, scaled));
-    adjusted[order[k]] = running;
+    adjusted[i] = running;
+    remaining -= weights[i];
   }
   return adjusted;
 }

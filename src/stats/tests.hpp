@@ -67,5 +67,11 @@ WelchResult welch_t_test(std::span<const double> x, std::span<const double> y);
 // Controls the family-wise error rate under any dependence. NaN entries stay NaN and are not
 // counted in m.
 std::vector<double> holm_adjust(std::span<const double> p_values);
+// Holm's weighted procedure (Holm 1979, sec. 5): hypothesis i carries weight w_i > 0; at each
+// step the remaining hypothesis with the smallest p_i / w_i is rejected when
+// p_i <= alpha w_i / (sum of the remaining weights). Adjusted p_(k) = max_{j <= k}
+// min(1, p_(j) W_j / w_(j)), W_j the weight remaining at step j. Equal weights give holm_adjust.
+// A NaN p-value, or a weight that is not positive, is left out (NaN).
+std::vector<double> holm_adjust(std::span<const double> p_values, std::span<const double> weights);
 
 }  // namespace benchguard::stats

@@ -1,5 +1,7 @@
 #include "stats/verdict.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -57,6 +59,11 @@ Comparison compare_with_sample(const Hierarchical& a, const Hierarchical& b,
   c.interval = interval;
   c.warnings = c.ratio.warnings;
 
+  if (options.statistic == Statistic::kRobustMean)
+    c.tail = compare_tails(a, b, options.confidence);
+  else if (options.statistic != Statistic::kMean)
+    mean_ratio(a, b, options.confidence, c.tail);
+
   c.instance_test = mann_whitney_u(instance_means(a), instance_means(b));
   c.p_value = c.p_value_adjusted = c.instance_test.p_value;
   const double alpha = 1.0 - options.confidence;
@@ -86,6 +93,7 @@ Comparison compare_with_sample(const Hierarchical& a, const Hierarchical& b,
     c.ratio.warnings.clear();
     c.warnings.clear();
     c.p_value_bootstrap = c.p_value_bootstrap_adjusted = 1.0;
+    c.tail = TailComparison{};
     c.verdict = Verdict::kUnchanged;
   }
   return c;
@@ -151,29 +159,123 @@ double probability_beyond(const RatioSample& sample, double threshold, Direction
 Comparison compare(const Hierarchical& a, const Hierarchical& b, const VerdictOptions& options) {
   const auto sample =
       ratio_sample(a, b, options.statistic, verdict_resamples(options), options.seed);
-  return compare_with_sample(a, b, sample, options);
+  Comparison c = compare_with_sample(a, b, sample, options);
+  adjust_family(std::span(&c, 1), options);
+  return c;
 }
 
+namespace {
+
+bool changed(Verdict v) {
+  return v == Verdict::kSlower || v == Verdict::kFaster;
+}
+
+std::string figure(double x) {
+  return fmt::format("{:.4g}", x);
+}
+
+std::string interval_text(const Estimate& e) {
+  return fmt::format("{} [{}, {}]", figure(e.value), figure(e.ci.lower), figure(e.ci.upper));
+}
+
+// What the tails of `c` did, for its warnings.
+std::string tails_text(const Comparison& c) {
+  const TailComparison& t = c.tail;
+  return fmt::format(
+      "{} of B's {} iterations are spikes against {} of A's {}, adding {:+.2f}% of B's level "
+      "against {:+.2f}% of A's (Welch over instances: p {}, Holm {}); the mean, which counts "
+      "them, gives B/A {}",
+      t.spikes_b, t.values_b, t.spikes_a, t.values_a, 100 * t.excess_b, 100 * t.excess_a,
+      fmt::format("{:.2g}", t.p_value), fmt::format("{:.2g}", t.p_value_adjusted),
+      interval_text(t.mean_ratio));
+}
+
+// The tail rules of adjust_family on one comparison, after Holm.
+void judge_tails(Comparison& c, const VerdictOptions& options) {
+  if (!(options.tail_weight > 0)) return;  // the tails are not judged at all
+  const double alpha = 1.0 - options.confidence;
+  const TailComparison& t = c.tail;
+  const Estimate& m = t.mean_ratio;
+  if (t.tested && t.p_value_adjusted < alpha) {
+    const Verdict by_mean = classify(m.value, m.ci, c.threshold, options.direction);
+    if (changed(by_mean) && !changed(c.verdict)) {
+      c.warnings.insert(c.warnings.begin(),
+                        std::string(to_string(by_mean)) +
+                            " in the tail (the robust mean alone: " + to_string(c.verdict) + ", " +
+                            figure(c.ratio.value) + "): " + tails_text(c));
+      c.verdict = by_mean;
+    } else if (changed(by_mean) && by_mean != c.verdict) {
+      c.warnings.insert(c.warnings.begin(), std::string("was ") + to_string(c.verdict) +
+                                                " in the centre but " + to_string(by_mean) +
+                                                " in the tail: " + tails_text(c));
+      c.verdict = Verdict::kInconclusive;
+    } else if (!changed(by_mean) && c.verdict == Verdict::kUnchanged) {
+      c.warnings.insert(c.warnings.begin(),
+                        "was unchanged in the centre, but its tails moved: " + tails_text(c));
+      c.verdict = Verdict::kInconclusive;
+    }
+    return;
+  }
+  if (c.verdict != Verdict::kUnchanged) return;
+  if (t.tested && t.p_value < alpha) {
+    c.warnings.insert(c.warnings.begin(),
+                      "was unchanged in the centre, but its tails may have moved (significant "
+                      "alone, not after Holm): " +
+                          tails_text(c));
+    c.verdict = Verdict::kInconclusive;
+    return;
+  }
+  // Unchanged says that what the benchmark costs is the same within the threshold: the mean,
+  // which counts every iteration, must say so too.
+  if (std::isfinite(m.value) &&
+      classify(m.value, m.ci, c.threshold, options.direction) != Verdict::kUnchanged) {
+    c.warnings.insert(
+        c.warnings.begin(),
+        fmt::format("was unchanged by the {}, but the mean, which counts every iteration{}, "
+                    "gives B/A {}: not within the threshold",
+                    to_string(options.statistic),
+                    t.tested ? fmt::format(" ({} spikes of A and {} of B among them)", t.spikes_a,
+                                           t.spikes_b)
+                             : std::string(),
+                    interval_text(m)));
+    c.verdict = Verdict::kInconclusive;
+  }
+}
+
+}  // namespace
+
 void adjust_family(std::span<Comparison> family, const VerdictOptions& options) {
-  std::vector<double> p, p_boot;
+  std::vector<double> p, p_boot, weights;
+  std::vector<std::size_t> tails;  // the comparisons whose tails are hypotheses too
   for (const auto& c : family) {
     p.push_back(c.p_value);
     p_boot.push_back(c.p_value_bootstrap);
+    weights.push_back(1.0);
   }
+  for (std::size_t k = 0; k < family.size(); ++k)
+    if (family[k].tail.tested && options.tail_weight > 0) {
+      tails.push_back(k);
+      p_boot.push_back(family[k].tail.p_value);
+      weights.push_back(options.tail_weight);
+    }
   const auto p_adj = holm_adjust(p);
-  const auto p_boot_adj = holm_adjust(p_boot);
+  const auto p_boot_adj = holm_adjust(p_boot, weights);
   const double alpha = 1.0 - options.confidence;
+  const std::size_t hypotheses = family.size() + tails.size();
+  for (std::size_t j = 0; j < tails.size(); ++j)
+    family[tails[j]].tail.p_value_adjusted = p_boot_adj[family.size() + j];
   for (std::size_t k = 0; k < family.size(); ++k) {
     auto& c = family[k];
     c.p_value_adjusted = p_adj[k];
     c.p_value_bootstrap_adjusted = p_boot_adj[k];
-    const bool changed = c.verdict == Verdict::kSlower || c.verdict == Verdict::kFaster;
-    if (options.holm_gates_verdict && changed && !(c.p_value_bootstrap_adjusted < alpha)) {
+    if (options.holm_gates_verdict && changed(c.verdict) &&
+        !(c.p_value_bootstrap_adjusted < alpha)) {
       c.warnings.push_back(std::string("was ") + to_string(c.verdict) + "; not significant after " +
-                           "Holm's adjustment over " + std::to_string(family.size()) +
-                           " benchmarks");
+                           "Holm's adjustment over " + std::to_string(hypotheses) +
+                           (tails.empty() ? " benchmarks" : " hypotheses (centres and tails)"));
       c.verdict = Verdict::kInconclusive;
     }
+    judge_tails(c, options);
   }
 }
 

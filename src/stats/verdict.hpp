@@ -3,10 +3,13 @@
 // Let r be the ratio B / A of the statistic (the robust mean by default), [lo, hi] its interval
 // at `confidence` (the t interval by default, confidence.hpp), and t the threshold. For a
 // lower-is-better metric (times):
-//   slower        lo > 1 and r > 1 + t  (the change is real and larger than the threshold)
+//   slower        lo > 1 and r > 1 + t  (the interval lies wholly above 1, and the estimate is
+//                 beyond the threshold: a true change exactly at the threshold is called slower
+//                 about half the time, so slower does not claim the change exceeds t)
 //   faster        hi < 1 and r < 1 - t
-//   unchanged     otherwise, when 1 - t <= lo and hi <= 1 + t (any change is within the
-//                 threshold, at the stated confidence)
+//   unchanged     otherwise, when 1 - t <= lo and hi <= 1 + t (the two one-sided tests of
+//                 equivalence within the threshold, TOST, each at (1 - confidence) / 2: 2.5%
+//                 a side at 95%, stricter than the usual 5%)
 //   inconclusive  everything else: the interval is too wide to tell, or it excludes 1 but the
 //                 change is within the threshold while the interval is not.
 // For a higher-is-better metric (throughput) a ratio below 1 is the regression: slower and
@@ -40,11 +43,14 @@
 #include "core/defaults.hpp"
 #include "core/model.hpp"
 #include "stats/bootstrap.hpp"
+#include "stats/tails.hpp"
 #include "stats/tests.hpp"
 
 namespace benchguard::stats {
 
 enum class Verdict { kUnchanged, kSlower, kFaster, kInconclusive };
+
+inline constexpr double kTailWeight = 0.25;
 const char* to_string(Verdict verdict);
 
 struct VerdictOptions {
@@ -56,6 +62,9 @@ struct VerdictOptions {
   Statistic statistic = Statistic::kRobustMean;
   CiMethod interval = CiMethod::kStudentT;
   bool holm_gates_verdict = true;  // compare_all only
+  // The weight of a benchmark's tail hypothesis in Holm's weighted family, beside its centre's
+  // weight of 1 (adjust_family; docs/compare.md, "Tails", has the simulation that chose it).
+  double tail_weight = kTailWeight;  // 0: tails are not judged (the rule before them)
 };
 
 // At least this many instances (or duet runs) a side for slower, faster or unchanged.
@@ -75,6 +84,9 @@ struct Comparison {
   CiMethod interval = CiMethod::kStudentT;  // of ratio, and what p_value_bootstrap is dual to
   double threshold = 0.0;                   // the one the verdict used
   Verdict verdict = Verdict::kInconclusive;
+  // The tails (tails.hpp): under the robust mean, what its spikes added to each side, tested;
+  // under any statistic but the mean, the mean's ratio and interval beside the verdict's.
+  TailComparison tail;
   std::vector<std::string> warnings;
 };
 
@@ -109,7 +121,13 @@ Comparison compare_with_sample(const Hierarchical& a, const Hierarchical& b,
 
 // Holm across the comparisons of one family: fills the *_adjusted p-values and, with
 // options.holm_gates_verdict, demotes slower/faster whose adjusted bootstrap p-value is not
-// below 1 - confidence to inconclusive.
+// below 1 - confidence to inconclusive. The family's hypotheses are each comparison's centre
+// (the ratio of the statistic is 1) and, where tested, its tails (tails.hpp): a comparison
+// whose centre is not slower or faster but whose tails moved significantly (after Holm) takes
+// the verdict of the mean, which counts them; one whose tails moved the other way from its
+// centre, or moved without the mean's interval leaving 1, is inconclusive; and `unchanged`
+// stands only when its tails did not move (unadjusted) and, under any statistic but the mean,
+// the mean's interval overlaps the statistic's. Each of those says why in its warnings.
 void adjust_family(std::span<Comparison> family, const VerdictOptions& options);
 
 struct ComparisonSet {

@@ -88,9 +88,9 @@ void add_run(Fnv1a& h, const store::RunSummary& r) {
 // Every option that shapes the site (open_reader only says how the history is read). An option
 // added to these structs must be added here: their sizes stop the build until it is.
 #if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG)
-static_assert(sizeof(SiteOptions) == 544 && sizeof(analysis::HistoryOptions) == 192 &&
-                  sizeof(analysis::DetectOptions) == 128 &&
-                  sizeof(analysis::SummaryOptions) == 64 && sizeof(stats::VerdictOptions) == 48,
+static_assert(sizeof(SiteOptions) == 552 && sizeof(analysis::HistoryOptions) == 192 &&
+                  sizeof(analysis::DetectOptions) == 136 &&
+                  sizeof(analysis::SummaryOptions) == 64 && sizeof(stats::VerdictOptions) == 56,
               "an option was added: add it to add_options");
 #endif
 void add_options(Fnv1a& h, const SiteOptions& o) {
@@ -125,6 +125,7 @@ void add_options(Fnv1a& h, const SiteOptions& o) {
   h.i64(static_cast<int64_t>(v.statistic));
   h.i64(static_cast<int64_t>(v.interval));
   h.i64(v.holm_gates_verdict ? 1 : 0);
+  h.f64(v.tail_weight);
   h.i64(d.full ? 1 : 0);
   h.i64(d.head ? 1 : 0);
   h.f64(d.head_confidence);

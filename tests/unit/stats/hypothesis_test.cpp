@@ -126,6 +126,29 @@ TEST(StatsHolm, KnownVector) {
   EXPECT_NEAR(adj[3], 0.02, 1e-15);
 }
 
+// Weights 1, 1, 0.25 (two centres and a tail): by p / w the order is 0.02, 0.03, then the
+// tail's 0.01 / 0.25 = 0.04, with remaining weights 2.25, 1.25, 0.25: adjusted
+// 0.02 x 2.25 = 0.045, 0.03 x 1.25 = 0.0375 -> 0.045 (monotone), 0.01 x 0.25 / 0.25 -> 0.045.
+// Equal weights are plain Holm.
+TEST(StatsHolm, WeightedByHand) {
+  const std::vector<double> p{0.03, 0.02, 0.01}, w{1, 1, 0.25};
+  const auto adj = holm_adjust(p, w);
+  EXPECT_NEAR(adj[1], 0.045, 1e-15);
+  EXPECT_NEAR(adj[0], 0.045, 1e-15);
+  EXPECT_NEAR(adj[2], 0.045, 1e-15);
+  // The same p with the tail at 0.001: 0.001 x 9 = 0.009, then 0.02 x 2 = 0.04, 0.03.
+  const auto adj2 = holm_adjust(std::vector<double>{0.03, 0.02, 0.001}, w);
+  EXPECT_NEAR(adj2[2], 0.009, 1e-15);
+  EXPECT_NEAR(adj2[1], 0.04, 1e-15);
+  EXPECT_NEAR(adj2[0], 0.04, 1e-15);
+  const std::vector<double> q{0.01, 0.04, 0.03, 0.005};
+  EXPECT_EQ(holm_adjust(q, std::vector<double>(4, 1.0)), holm_adjust(q));
+  // A weight of 0 leaves its hypothesis out.
+  const auto adj3 = holm_adjust(std::vector<double>{0.02, 0.01}, std::vector<double>{1, 0});
+  EXPECT_NEAR(adj3[0], 0.02, 1e-15);
+  EXPECT_TRUE(std::isnan(adj3[1]));
+}
+
 TEST(StatsHolm, CapsAtOneAndSkipsNaN) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const auto adj = holm_adjust(std::vector<double>{0.5, nan, 0.2});

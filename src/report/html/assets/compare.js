@@ -26,7 +26,7 @@
       el('td', { class: 'num', text: BG.value(r.value_b, m.unit) }),
       el('td', { class: 'num', text: r.ratio === null ? '-' : r.ratio.toFixed(3) }),
       el('td', { class: 'num', text: r.ci[0] === null ? '-' : r.ci[0].toFixed(3) + ' .. ' + r.ci[1].toFixed(3) }),
-      el('td', { class: 'num', text: r.p_value_holm === null ? '-' : r.p_value_holm.toPrecision(2) }),
+      el('td', { class: 'num', text: r.p_value_bootstrap_holm === null ? '-' : r.p_value_bootstrap_holm.toPrecision(2) }),
       el('td', null, el('span', { class: 'badge verdict-' + r.verdict, text: r.verdict })),
     ]);
     main.append(BG.table(['benchmark', 'A', 'B', 'B/A', '95% CI', 'p (Holm)', 'verdict'], rows, 'data ab'));
