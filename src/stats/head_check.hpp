@@ -1,9 +1,9 @@
 // The newest point of a series against the points before it: is the commit that just landed
 // already different? (docs/history.md, "The head check".)
 //
-// Each point is a commit's instance means. Between commits the level moves by more than the
-// instances of one commit spread (a build's code layout, the machine's state the day it was
-// measured), so a test of the newest point's instances against the baseline's instances alone
+// Each point is the mean of a commit's instance levels. Between commits the level moves by more
+// than the instances of one commit spread (a build's code layout, the machine's state the day it
+// was measured), so a test of the newest point's instances against the baseline's instances alone
 // would alarm on that drift. The head check instead asks whether the newest point lies where a
 // new point of the baseline would: a prediction interval for a new point mean built from the
 // baseline's point means (their spread counts the drift and the within-point noise both),
@@ -12,10 +12,30 @@
 //   V = tau^2 + sigma^2 / n_head + S^2 / K,   tau^2 = max(0, S^2 - sigma^2 * mean(1 / n_j)),
 //
 // S^2 the variance of the K baseline point means, sigma^2 the pooled variance of instance
-// means within baseline points, and t = (m_head - mean) / sqrt(V) against Student's t with
-// K - 1 degrees of freedom. With equal instance counts V = S^2 (1 + 1/K): the classic
-// prediction interval for a new observation of a normal sample (e.g. Hahn & Meeker,
-// Statistical Intervals, 1991, sec. 4.7), exact when point means are normal.
+// levels within baseline points, and t = (m_head - mean) / sqrt(V) against Student's t. With
+// equal instance counts V = S^2 (1 + 1/K): the classic prediction interval for a new
+// observation of a normal sample (e.g. Hahn & Meeker, Statistical Intervals, 1991, sec. 4.7),
+// exact with K - 1 degrees of freedom when point means are normal.
+//
+// Degrees of freedom (Satterthwaite 1946; Welch 1947). V is a S^2 + c sigma^2 with
+//
+//   tau^2 > 0:  a = 1 + 1/K,  c = 1/n_head - mean(1/n_j)
+//   tau^2 = 0:  a = 1/K,      c = 1/n_head
+//
+// S^2 estimated with K - 1 degrees of freedom and sigma^2 with sum_j (n_j - 1), so
+//
+//   df = V^2 / ( (a S^2)^2 / (K - 1) + (c sigma^2)^2 / sum_j (n_j - 1) ).
+//
+// With tau^2 > 0 and the head's instance count equal to the baseline points', c is 0 and
+// df = K - 1; a head of fewer instances weighs sigma^2 in with its own degrees of freedom. A
+// head of more instances makes c negative and V a difference of mean squares, where the
+// approximation is poor and can fall far below both (to 2.4 with K = 29, n_j = 3, n_head = 10
+// and tau^2 near 0, where V is mostly the well-known sigma^2 / n_head); there df is kept at
+// least min(K - 1, sum_j (n_j - 1)).
+//
+// An instance's level is the median of its iterations (point_moments; docs/history.md says
+// why).
+//
 // Pure: no I/O.
 #pragma once
 
@@ -57,6 +77,7 @@ struct HeadCheck {
   // +- the prediction interval's half-width, relative to the baseline.
   double change = 0, lower = 0, upper = 0;
   double t = 0;
+  double df = 0;           // of the Student t: Satterthwaite's (the comment above)
   double p_value = 1;      // two-sided
   bool suspected = false;  // p below alpha and |change| at least the threshold
 };

@@ -24,6 +24,7 @@ TEST(HeadCheck, EqualCountsGiveTheClassicPredictionInterval) {
   EXPECT_DOUBLE_EQ(h.baseline, 10);
   EXPECT_NEAR(h.change, 0.2, 1e-12);
   EXPECT_NEAR(h.t, std::sqrt(3.0), 1e-12);
+  EXPECT_DOUBLE_EQ(h.df, 2);
   EXPECT_NEAR(h.p_value, 1 - std::sqrt(3.0 / 5.0), 1e-9);
   EXPECT_FALSE(h.suspected);  // p 0.23
   EXPECT_NEAR((h.lower + h.upper) / 2, h.change, 1e-12);
@@ -43,6 +44,37 @@ TEST(HeadCheck, WithinPointNoiseIsRescaledToTheHeadsInstances) {
   const HeadCheck more = check_head(base, {14, 8, 2}, o);
   EXPECT_NEAR(more.t, 3 / std::sqrt(5.0 / 6.0 + 2.0 / 8.0 + 1.0 / 3.0), 1e-12);
   EXPECT_LT(more.p_value, h.p_value);
+}
+
+TEST(HeadCheck, SatterthwaiteDegreesOfFreedomWhenTheHeadHasOtherInstanceCounts) {
+  // The baseline above: K = 4, S^2 = 4/3 with 3 df, sigma^2 = 2 with 4 x 3 = 12 df, tau^2 > 0,
+  // so V = (5/4) S^2 + (1/n_head - 1/4) sigma^2.
+  const std::vector<PointMoments> base = {{10, 4, 2}, {12, 4, 2}, {10, 4, 2}, {12, 4, 2}};
+  HeadCheckOptions o;
+  o.min_baseline = 4;
+  // 2 instances: V = 5/3 + 1/2 = 13/6, df = (13/6)^2 / ((5/3)^2 / 3 + (1/2)^2 / 12)
+  // = (169/36) / (409/432) = 2028/409 = 4.958..., more than K - 1 = 3.
+  const HeadCheck two = check_head(base, {14, 2, 2}, o);
+  ASSERT_TRUE(two.examined);
+  EXPECT_NEAR(two.df, 2028.0 / 409.0, 1e-12);
+  // t = 3 / sqrt(13/6) = 2.0381 against t(4.958): two-sided p 0.09758, where t(3) gave 0.1343.
+  EXPECT_NEAR(two.p_value, 0.09758, 1e-5);
+  // 4 instances, as many as the baseline's points: c = 0, df = K - 1.
+  const HeadCheck four = check_head(base, {14, 4, 2}, o);
+  EXPECT_NEAR(four.df, 3, 1e-12);
+  EXPECT_NEAR(four.t, 3 / std::sqrt(5.0 / 3.0), 1e-12);
+  // 8 instances: c = -1/8, V = 5/3 - 1/4 = 17/12, Satterthwaite (17/12)^2 / ((5/3)^2 / 3 +
+  // (1/4)^2 / 12) = 2.155, below both mean squares' df: kept at min(3, 12) = 3.
+  const HeadCheck eight = check_head(base, {14, 8, 2}, o);
+  EXPECT_NEAR(eight.df, 3, 1e-12);
+  // tau^2 = 0 (points alike but for their own noise): V = S^2 / K + sigma^2 / n_head, both
+  // positive. Means 10, 11, 10, 11: S^2 = 1/3 < sigma^2 / 4 = 1/2. n_head = 4:
+  // V = 1/12 + 1/2 = 7/12, df = (7/12)^2 / ((1/12)^2 / 3 + (1/2)^2 / 12) = (49/144) / (10/432)
+  // = 14.7.
+  const std::vector<PointMoments> alike = {{10, 4, 2}, {11, 4, 2}, {10, 4, 2}, {11, 4, 2}};
+  const HeadCheck same = check_head(alike, {12, 4, 2}, o);
+  EXPECT_NEAR(same.t, 1.5 / std::sqrt(7.0 / 12.0), 1e-12);
+  EXPECT_NEAR(same.df, 14.7, 1e-12);
 }
 
 TEST(HeadCheck, ShortBaselinesAndSmallChangesAreNotSuspected) {
@@ -88,8 +120,8 @@ Series simulate(Rng& rng, std::size_t k, double drift, double step) {
 
 TEST(HeadCheck, AASeriesWithDriftAlarmAtAlphaAndAFivePercentStepIsFound) {
   // 20,000 A/A heads: the rate of suspected changes is at most alpha = 1% (three Monte-Carlo
-  // standard errors of slack: 0.21 points); a test of the head's instances against the
-  // baseline's instances, blind to the drift, would alarm far more often.
+  // standard errors of slack: 0.21 points); a test of the head's
+  // instances against the baseline's instances, blind to the drift, would alarm far more often.
   Rng rng(2026, 11);
   const int trials = 20000;
   int alarms = 0, naive = 0;
