@@ -20,7 +20,9 @@ PointMoments point_moments(const Hierarchical& data) {
 
 namespace {
 
-// The moments of the baseline's points.
+constexpr std::size_t kNone = HeadCheck::kNoneLeftOut;
+
+// The moments of the baseline's points, all but `skip` (kNone: all).
 struct Baseline {
   double k = 0;           // points
   double mean = 0;        // of their means
@@ -30,10 +32,12 @@ struct Baseline {
   double mean_inv_n = 0;  // mean(1 / n_j)
 };
 
-Baseline summarize(std::span<const PointMoments> points) {
+Baseline summarize(std::span<const PointMoments> points, std::size_t skip) {
   Baseline b;
   double sum = 0, inv_n = 0, pooled = 0;
-  for (const auto& p : points) {
+  for (std::size_t j = 0; j < points.size(); ++j) {
+    if (j == skip) continue;
+    const auto& p = points[j];
     b.k += 1;
     sum += p.mean;
     inv_n += 1.0 / static_cast<double>(std::max<std::size_t>(p.instances, 1));
@@ -44,7 +48,8 @@ Baseline summarize(std::span<const PointMoments> points) {
   }
   b.mean = sum / b.k;
   double ss = 0;
-  for (const auto& p : points) ss += (p.mean - b.mean) * (p.mean - b.mean);
+  for (std::size_t j = 0; j < points.size(); ++j)
+    if (j != skip) ss += (points[j].mean - b.mean) * (points[j].mean - b.mean);
   b.s2 = ss / (b.k - 1);
   b.sigma2 = b.sigma2_df > 0 ? pooled / b.sigma2_df : 0.0;
   b.mean_inv_n = inv_n / b.k;
@@ -121,7 +126,23 @@ HeadCheck check_head(std::span<const PointMoments> baseline, const PointMoments&
     return h;
   }
   const double alpha = 1 - options.confidence;
-  const Baseline b = summarize(baseline);
+  // One wild baseline point: the one farthest from the others (the largest |t| of each point
+  // judged against the rest as the head is) is left out when its p-value is below alpha / K
+  // and the rest are still a baseline.
+  if (baseline.size() > min_points) {
+    double farthest = -1;
+    std::size_t wild = kNone;
+    for (std::size_t j = 0; j < baseline.size(); ++j) {
+      const Baseline rest = summarize(baseline, j);
+      const Prediction pr = predict(rest, baseline[j].instances);
+      const double d = std::abs(baseline[j].mean - rest.mean);
+      const double t = pr.v > 0 ? d / std::sqrt(pr.v) : (d > 0 ? INFINITY : 0.0);
+      if (t > farthest) farthest = t, wild = j;
+    }
+    const Tested r = test(summarize(baseline, wild), baseline[wild].mean, baseline[wild].instances);
+    if (r.p < alpha / static_cast<double>(baseline.size())) h.left_out = wild;
+  }
+  const Baseline b = summarize(baseline, h.left_out);
   h.baseline = b.mean;
   h.change = b.mean != 0 ? head.mean / b.mean - 1 : NAN;
   if (b.mean == 0) {

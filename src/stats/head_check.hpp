@@ -33,6 +33,13 @@
 // and tau^2 near 0, where V is mostly the well-known sigma^2 / n_head); there df is kept at
 // least min(K - 1, sum_j (n_j - 1)).
 //
+// One wild commit (a measurement the machine spoilt) inflates S^2 and would blind the check to
+// everything smaller. The baseline point farthest from the rest (largest |t| when each point
+// is tested against the other K - 1 as the head is) is left out when its two-sided p-value is
+// below alpha / K (Bonferroni over the K points: with no wild point, a point is left out of at
+// most a fraction alpha of baselines) and K - 1 points are still at least min_baseline. At most
+// one point is left out.
+//
 // An instance's level is the median of its iterations (point_moments; docs/history.md says
 // why).
 //
@@ -71,7 +78,7 @@ struct HeadCheck {
   bool examined = false;
   std::string why_not;  // when not examined
   std::size_t baseline_points = 0;
-  double baseline = 0;  // the mean of the baseline's point means
+  double baseline = 0;  // the mean of the baseline's point means (those kept)
   double head = 0;
   // head / baseline - 1, and the interval of that change: head's distance from the baseline
   // +- the prediction interval's half-width, relative to the baseline.
@@ -80,6 +87,10 @@ struct HeadCheck {
   double df = 0;           // of the Student t: Satterthwaite's (the comment above)
   double p_value = 1;      // two-sided
   bool suspected = false;  // p below alpha and |change| at least the threshold
+  // The baseline point (an index into the baseline) left out as wild, or kNoneLeftOut. The
+  // baseline's mean and the interval are those of the points kept.
+  static constexpr std::size_t kNoneLeftOut = static_cast<std::size_t>(-1);
+  std::size_t left_out = kNoneLeftOut;
 };
 
 HeadCheck check_head(std::span<const PointMoments> baseline, const PointMoments& head,

@@ -91,6 +91,49 @@ TEST(HeadCheck, ShortBaselinesAndSmallChangesAreNotSuspected) {
   EXPECT_NEAR(step.change, 0.02, 1e-12);
 }
 
+// k points 99.5, 100.5, 99.5, ... of 3 instances each (instance-level variance 0.25), one of
+// them replaced by `wild`.
+std::vector<PointMoments> steady_with(double wild, std::size_t at, std::size_t k = 20) {
+  std::vector<PointMoments> base;
+  for (std::size_t j = 0; j < k; ++j) base.push_back({j % 2 == 0 ? 99.5 : 100.5, 3, 0.25});
+  base[at].mean = wild;
+  return base;
+}
+
+TEST(HeadCheck, OneWildBaselineCommitIsLeftOutAndAStepAtTheHeadStillFound) {
+  // With the wild commit at 120 kept, S^2 = 20.3 and a 3% step at the head is t = 0.44: blind.
+  // Left out (it is t = 38 from the other 19, p far below 1% / 20), the rest are S^2 = 0.263
+  // around 99.97 and the step is t = 5.75.
+  const auto base = steady_with(120, 7);
+  const HeadCheck step = check_head(base, {103, 3, 0.25});
+  ASSERT_TRUE(step.examined) << step.why_not;
+  EXPECT_EQ(step.left_out, 7u);
+  EXPECT_NEAR(step.baseline, (10 * 99.5 + 9 * 100.5) / 19, 1e-12);
+  EXPECT_NEAR(step.df, 18, 1e-9);
+  EXPECT_TRUE(step.suspected) << step.p_value;
+  EXPECT_GT(step.change, 0.025);
+  // The same baseline and an unchanged head: nothing suspected.
+  const HeadCheck same = check_head(base, {100, 3, 0.25});
+  EXPECT_EQ(same.left_out, 7u);
+  EXPECT_FALSE(same.suspected) << same.p_value;
+  // No wild point: nothing left out, the same step found.
+  const auto calm = steady_with(99.5, 0);
+  const HeadCheck plain = check_head(calm, {103, 3, 0.25});
+  EXPECT_EQ(plain.left_out, HeadCheck::kNoneLeftOut);
+  EXPECT_TRUE(plain.suspected);
+  // A point off by a little more than the others (101.5: t = 2.9 from the rest, p = 0.0095,
+  // below 1% but not below 1% / 20) stays.
+  EXPECT_EQ(check_head(steady_with(101.5, 3), {100, 3, 0.25}).left_out, HeadCheck::kNoneLeftOut);
+  // Only when the rest are still a baseline: 5 points with a wild one keep it.
+  const HeadCheck five = check_head(steady_with(120, 2, 5), {103, 3, 0.25});
+  EXPECT_TRUE(five.examined);
+  EXPECT_EQ(five.left_out, HeadCheck::kNoneLeftOut);
+  EXPECT_FALSE(five.suspected);
+  HeadCheckOptions four;
+  four.min_baseline = 4;
+  EXPECT_EQ(check_head(steady_with(120, 2, 5), {103, 3, 0.25}, four).left_out, 2u);
+}
+
 // A series of `k` baseline commits and a head: 3 instances a commit, each instance 1% noise
 // around its commit's level, each commit's level drifting by `drift` (relative sd) around 1.
 struct Series {
@@ -111,16 +154,18 @@ PointMoments point(Rng& rng, double level, double drift, std::size_t instances) 
   return {m, instances, (sum2 - n * m * m) / (n - 1)};
 }
 
-Series simulate(Rng& rng, std::size_t k, double drift, double step) {
+// `wild`: the level of baseline commit 10, as the machine spoilt its measurement (0: none).
+Series simulate(Rng& rng, std::size_t k, double drift, double step, double wild = 0) {
   Series s;
-  for (std::size_t c = 0; c < k; ++c) s.base.push_back(point(rng, 1.0, drift, 3));
+  for (std::size_t c = 0; c < k; ++c)
+    s.base.push_back(point(rng, wild > 0 && c == 10 ? wild : 1.0, drift, 3));
   s.head = point(rng, 1.0 + step, drift, 3);
   return s;
 }
 
 TEST(HeadCheck, AASeriesWithDriftAlarmAtAlphaAndAFivePercentStepIsFound) {
   // 20,000 A/A heads: the rate of suspected changes is at most alpha = 1% (three Monte-Carlo
-  // standard errors of slack: 0.21 points); a test of the head's
+  // standard errors of slack: 0.21 points), wild points left out and all; a test of the head's
   // instances against the baseline's instances, blind to the drift, would alarm far more often.
   Rng rng(2026, 11);
   const int trials = 20000;
@@ -141,6 +186,30 @@ TEST(HeadCheck, AASeriesWithDriftAlarmAtAlphaAndAFivePercentStepIsFound) {
   int found = 0;
   for (int t = 0; t < 2000; ++t) {
     const Series s = simulate(rng, 29, 0.01, 0.05);
+    const HeadCheck h = check_head(s.base, s.head);
+    found += h.suspected && h.change > 0 ? 1 : 0;
+  }
+  EXPECT_GE(static_cast<double>(found) / 2000, 0.90);
+}
+
+TEST(HeadCheck, AWildBaselineCommitNeitherBlindsItNorRaisesItsFalseAlarms) {
+  // One baseline commit of 29 measured 20% slow (0.5% drift): kept, it would make the
+  // prediction interval about +-12% wide and hide the 5% step; left out, the step is found and
+  // the A/A rate stays at alpha.
+  Rng rng(2026, 12);
+  int alarms = 0, left_out = 0;
+  const int trials = 4000;
+  for (int t = 0; t < trials; ++t) {
+    const Series s = simulate(rng, 29, 0.005, 0.0, 1.2);
+    const HeadCheck h = check_head(s.base, s.head);
+    alarms += h.suspected ? 1 : 0;
+    left_out += h.left_out == 10 ? 1 : 0;
+  }
+  EXPECT_EQ(left_out, trials);
+  EXPECT_LE(static_cast<double>(alarms) / trials, 0.01 + 3 * std::sqrt(0.01 * 0.99 / trials));
+  int found = 0;
+  for (int t = 0; t < 2000; ++t) {
+    const Series s = simulate(rng, 29, 0.005, 0.05, 1.2);
     const HeadCheck h = check_head(s.base, s.head);
     found += h.suspected && h.change > 0 ? 1 : 0;
   }
