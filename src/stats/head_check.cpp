@@ -30,6 +30,7 @@ struct Baseline {
   double sigma2 = 0;      // sigma^2: the pooled variance of instance levels within a point
   double sigma2_df = 0;   // its degrees of freedom, sum (n_j - 1)
   double mean_inv_n = 0;  // mean(1 / n_j)
+  double phi = 0;         // the drift's lag-1 autocorrelation (0: independent)
 };
 
 Baseline summarize(std::span<const PointMoments> points, std::size_t skip) {
@@ -66,7 +67,22 @@ Prediction predict(const Baseline& b, std::size_t instances) {
   const double n_head = static_cast<double>(std::max<std::size_t>(instances, 1));
   const bool has_tau = b.s2 - b.sigma2 * b.mean_inv_n > 0;
   double a = 1 / b.k, c = 1 / n_head;
-  if (has_tau) {
+  if (has_tau && b.phi > 0) {
+    // V = tau^2 g (1 + vbar - 2 cbar) + sigma^2 / n_head + sigma^2 mean(1/n_j) / K with
+    // tau^2 = S^2 - sigma^2 mean(1/n_j), g = (K - 1) / (K (1 - vbar)),
+    // vbar = sum_ij phi^|i-j| / K^2 and cbar = sum_(m=1..K) phi^m / K.
+    const auto k = static_cast<std::size_t>(b.k);
+    double pm = 1, off = 0, cbar = 0;
+    for (std::size_t m = 1; m < k; ++m) {
+      pm *= b.phi;
+      off += static_cast<double>(k - m) * pm;
+      cbar += pm;
+    }
+    cbar = (cbar + pm * b.phi) / b.k;
+    const double vbar = (b.k + 2 * off) / (b.k * b.k);
+    a = (b.k - 1) / (b.k * (1 - vbar)) * (1 + vbar - 2 * cbar);
+    c = 1 / n_head + b.mean_inv_n / b.k - a * b.mean_inv_n;
+  } else if (has_tau) {
     a = 1 + 1 / b.k;
     c = 1 / n_head - b.mean_inv_n;
   }
@@ -76,7 +92,7 @@ Prediction predict(const Baseline& b, std::size_t instances) {
   const double s2_df = b.k - 1;
   const double var = as2 * as2 / s2_df + (b.sigma2_df > 0 ? csigma2 * csigma2 / b.sigma2_df : 0.0);
   p.df = var > 0 ? p.v * p.v / var : s2_df;
-  // A negative c (the head has more instances than the baseline's points) makes V
+  // A negative c (the head has more instances than the baseline's points, or phi > 0) makes V
   // a difference of mean squares, where the approximation can fall far below either one's own
   // degrees of freedom; there it is kept at least the smaller of the two in V.
   if (c < 0) {
@@ -84,6 +100,27 @@ Prediction predict(const Baseline& b, std::size_t instances) {
     p.df = std::max(p.df, floor);
   }
   return p;
+}
+
+// The drift's lag-1 autocorrelation from the points kept, in their order: their lag-1
+// autocovariance over tau^2, corrected for its bias, within [0, kMaxPhi]; 0 for fewer than
+// kMinWanderPoints points or no tau^2.
+constexpr double kMinWanderPoints = 10, kMaxPhi = 0.95;
+
+double wander(std::span<const PointMoments> points, std::size_t skip, const Baseline& b) {
+  const double tau2 = b.s2 - b.sigma2 * b.mean_inv_n;
+  if (b.k < kMinWanderPoints || !(tau2 > 0)) return 0;
+  double c1 = 0, previous = 0;
+  bool first = true;
+  for (std::size_t j = 0; j < points.size(); ++j) {
+    if (j == skip) continue;
+    const double d = points[j].mean - b.mean;
+    if (!first) c1 += d * previous;
+    previous = d;
+    first = false;
+  }
+  const double r = c1 / (b.k - 1) / tau2;
+  return std::clamp(r + (1 + 3 * r) / b.k, 0.0, kMaxPhi);
 }
 
 // The two-sided p-value of `x` against the prediction of a new point of `instances` from `b`,
@@ -142,7 +179,9 @@ HeadCheck check_head(std::span<const PointMoments> baseline, const PointMoments&
     const Tested r = test(summarize(baseline, wild), baseline[wild].mean, baseline[wild].instances);
     if (r.p < alpha / static_cast<double>(baseline.size())) h.left_out = wild;
   }
-  const Baseline b = summarize(baseline, h.left_out);
+  Baseline b = summarize(baseline, h.left_out);
+  b.phi = wander(baseline, h.left_out, b);
+  h.phi = b.phi;
   h.baseline = b.mean;
   h.change = b.mean != 0 ? head.mean / b.mean - 1 : NAN;
   if (b.mean == 0) {

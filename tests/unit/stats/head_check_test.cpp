@@ -91,6 +91,33 @@ TEST(HeadCheck, ShortBaselinesAndSmallChangesAreNotSuspected) {
   EXPECT_NEAR(step.change, 0.02, 1e-12);
 }
 
+TEST(HeadCheck, ADriftThatWandersWidensTheInterval) {
+  // Ten single-instance points that wander up and back: mean 11, S^2 = 5/9 (tau^2 = S^2: no
+  // within-point noise), lag-1 autocovariance (sum of d_i d_(i-1)) / 9 = 1/3, r = 3/5, phi =
+  // r + (1 + 3r) / K = 0.88. For AR(1) with phi 0.88 and K = 10, vbar = sum_ij phi^|i-j| / K^2
+  // = 0.684835, cbar = sum_(m=1..10) phi^m / K = 0.529099, so V = S^2 (K - 1) / (K (1 - vbar))
+  // (1 + vbar - 2 cbar) = 1.789448 S^2 = 0.994138, where independent points give 1.1 S^2.
+  const std::vector<PointMoments> base = {{10, 1, 0},   {10.5, 1, 0}, {11, 1, 0},   {11.5, 1, 0},
+                                          {12, 1, 0},   {12, 1, 0},   {11.5, 1, 0}, {11, 1, 0},
+                                          {10.5, 1, 0}, {10, 1, 0}};
+  const HeadCheck h = check_head(base, {14, 1, 0});
+  ASSERT_TRUE(h.examined);
+  EXPECT_EQ(h.left_out, HeadCheck::kNoneLeftOut);
+  EXPECT_NEAR(h.phi, 0.88, 1e-12);
+  EXPECT_NEAR(h.t, 3 / std::sqrt(0.99413801617568), 1e-9);
+  EXPECT_DOUBLE_EQ(h.df, 9);
+  // Points that alternate (r = -0.9) are not taken as narrower than independent ones.
+  const std::vector<PointMoments> alternating = {{10, 1, 0}, {11, 1, 0}, {10, 1, 0}, {11, 1, 0},
+                                                 {10, 1, 0}, {11, 1, 0}, {10, 1, 0}, {11, 1, 0},
+                                                 {10, 1, 0}, {11, 1, 0}};
+  const HeadCheck alt = check_head(alternating, {14, 1, 0});
+  EXPECT_EQ(alt.phi, 0);
+  EXPECT_NEAR(alt.t, 3.5 / std::sqrt(1.1 * 5.0 / 18.0), 1e-12);
+  // Fewer than 10 points cannot tell wandering from noise: the first nine alone, phi 0.
+  const HeadCheck nine = check_head(std::span(base).first(9), {14, 1, 0});
+  EXPECT_EQ(nine.phi, 0);
+}
+
 // k points 99.5, 100.5, 99.5, ... of 3 instances each (instance-level variance 0.25), one of
 // them replaced by `wild`.
 std::vector<PointMoments> steady_with(double wild, std::size_t at, std::size_t k = 20) {
