@@ -9,7 +9,6 @@
 #include <map>
 
 #include "core/hash.hpp"
-#include "stats/rng.hpp"
 
 namespace benchguard::analysis {
 namespace {
@@ -103,13 +102,11 @@ stats::PointMoments moments(const HistoryPoint& p) {
   return stats::point_moments(p.data);
 }
 
-// Pools the instances of points [from, to) of a series.
-stats::Hierarchical pooled(const HistorySeries& s, std::size_t from, std::size_t to) {
-  stats::Hierarchical h;
-  for (std::size_t i = from; i < to && i < s.points.size(); ++i)
-    for (std::size_t k = 0; k < s.points[i].data.instances(); ++k)
-      h.add_instance(s.points[i].data.instance(k));
-  return h;
+// The instances of points [from, to) of a series (summary points hold none).
+std::size_t instances_in(const HistorySeries& s, std::size_t from, std::size_t to) {
+  std::size_t n = 0;
+  for (std::size_t i = from; i < to && i < s.points.size(); ++i) n += s.points[i].data.instances();
+  return n;
 }
 
 }  // namespace
@@ -226,20 +223,16 @@ Detection detect_history(const History& history, const DetectOptions& options,
                              : c.mean_after < c.mean_before;
       r.kind = worse ? "regression" : "improvement";
       r.status = "suspected";
-      // Confirmation: the instances of the segment before against those of the segment after.
-      const auto a = pooled(s, c.before_start, c.index);
-      const auto b = pooled(s, c.index, c.after_end);
-      if (a.instances() >= stats::kMinInstancesForVerdict &&
-          b.instances() >= stats::kMinInstancesForVerdict) {
-        stats::VerdictOptions v = options.verdict;
-        v.direction = s.metric.direction;
-        v.threshold = std::max(v.threshold, options.min_magnitude);
-        Fnv1a seed("confirm");
-        seed.str(id);
-        v.seed = stats::derive_seed(options.verdict.seed, static_cast<uint64_t>(seed.value()));
-        const auto cmp = stats::compare(a, b, v);
-        const auto expected = worse ? stats::Verdict::kSlower : stats::Verdict::kFaster;
-        if (cmp.verdict == expected) r.status = "confirmed";
+      // Confirmation by the history: the point means of the segment before against those of
+      // the segment after, the commits as units (their drift counts), with margins for the
+      // search that chose the split. Pooling the instances of many commits as if independent
+      // confirmed most false change points of a series that drifts between commits.
+      if (instances_in(s, c.before_start, c.index) >= stats::kMinInstancesForVerdict &&
+          instances_in(s, c.index, c.after_end) >= stats::kMinInstancesForVerdict) {
+        stats::SeriesConfirmOptions co;
+        co.threshold = std::max(options.verdict.threshold, options.min_magnitude);
+        if (stats::confirm_in_series(values, c.before_start, c.index, c.after_end, co).confirmed)
+          r.status = "confirmed";
       }
       // Found before (with other statistics, or other settings): first found then.
       r.detected_at = now;

@@ -1,6 +1,7 @@
 // Change points over history (docs/history.md): each series' points searched for changes
 // (stats/series_changes.hpp), each change judged by the metric's better direction and, where
-// both sides hold instance-level data, confirmed by the A/B comparison of their instances.
+// both sides hold instance-level data, confirmed when the point means around it show it beyond
+// the threshold with margins for the search that chose it (stats/series_confirm.hpp).
 // Incremental: a series whose past is unchanged is re-examined only where new points can
 // change the answer.
 #pragma once
@@ -14,6 +15,7 @@
 #include "analysis/history.hpp"
 #include "stats/head_check.hpp"
 #include "stats/series_changes.hpp"
+#include "stats/series_confirm.hpp"
 #include "stats/verdict.hpp"
 #include "store/store.hpp"
 
@@ -29,8 +31,9 @@ struct DetectOptions {
   uint64_t seed = 0;
   // Threshold rule: the floor in the metric's unit (0: none).
   double absolute_floor = 0.0;
-  // Confirmation: the instances of the points around a change, before against after, with the
-  // verdict rule of `compare` (threshold: the larger of this and min_magnitude).
+  // Confirmation by the history (stats::confirm_in_series): the point means around a change,
+  // before against after, the commits as units; its threshold is the larger of
+  // verdict.threshold and min_magnitude, which the head check uses too.
   stats::VerdictOptions verdict;
   // Re-examine every series from the start, whatever was stored.
   bool full = false;
