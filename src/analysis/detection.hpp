@@ -59,12 +59,12 @@ struct HeadResult {
   bool regression = false;  // the head moved the worse way (by the metric's direction)
   std::string change_id;    // of the change record when suspected
   // When the series' newest change is one confirmed by measuring again, with newer points
-  // after it: that change, and the newest point checked against the points before it. The
-  // newest commit undid it when that check ran and did not find it worse than them.
+  // after it: that change, and whether the newest commits undid it (stats::check_revert: the
+  // newest 2 points back within the threshold of the points before it, and clearly below the
+  // points after it). Not being clearly worse than the points before it is no evidence.
   std::string kept_id;
-  stats::HeadCheck before_kept;
-  bool kept_worse = false;  // before_kept suspected the newest point, the worse way
-  bool undoes_kept() const { return !kept_id.empty() && before_kept.examined && !kept_worse; }
+  stats::RevertCheck revert;
+  bool undoes_kept() const { return !kept_id.empty() && revert.undone; }
 };
 
 struct Detection {
