@@ -1,5 +1,5 @@
 // Detection over history as `detect` does it (src/analysis/detection.hpp): change points found,
-// judged and confirmed by the instances, ids and digests, in parallel over series; then one
+// judged and confirmed by the commits' means, ids and digests, in parallel over series; then one
 // commit appended to every series and detected incrementally from the stored result.
 // Usage: history_bench [series points]   (default 1000 1000)
 // Every series: 3 instances per point, 1% noise, and a 10% step at a seeded point in one

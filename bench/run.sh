@@ -217,6 +217,16 @@ if want history && [ -x "$build/bench/head_check_bench" ]; then
   "$build/bench/head_check_bench" "${HEAD_SERIES:-500}" "${HEAD_AA_SERIES:-5000}"
 fi
 
+# The rules between what the detector finds and what the gate acts on (docs/history.md):
+# false confirmations per 1,000 commits with drift between commits and no change, the power
+# to confirm 3% and 5% steps, and the "undone" rule after a lasting step and after a revert.
+if want history && [ -x "$build/bench/detection_rules_bench" ]; then
+  echo
+  echo "== detection rules: confirmation by the history, and undone"
+  "$build/bench/detection_rules_bench" "${RULES_AA_SERIES:-6000}" "${RULES_POWER_SERIES:-2000}" \
+    "${RULES_REPLAY_SERIES:-2000}"
+fi
+
 if want history && [ -x "$build/bench/series_changes_bench" ]; then
   echo
   echo "== change points over history: speed and accuracy (load $(cut -d' ' -f1 /proc/loadavg))"

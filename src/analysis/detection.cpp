@@ -9,7 +9,6 @@
 #include <map>
 
 #include "core/hash.hpp"
-#include "stats/rng.hpp"
 
 namespace benchguard::analysis {
 namespace {
@@ -103,13 +102,11 @@ stats::PointMoments moments(const HistoryPoint& p) {
   return stats::point_moments(p.data);
 }
 
-// Pools the instances of points [from, to) of a series.
-stats::Hierarchical pooled(const HistorySeries& s, std::size_t from, std::size_t to) {
-  stats::Hierarchical h;
-  for (std::size_t i = from; i < to && i < s.points.size(); ++i)
-    for (std::size_t k = 0; k < s.points[i].data.instances(); ++k)
-      h.add_instance(s.points[i].data.instance(k));
-  return h;
+// The instances of points [from, to) of a series (summary points hold none).
+std::size_t instances_in(const HistorySeries& s, std::size_t from, std::size_t to) {
+  std::size_t n = 0;
+  for (std::size_t i = from; i < to && i < s.points.size(); ++i) n += s.points[i].data.instances();
+  return n;
 }
 
 }  // namespace
@@ -226,20 +223,16 @@ Detection detect_history(const History& history, const DetectOptions& options,
                              : c.mean_after < c.mean_before;
       r.kind = worse ? "regression" : "improvement";
       r.status = "suspected";
-      // Confirmation: the instances of the segment before against those of the segment after.
-      const auto a = pooled(s, c.before_start, c.index);
-      const auto b = pooled(s, c.index, c.after_end);
-      if (a.instances() >= stats::kMinInstancesForVerdict &&
-          b.instances() >= stats::kMinInstancesForVerdict) {
-        stats::VerdictOptions v = options.verdict;
-        v.direction = s.metric.direction;
-        v.threshold = std::max(v.threshold, options.min_magnitude);
-        Fnv1a seed("confirm");
-        seed.str(id);
-        v.seed = stats::derive_seed(options.verdict.seed, static_cast<uint64_t>(seed.value()));
-        const auto cmp = stats::compare(a, b, v);
-        const auto expected = worse ? stats::Verdict::kSlower : stats::Verdict::kFaster;
-        if (cmp.verdict == expected) r.status = "confirmed";
+      // Confirmation by the history: the point means of the segment before against those of
+      // the segment after, the commits as units (their drift counts), with margins for the
+      // search that chose the split. Pooling the instances of many commits as if independent
+      // confirmed most false change points of a series that drifts between commits.
+      if (instances_in(s, c.before_start, c.index) >= stats::kMinInstancesForVerdict &&
+          instances_in(s, c.index, c.after_end) >= stats::kMinInstancesForVerdict) {
+        stats::SeriesConfirmOptions co;
+        co.threshold = std::max(options.verdict.threshold, options.min_magnitude);
+        if (stats::confirm_in_series(values, c.before_start, c.index, c.after_end, co).confirmed)
+          r.status = "confirmed";
       }
       // Found before (with other statistics, or other settings): first found then.
       r.detected_at = now;
@@ -255,8 +248,9 @@ Detection detect_history(const History& history, const DetectOptions& options,
     // it). It follows its first bad point, and stands for the detector's change there, when
     // there is one, so that it is never lost with that.
     const std::size_t h = values.size() - 1;
-    std::size_t newest_at = 0;  // the newest kept change: its index and id ("" when none)
+    std::size_t newest_at = 0;  // the newest kept change: its index, id ("" when none), kind
     std::string newest_id;
+    bool newest_regression = false;
     bool stands_for_detector = false;  // a kept change took the place of a detector's
     if (const auto c = changes_of.find(key); c != changes_of.end() && !values.empty())
       for (const auto* r : c->second) {
@@ -267,6 +261,7 @@ Detection detect_history(const History& history, const DetectOptions& options,
         if (at >= newest_at) {
           newest_at = at;
           newest_id = r->id;
+          newest_regression = r->kind == "regression";
         }
         if (std::erase_if(part.changes,
                           [&](const store::ChangeRecord& x) { return x.id == r->id; }) > 0)
@@ -296,21 +291,37 @@ Detection detect_history(const History& history, const DetectOptions& options,
     const auto worse = [&](const stats::HeadCheck& hc) {
       return s.metric.direction == Direction::kLowerIsBetter ? hc.change > 0 : hc.change < 0;
     };
-    // The newest change kept that way, when nothing newer follows it: is the newest point back
-    // among the points before it (since the change before that)?
+    // The newest change kept that way, when no confirmed change follows it: are the newest commits
+    // back at the level of the points before it (since the change before that), and clearly
+    // off the level of the points after it?
     if (!newest_id.empty() && !change_at_head && options.head) {
       const std::size_t at = newest_at;
-      if (std::none_of(part.changes.begin(), part.changes.end(),
-                       [&](const auto& c) { return static_cast<std::size_t>(c.index) > at; })) {
+      // A suspected change after it (the detector's false ones among them) says nothing.
+      if (std::none_of(part.changes.begin(), part.changes.end(), [&](const auto& c) {
+            return static_cast<std::size_t>(c.index) > at && c.status == "confirmed";
+          })) {
         std::size_t start = at > options.window ? at - options.window : 0;
         for (const auto& c : part.changes)
           if (static_cast<std::size_t>(c.index) < at)
             start = std::max(start, static_cast<std::size_t>(c.index));
-        std::vector<stats::PointMoments> before;
-        for (std::size_t i = start; i < at; ++i) before.push_back(moments(s.points[i]));
+        stats::RevertOptions ro;
+        ro.threshold = ho.threshold;
+        const std::size_t newest_from = h + 1 >= ro.newest ? h + 1 - ro.newest : 0;
+        std::vector<double> before(values.begin() + static_cast<std::ptrdiff_t>(start),
+                                   values.begin() + static_cast<std::ptrdiff_t>(at));
+        std::vector<double> after, newest;
+        if (newest_from > at) {  // the newest all after the change, at least 1 point before them
+          const std::size_t after_from = std::max(
+              at, newest_from > options.window ? newest_from - options.window : std::size_t{0});
+          after.assign(values.begin() + static_cast<std::ptrdiff_t>(after_from),
+                       values.begin() + static_cast<std::ptrdiff_t>(newest_from));
+          newest.assign(values.begin() + static_cast<std::ptrdiff_t>(newest_from), values.end());
+        }
+        // The way the change moved the metric: a regression of a lower-is-better metric up.
+        const bool increased =
+            newest_regression == (s.metric.direction == Direction::kLowerIsBetter);
         part.head.kept_id = newest_id;
-        part.head.before_kept = stats::check_head(before, moments(s.points[h]), ho);
-        part.head.kept_worse = part.head.before_kept.suspected && worse(part.head.before_kept);
+        part.head.revert = stats::check_revert(before, after, newest, increased, ro);
       }
     }
     if (options.head && !values.empty() && !change_at_head) {

@@ -1,6 +1,7 @@
 // Change points over history (docs/history.md): each series' points searched for changes
 // (stats/series_changes.hpp), each change judged by the metric's better direction and, where
-// both sides hold instance-level data, confirmed by the A/B comparison of their instances.
+// both sides hold instance-level data, confirmed when the point means around it show it beyond
+// the threshold with margins for the search that chose it (stats/series_confirm.hpp).
 // Incremental: a series whose past is unchanged is re-examined only where new points can
 // change the answer.
 #pragma once
@@ -14,6 +15,7 @@
 #include "analysis/history.hpp"
 #include "stats/head_check.hpp"
 #include "stats/series_changes.hpp"
+#include "stats/series_confirm.hpp"
 #include "stats/verdict.hpp"
 #include "store/store.hpp"
 
@@ -29,8 +31,9 @@ struct DetectOptions {
   uint64_t seed = 0;
   // Threshold rule: the floor in the metric's unit (0: none).
   double absolute_floor = 0.0;
-  // Confirmation: the instances of the points around a change, before against after, with the
-  // verdict rule of `compare` (threshold: the larger of this and min_magnitude).
+  // Confirmation by the history (stats::confirm_in_series): the point means around a change,
+  // before against after, the commits as units; its threshold is the larger of
+  // verdict.threshold and min_magnitude, which the head check uses too.
   stats::VerdictOptions verdict;
   // Re-examine every series from the start, whatever was stored.
   bool full = false;
@@ -56,12 +59,12 @@ struct HeadResult {
   bool regression = false;  // the head moved the worse way (by the metric's direction)
   std::string change_id;    // of the change record when suspected
   // When the series' newest change is one confirmed by measuring again, with newer points
-  // after it: that change, and the newest point checked against the points before it. The
-  // newest commit undid it when that check ran and did not find it worse than them.
+  // after it: that change, and whether the newest commits undid it (stats::check_revert: the
+  // newest 2 points back within the threshold of the points before it, and clearly below the
+  // points after it). Not being clearly worse than the points before it is no evidence.
   std::string kept_id;
-  stats::HeadCheck before_kept;
-  bool kept_worse = false;  // before_kept suspected the newest point, the worse way
-  bool undoes_kept() const { return !kept_id.empty() && before_kept.examined && !kept_worse; }
+  stats::RevertCheck revert;
+  bool undoes_kept() const { return !kept_id.empty() && revert.undone; }
 };
 
 struct Detection {

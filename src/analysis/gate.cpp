@@ -147,14 +147,16 @@ Result<GateReport> gate_history(store::Store& store, const GateOptions& options,
         (s.points.back().commit.empty() ? s.points.back().run_uuids.back() == head->uuid
                                         : s.points.back().commit == head->git_commit))
       current.insert(s.key());
-  // The newest change of each series that says where it stands: a suspected regression after
-  // a confirmed one does not hide it. A change at the head of the newest commit is judged below.
+  // The newest confirmed change of each series says where it stands: a suspected change after
+  // a confirmed regression does not hide it, whether a regression or an improvement (the
+  // detector finds false ones now and then; after a lasting step they passed the gate). A
+  // change at the head of the newest commit is judged below.
   const auto at_head = [&](const store::ChangeRecord& c) {
     return c.method == "head" && c.first_bad == g.head;
   };
   std::map<std::string, const store::ChangeRecord*> last_change;
   for (const auto& c : found.changes) {
-    if (at_head(c) || (c.kind == "regression" && c.status != "confirmed")) continue;
+    if (at_head(c) || c.status != "confirmed") continue;
     auto& last = last_change[c.series_key];
     if (last == nullptr || c.index > last->index) last = &c;
   }
@@ -227,18 +229,19 @@ Result<GateReport> gate_history(store::Store& store, const GateOptions& options,
     }
     const auto last = last_change.find(c.series_key);
     if (c.status != "confirmed" || last == last_change.end() || last->second->id != c.id) continue;
-    // A change kept open after measuring it again that the newest commit undid: the newest
-    // point lies among the points before it. Not failing; the detector closes it once enough
-    // points follow.
+    // A change kept open after measuring it again that the newest commits undid: back within
+    // the threshold of the points before it and clearly below the points after it
+    // (stats::check_revert). Not failing; the detector closes it once enough points follow.
     const auto undone = std::find_if(found.heads.begin(), found.heads.end(), [&](const auto& h) {
       return h.series_key == c.series_key && h.kept_id == c.id && h.undoes_kept();
     });
     if (undone != found.heads.end()) {
+      const stats::RevertCheck& r = undone->revert;
       g.notes.push_back(fmt::format(
-          "{} ({}): the newest commit measures as before it ({:+.1f}% against the {} points "
-          "before it): undone, not failing",
-          c.id, c.benchmark, 100 * undone->before_kept.change,
-          undone->before_kept.baseline_points));
+          "{} ({}): the newest {} commits measure as before it ({:+.1f}% against the {} points "
+          "before it, {:+.1f}% against the {} after it, p = {:.2g}): undone, not failing",
+          c.id, c.benchmark, r.newest_points, 100 * r.from_old, r.old_points, 100 * r.from_after,
+          r.after_points, r.p_value));
       continue;
     }
     g.alerts.push_back(row);

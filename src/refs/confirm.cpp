@@ -62,10 +62,11 @@ analysis::Confirmation to_confirmation(const ConfirmOutcome& outcome) {
   return c;
 }
 
-int needed_instances(double change, double cv) {
+int needed_instances(double change, double cv, double threshold) {
   constexpr double z = 1.959964 + 1.281552;  // two-sided 5%, power 90%
   if (!(std::abs(change) > 0) || !std::isfinite(cv) || !std::isfinite(change)) return 5;
-  const double n = 2 * z * z * (cv / change) * (cv / change);
+  const double d = threshold > 0 ? std::min(std::abs(change), threshold) : std::abs(change);
+  const double n = 2 * z * z * (cv / d) * (cv / d);
   return static_cast<int>(std::clamp(std::ceil(n), 5.0, 30.0));
 }
 
@@ -113,9 +114,11 @@ Result<ConfirmOutcome> confirm_change(const Suite& suite, store::Store& store,
   // The spread of a point, from the interval the change was found with (99% by default).
   const double cv = (change.change_upper - change.change_lower) / (2 * 2.576);
   for (auto& bench : at.benchmarks)
-    bench.instances = options.instances > 0
-                          ? options.instances
-                          : std::max(bench.instances, needed_instances(change.change, cv));
+    bench.instances =
+        options.instances > 0
+            ? options.instances
+            : std::max(bench.instances,
+                       needed_instances(change.change, cv, options.compare.verdict.threshold));
   // A and B interleaved, so that what the machine does meanwhile falls on both.
   if (at.schedule == "sequential" || at.schedule.empty()) at.schedule = "interleaved";
   BG_TRY(schedule::preflight(at));

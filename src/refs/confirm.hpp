@@ -20,8 +20,8 @@ namespace benchguard::refs {
 
 struct ConfirmOptions {
   RefsOptions refs;
-  // Instances per side; 0: what the change's size and spread need (needed_instances), and at
-  // least the suite's.
+  // Instances per side; 0: what the threshold (or the change's size, when smaller) and the
+  // spread need (needed_instances), and at least the suite's.
   int instances = 0;
   analysis::CompareOptions compare;
   // Sequential (docs/sequential.md): A and B in rounds, stopping at the first look that
@@ -43,10 +43,12 @@ struct ConfirmOutcome {
 // interval (from `row`).
 analysis::Confirmation to_confirmation(const ConfirmOutcome& outcome);
 
-// Instances per side for a two-sided test at 5% with 90% power to see a relative change
-// `change` when an instance mean spreads by `cv` (relative): 2 (z_0.975 + z_0.9)^2 (cv /
-// change)^2, at least 5, at most 30.
-int needed_instances(double change, double cv);
+// Instances per side for a two-sided test at 5% with 90% power to see a relative change d
+// when an instance mean spreads by `cv` (relative): 2 (z_0.975 + z_0.9)^2 (cv / d)^2, at least
+// 5, at most 30. d is the smaller of |change| and `threshold` (when positive): the size a change
+// was found with is selected (the largest the search saw, so biased away from 0: +62.7% found,
+// +10.3% measured again), and the threshold is the smallest change the verdict acts on.
+int needed_instances(double change, double cv, double threshold);
 
 // The verdict of a confirmation run of `change` already stored (label confirm = its id), the
 // newest; nullopt when there is none.

@@ -71,6 +71,9 @@ json change_json(const ChangeRow& r) {
             {"after", json_number(c.after)},
             {"change", json_number(c.change)},
             {"change_interval", {json_number(c.change_lower), json_number(c.change_upper)}},
+            // The change was reported because it looked large: its size and interval are not
+            // adjusted for that selection (measuring again gives an unselected size).
+            {"change_interval_adjusted_for_selection", false},
             {"p_value", json_number(c.p_value)},
             {"kind", c.kind},
             {"status", c.status},
@@ -81,6 +84,11 @@ json change_json(const ChangeRow& r) {
     j["acknowledged"] = nullptr;
   return j;
 }
+
+// Said under every table of changes with rows: the sizes are those of selected changes.
+constexpr const char* kSelectionNote =
+    "sizes and intervals as found: not adjusted for selection (a change is reported because it "
+    "looked large; `confirm` measures it again)";
 
 Table changes_table(const std::vector<ChangeRow>& rows) {
   Table t;
@@ -171,6 +179,9 @@ void render_changes(const std::vector<ChangeRow>& rows, const std::string& forma
     return;
   }
   render(changes_table(rows), format, out);
+  if (!rows.empty() && (format == "table" || format == "md"))
+    out << (format == "md" ? "\n_" + std::string(kSelectionNote) + "_\n"
+                           : "note: " + std::string(kSelectionNote) + "\n");
 }
 
 namespace {
@@ -211,6 +222,7 @@ void render_gate_markdown(const GateReport& gate, std::ostream& out) {
                  interval_text(c.change_lower, c.change_upper, "%")});
     }
     render_markdown(t, out);
+    out << "\n_" << kSelectionNote << "_\n";
     out << "\nA known regression stops failing the gate with `benchguard ack ID --reason "
            "TEXT`.\n\n";
   }
@@ -248,7 +260,8 @@ void render_confirmation(const store::ChangeRecord& change,
   if (format == "table" || format == "md") {
     const std::string measured = analysis::measured_text(confirmation);
     const std::string text = fmt::format(
-        "change {} ({} {}, {}..{}, {} at the time it was found): {} by measuring both commits "
+        "change {} ({} {}, {}..{}, {} at the time it was found, not adjusted for selection): "
+        "{} by measuring both commits "
         "again{} (run {})",
         change.id, series_text(change), change.metric, short_name(change.last_good),
         short_name(change.first_bad), percent(change.change), change.status,
@@ -267,9 +280,10 @@ void render_issue(const IssueFacts& f, std::ostream& out) {
                      interval_text(c.change_lower, c.change_upper, "%"));
   out << fmt::format("- **Benchmark**: `{}`, variant `{}`, metric `{}`, machine class `{}`\n",
                      md(c.benchmark), md(c.variant), md(c.metric), md(c.machine));
-  out << fmt::format("- **Size**: {} (interval {}); before {:.6g}, after {:.6g}\n",
-                     percent(c.change), interval_text(c.change_lower, c.change_upper, "%"),
-                     c.before, c.after);
+  out << fmt::format(
+      "- **Size**: {} (interval {}, as found: not adjusted for selection); before {:.6g}, "
+      "after {:.6g}\n",
+      percent(c.change), interval_text(c.change_lower, c.change_upper, "%"), c.before, c.after);
   out << fmt::format(
       "- **Commits**: last good `{}`, first bad `{}`{}\n", md(c.last_good), md(c.first_bad),
       f.commits_in_range > 1 ? fmt::format(" ({} commits in the range)", f.commits_in_range) : "");
@@ -345,7 +359,10 @@ void render_gate(const GateReport& gate, const std::string& format, std::ostream
         terminal_text(short_name(gate.head)), terminal_text(gate.against), gate.head_checks);
     for (const auto& c : gate.channels) out << "channel " << terminal_text(channel_text(c)) << "\n";
     for (const auto& n : gate.notes) out << "note: " << terminal_text(n) << "\n";
-    if (!gate.alerts.empty()) render(changes_table(gate.alerts), format, out);
+    if (!gate.alerts.empty()) {
+      render(changes_table(gate.alerts), format, out);
+      out << "note: " << kSelectionNote << "\n";
+    }
     return;
   }
   render(changes_table(gate.results), format, out);

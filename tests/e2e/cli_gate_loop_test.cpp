@@ -176,8 +176,9 @@ TEST(CliGateLoop, TheRegressingCommitFailsConfirmedAndAnAckPassesIt) {
 // A regression confirmed by measuring its commits again stays open when newer commits land:
 // the head check moves on to each new commit, and the step may be too small for a detector to
 // see over the few points after it, but the gate keeps failing on it, with and without
-// --confirm, and `detect` lists it. A commit that undoes it passes, saying so; one that brings
-// it back fails on it again, until it is acknowledged.
+// --confirm, and `detect` lists it. One or two commits as fast as before do not undo it (a
+// commit in the noise is no evidence); three do, and the gate passes, saying so; a commit that
+// brings it back fails on it again, until it is acknowledged.
 TEST(CliGateLoop, AConfirmedRegressionKeepsFailingAfterNewerCommitsUntilUndoneOrAcknowledged) {
   TempDir dir;
   const std::string repo = dir.file("repo"), db = dir.file("bg.db");
@@ -215,8 +216,20 @@ TEST(CliGateLoop, AConfirmedRegressionKeepsFailingAfterNewerCommitsUntilUndoneOr
     EXPECT_NE(detect.out.find(id), std::string::npos) << detect.out;
   }
 
-  // The 16th commit is as fast as the 12th: undone.
-  commit_and_measure(repo, db, 16, 16, 99);
+  // The 16th and 17th commits are as fast as the 12th: not yet undone.
+  for (int k = 16; k <= 17; ++k) {
+    commit_and_measure(repo, db, k, k, 99);
+    for (const auto* args : {&confirming, &plain}) {
+      const CliResult gate = run_cli(*args, repo);
+      ASSERT_EQ(gate.exit_code, 1) << "commit " << k << ": " << gate.out << gate.err;
+      const json alerts = json::parse(gate.out)["alerts"];
+      EXPECT_TRUE(std::any_of(alerts.begin(), alerts.end(), [&](const json& a) {
+        return a["id"] == id;
+      })) << gate.out;
+    }
+  }
+  // The 18th too: three commits back at the old level, clearly off the slow ones: undone.
+  commit_and_measure(repo, db, 18, 18, 99);
   for (const auto* args : {&confirming, &plain}) {
     const CliResult gate = run_cli(*args, repo);
     ASSERT_EQ(gate.exit_code, 0) << gate.out << gate.err;
@@ -225,10 +238,11 @@ TEST(CliGateLoop, AConfirmedRegressionKeepsFailingAfterNewerCommitsUntilUndoneOr
     std::string note;
     for (const auto& n : j["notes"])
       if (n.get<std::string>().starts_with(id)) note = n;
-    EXPECT_NE(note.find("the newest commit measures as before it"), std::string::npos) << gate.out;
+    EXPECT_NE(note.find("the newest 3 commits measure as before it"), std::string::npos)
+        << gate.out;
   }
-  // The 17th is slow again: the same regression, failing again.
-  commit_and_measure(repo, db, 17, 17, 17);
+  // The 19th is slow again: the same regression, failing again.
+  commit_and_measure(repo, db, 19, 19, 19);
   for (const auto* args : {&confirming, &plain}) {
     const CliResult gate = run_cli(*args, repo);
     ASSERT_EQ(gate.exit_code, 1) << gate.out << gate.err;
@@ -244,10 +258,10 @@ TEST(CliGateLoop, AConfirmedRegressionKeepsFailingAfterNewerCommitsUntilUndoneOr
     const CliResult gate = run_cli(*args, repo);
     EXPECT_EQ(gate.exit_code, 0) << gate.out << gate.err;
   }
-  // A further slowdown at the 18th commit (to 20 ms) is judged at once, against the commits
-  // since the acknowledged one (which moved between 10 and 11 ms: the 16th undid it), and
-  // confirmed by measuring the 17th and the 18th.
-  const auto slower = commit_and_measure(repo, db, 18, 18, 18, "0.020");
+  // A further slowdown at the 20th commit (to 20 ms) is judged at once, against the commits
+  // since the acknowledged one (which moved between 10 and 11 ms: the 16th to 18th undid
+  // it), and confirmed by measuring the 19th and the 20th.
+  const auto slower = commit_and_measure(repo, db, 20, 20, 20, "0.020");
   const CliResult gate = run_cli(confirming, repo);
   ASSERT_EQ(gate.exit_code, 1) << gate.out << gate.err;
   const json j = json::parse(gate.out);

@@ -1,0 +1,95 @@
+#include "stats/series_confirm.hpp"
+
+#include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "stats/series_changes.hpp"
+
+namespace benchguard::stats {
+namespace {
+
+double mean_of(std::span<const double> x) {
+  return std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(x.size());
+}
+
+double squares_about_mean(std::span<const double> x) {
+  const double m = mean_of(x);
+  double ss = 0;
+  for (const double v : x) ss += (v - m) * (v - m);
+  return ss;
+}
+
+}  // namespace
+
+SeriesConfirmation confirm_in_series(std::span<const double> series, std::size_t before_start,
+                                     std::size_t index, std::size_t after_end,
+                                     const SeriesConfirmOptions& options) {
+  SeriesConfirmation out;
+  if (!(before_start + 2 <= index && index + 2 <= after_end && after_end <= series.size()))
+    return out;
+  const std::size_t n = after_end - before_start, m = options.min_segment;
+  out.candidates = n >= 2 * m ? n - 2 * m + 1 : 1;
+  out.confidence = 1 - options.alpha / static_cast<double>(out.candidates);
+  const SeriesChange c = describe_change(series, before_start, index, after_end, out.confidence);
+  out.change = c.relative_change;
+  out.lower = c.relative_change_low;
+  out.upper = c.relative_change_high;
+  // NaN bounds compare false: an unbounded interval confirms nothing.
+  out.confirmed = out.change > 0 ? out.lower > options.threshold : out.upper < -options.threshold;
+  return out;
+}
+
+RevertCheck check_revert(std::span<const double> old, std::span<const double> after,
+                         std::span<const double> newest, bool increased,
+                         const RevertOptions& options) {
+  RevertCheck r;
+  r.old_points = old.size();
+  r.after_points = after.size();
+  r.newest_points = newest.size();
+  if (old.size() < 2 || after.empty() || newest.size() < std::max<std::size_t>(options.newest, 1)) {
+    r.why_not = "fewer than 2 points before the change, 1 after it and " +
+                std::to_string(options.newest) + " newest";
+    return r;
+  }
+  const std::size_t total = old.size() + after.size() + newest.size();
+  if (total <= 3) {
+    r.why_not = "no degree of freedom";
+    return r;
+  }
+  r.examined = true;
+  r.old_level = mean_of(old);
+  r.after_level = mean_of(after);
+  r.newest_level = mean_of(newest);
+  r.from_old = r.newest_level / r.old_level - 1;
+  r.from_after = r.newest_level / r.after_level - 1;
+  r.dof = static_cast<double>(total - 3);
+  const double s2 =
+      (squares_about_mean(old) + squares_about_mean(after) + squares_about_mean(newest)) / r.dof;
+  const double se = std::sqrt(
+      s2 * (1.0 / static_cast<double>(newest.size()) + 1.0 / static_cast<double>(after.size())));
+  const double sign = increased ? 1.0 : -1.0;
+  const double back = sign * (r.after_level - r.newest_level);  // > 0: the old level's way
+  if (se > 0) {
+    r.t = back / se;
+    const boost::math::students_t dist(r.dof);
+    r.p_value = boost::math::cdf(boost::math::complement(dist, r.t));
+  } else {
+    r.t = back > 0 ? std::numeric_limits<double>::infinity() : 0.0;
+    r.p_value = back > 0 ? 0.0 : 1.0;
+  }
+  const double midpoint = (r.old_level + r.after_level) / 2;
+  const bool each_nearer_old = std::all_of(newest.begin(), newest.end(),
+                                           [&](double v) { return sign * (v - midpoint) < 0; });
+  const double d = std::abs(r.after_level - r.old_level);
+  r.log_likelihood_ratio =
+      s2 > 0 ? static_cast<double>(newest.size()) * d * sign * (midpoint - r.newest_level) / s2
+             : (each_nearer_old && d > 0 ? std::numeric_limits<double>::infinity() : 0.0);
+  r.undone = r.p_value < options.alpha && sign * r.from_old <= options.threshold &&
+             r.log_likelihood_ratio >= std::log(options.likelihood_ratio) && each_nearer_old;
+  return r;
+}
+
+}  // namespace benchguard::stats
