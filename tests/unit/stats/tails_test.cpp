@@ -16,6 +16,13 @@ Hierarchical quiet(int instances) {
   return Hierarchical(xs);
 }
 
+// quiet(3) with 2.00 in place of the first instance's 1.02.
+Hierarchical one_spike() {
+  std::vector<std::vector<double>> xs(3, {1.00, 1.02, 0.98, 1.00, 1.01, 0.99});
+  xs[0][1] = 2.00;
+  return Hierarchical(xs);
+}
+
 // Three instances a side; B's first instance has one iteration at 2.00 where A has 1.02.
 // By hand: every instance's median is 1.00 and the pooled deviations' median 0.01, so the
 // spike limit is 5 x 1.4826 x 0.01 = 0.074 and only 2.00 is a spike. B's robust mean is
@@ -24,10 +31,7 @@ Hierarchical quiet(int instances) {
 // [e_0, 0, 0] against [0, 0, 0]: t = 1 exactly, 2 degrees of freedom, p = 1 - 1 / sqrt(3).
 TEST(StatsTails, OneSpikeByHand) {
   const Hierarchical a = quiet(3);
-  Hierarchical b;
-  b.add_instance(std::vector<double>{1.00, 2.00, 0.98, 1.00, 1.01, 0.99});
-  b.add_instance(std::vector<double>{1.00, 1.02, 0.98, 1.00, 1.01, 0.99});
-  b.add_instance(std::vector<double>{1.00, 1.02, 0.98, 1.00, 1.01, 0.99});
+  const Hierarchical b = one_spike();
   const TailComparison t = compare_tails(a, b, 0.95);
   ASSERT_TRUE(t.tested);
   EXPECT_EQ(t.spikes_a, 0U);
@@ -77,10 +81,7 @@ TEST(StatsTails, SpikesInEveryInstanceOfBMakeItSlowerInTheTail) {
 // Holm's family holds each tested tail as a hypothesis beside the centres.
 TEST(StatsTails, TailsJoinHolmsFamily) {
   const Hierarchical a = quiet(3);
-  Hierarchical b;
-  b.add_instance(std::vector<double>{1.00, 2.00, 0.98, 1.00, 1.01, 0.99});
-  b.add_instance(std::vector<double>{1.00, 1.02, 0.98, 1.00, 1.01, 0.99});
-  b.add_instance(std::vector<double>{1.00, 1.02, 0.98, 1.00, 1.01, 0.99});
+  const Hierarchical b = one_spike();
   const Hierarchical as[] = {a, a}, bs[] = {b, a};
   const ComparisonSet set = compare_all(as, bs, VerdictOptions{});
   ASSERT_EQ(set.benchmarks.size(), 2U);
