@@ -63,7 +63,7 @@ struct MdsOptions {
   std::vector<std::size_t> instances{5, 10, 15, 20, 25};   // per side
   std::vector<std::size_t> iterations{5, 10, 15, 20, 25};  // per instance and side
   std::vector<double> slowdowns{1.0, 1.01, 1.02, 1.05, 1.1, 1.2, 1.3, 1.5};
-  int experiments = 100;
+  int experiments = 400;
   int resamples = 1000;      // of the bootstrap decisions, and of compare's bootstrap intervals
   double confidence = 0.95;  // of every interval, compare's included
   double power = 0.95;       // the detection rate the continuous MDS must reach
