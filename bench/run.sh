@@ -167,7 +167,7 @@ if want instructions && command -v valgrind >/dev/null && [ -x "$build/bench/noi
   echo "(target: 0 false alarms from instructions)"
 fi
 
-# The full default `plan` (100 experiments x 1,000 resamples over the 5..25 x 5..25 grid, both
+# The full default `plan` (400 experiments of compare's rule over the 5..25 x 5..25 grid, both
 # selections) on a Hail-scale dataset, with the means, CVs and burn-ins of Hail's
 # batch-config.yaml when the shared fixtures sit beside the checkout. Target: at most 5 minutes
 # on 2 cores. CPU time and load are printed beside the wall time, since the machine is shared.
@@ -188,6 +188,23 @@ if want plan && [ -x "$build/bench/plan_dataset" ]; then
   printf "benchmarks %d: target reached %d, not reached %d, not viable %d\n" \
     "$(wc -l <"$tmp/plan.rows")" "$(grep -cv 'not reached\|not viable\|no configuration' "$tmp/plan.rows")" \
     "$(grep -c 'not reached' "$tmp/plan.rows")" "$(grep -c 'not viable' "$tmp/plan.rows")"
+fi
+
+# Does the plan keep its promise? Pilots of 50 instances x 30 iterations from known models
+# (bench/plan_power_bench.cpp), planned for a 5% slowdown; then fresh A/B and A/A experiments at
+# each recommended configuration, judged by compare's verdict and by Welch's t on instance means.
+# For one benchmark compared alone (a pilot per seed), then for a family of 10 adjusted with Holm.
+if want plan && [ -x "$build/bench/plan_power_bench" ]; then
+  echo
+  echo "== plan's promised power against compare's achieved power on fresh data"
+  for seed in ${PILOT_SEEDS:-77 78 79}; do
+    "$build/bench/plan_power_bench" pilot "$tmp/pilot.db" 50 30 "$seed"
+    for family in 1 10; do
+      "$bg" -q plan --db "$tmp/pilot.db" --family $family --format json \
+        -o "$tmp/pilot-plan.yml" >"$tmp/pilot-plan.json"
+      "$build/bench/plan_power_bench" check "$tmp/pilot-plan.json" "${FRESH:-2000}"
+    done
+  done
 fi
 
 if want analysis; then

@@ -127,6 +127,10 @@ BenchmarkPlan plan_one(const VariantData& v, std::vector<std::string> variants,
 
   stats::MdsOptions mds = o.mds;
   mds.power = o.power;
+  mds.target = o.target;
+  mds.family = std::max<std::size_t>(o.family, 1);
+  // The bootstrap decisions only when the recommendation rests on one: they cost most.
+  mds.bootstrap_decisions = o.decision != stats::Decision::kCompare;
   mds.seed = stats::derive_seed(o.mds.seed, name_hash(p.benchmark));
   // Timed from outside: one iteration per instance, and only instances to choose.
   if (p.cleaning.max_iterations == 1) mds.iterations = {1};
@@ -154,6 +158,15 @@ BenchmarkPlan plan_one(const VariantData& v, std::vector<std::string> variants,
         p.need_instances, p.need_iterations));
   p.recommendation = recommend(p.grid, p.burn_in, p.mean, o);
   if (!p.recommendation.note.empty()) p.warnings.push_back(p.recommendation.note);
+  if (p.recommendation.found && p.recommendation.fresh_draws)
+    p.warnings.push_back(fmt::format(
+        "{} instance(s) with enough iterations are fewer than twice the {} an experiment of {} x "
+        "{} needs: its experiments drew instances with replacement",
+        instances_with(data, o.selection == stats::Selection::kTrial
+                                 ? 2 * p.recommendation.config.iterations
+                                 : p.recommendation.config.iterations),
+        (o.selection == stats::Selection::kTrial ? 1 : 2) * p.recommendation.config.instances,
+        p.recommendation.config.instances, p.recommendation.config.iterations));
   return p;
 }
 
@@ -170,19 +183,21 @@ std::vector<BenchmarkPlan> plan_benchmarks(std::span<const VariantData* const> v
     groups[it->second].push_back(v);
   }
   std::vector<BenchmarkPlan> plans(groups.size());
+  PlanOptions own = options;
+  if (own.family == 0) own.family = std::max<std::size_t>(groups.size(), 1);
   tbb::parallel_for(std::size_t{0}, groups.size(), [&](std::size_t g) {
     const auto& group = groups[g];
     std::vector<std::string> names;
     for (const auto* v : group) names.push_back(v->variant.name);
     if (group.size() == 1) {
-      plans[g] = plan_one(*group.front(), std::move(names), options);
+      plans[g] = plan_one(*group.front(), std::move(names), own);
       return;
     }
     VariantData pooled;
     pooled.variant = group.front()->variant;
     for (const auto* v : group)
       pooled.instances.insert(pooled.instances.end(), v->instances.begin(), v->instances.end());
-    plans[g] = plan_one(pooled, std::move(names), options);
+    plans[g] = plan_one(pooled, std::move(names), own);
   });
   return plans;
 }

@@ -31,11 +31,16 @@ struct PlanOptions {
   std::optional<double> budget_s;
   double outlier_ratio = 10.0;  // hail: drop iterations 10x slower or faster than the median
   // What the recommendation rests on: `run` launches every variant in its own processes, so
-  // control and test never share an instance (instance-based), and `compare` decides on the
-  // interval of the ratio.
+  // control and test never share an instance (instance-based), and `compare`'s verdict (its
+  // statistic, interval and threshold: mds.verdict) decides.
   stats::Selection selection = stats::Selection::kInstance;
-  stats::Decision decision = stats::Decision::kRatio;
-  stats::MdsOptions mds;  // grid, slowdowns, experiments, resamples, seed (power: from above)
+  stats::Decision decision = stats::Decision::kCompare;
+  // Benchmarks `compare` will adjust together with Holm's method (mds.family); 0: as many as
+  // are planned together.
+  std::size_t family = 0;
+  // grid, slowdowns, experiments, resamples, seed, the verdict's options (power, target and
+  // family: from above)
+  stats::MdsOptions mds;
 };
 
 // What the cleaning did to one benchmark's data.
@@ -53,14 +58,19 @@ struct Cleaning {
 };
 
 struct Recommendation {
-  bool found = false;         // some configuration qualifies
-  bool meets_target = false;  // its detection rate at the target reaches the power
+  bool found = false;  // some configuration qualifies
+  // The one-sided lower confidence bound (mds.bound_confidence) of its detection rate at the
+  // target reaches the power.
+  bool meets_target = false;
   stats::Configuration config;
   double mds = 0;
   double false_positive_rate = 0;
   double detection_at_target = 0;
-  double seconds = 0;  // expected time per variant: instances x (burn-in + iterations) x mean
-  std::string note;    // why nothing qualified, or why the target is out of reach
+  double detection_lower = 0;  // that lower bound
+  std::size_t experiments = 0;
+  bool fresh_draws = false;  // its experiments drew instances with replacement
+  double seconds = 0;        // expected time per variant: instances x (burn-in + iterations) x mean
+  std::string note;          // why nothing qualified, or why the target is out of reach
 };
 
 struct BenchmarkPlan {

@@ -22,7 +22,10 @@ Recommendation from(const stats::ConfigResult& c, std::size_t burn_in, double me
   rec.mds = r.mds;
   rec.false_positive_rate = r.false_positive_rate;
   rec.detection_at_target = stats::detection_rate(r, o.target);
-  rec.meets_target = rec.detection_at_target >= o.power;
+  rec.detection_lower = stats::detection_lower_bound(r, o.target);
+  rec.experiments = r.upper.size();
+  rec.fresh_draws = c.fresh_draws;
+  rec.meets_target = rec.detection_lower >= o.power;
   rec.seconds = expected_seconds(c.config, burn_in, mean);
   return rec;
 }
@@ -85,9 +88,11 @@ Recommendation recommend(std::span<const stats::ConfigResult> grid, std::size_t 
     if (best == nullptr || better(r, *best, true)) best = &r;
   Recommendation out = *best;
   out.note = fmt::format(
-      "no configuration detects a slowdown of {:g} with power {:g}; the most sensitive ({} x {}) "
-      "detects {:.3f}: measure more instances, or accept it",
-      o.target, o.power, out.config.instances, out.config.iterations, out.mds);
+      "no configuration detects a slowdown of {:g} with power {:g} (at the {:g} lower bound of "
+      "its detection rate); the most sensitive ({} x {}) detects {:.3f}: measure more instances, "
+      "or accept it",
+      o.target, o.power, o.mds.bound_confidence, out.config.instances, out.config.iterations,
+      out.mds);
   return out;
 }
 

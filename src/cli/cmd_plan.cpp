@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <set>
 
 #include "analysis/plan.hpp"
+#include "cli/analysis_flags.hpp"
 #include "cli/app.hpp"
 #include "cli/compare_inputs.hpp"
 #include "core/suite.hpp"
@@ -25,9 +27,10 @@ struct PlanFlags {
   std::string power = "0.95";
   std::string budget;
   std::string selection = "instance";
-  std::string decision = "ratio";
+  std::string decision = "compare";
   std::string output = "plan.yml";
-  analysis::PlanOptions options;  // grid, experiments, resamples, seed, confidence
+  VerdictFlags verdict;           // --statistic, --interval, --threshold: as compare's
+  analysis::PlanOptions options;  // grid, experiments, resamples, seed, confidence, family
 };
 
 Result<analysis::PlanOptions> plan_options(const PlanFlags& f) {
@@ -44,7 +47,16 @@ Result<analysis::PlanOptions> plan_options(const PlanFlags& f) {
     BG_ASSIGN(o.budget_s, parse_duration(f.budget));
   }
   o.selection = f.selection == "trial" ? stats::Selection::kTrial : stats::Selection::kInstance;
-  o.decision = f.decision == "overlap" ? stats::Decision::kOverlap : stats::Decision::kRatio;
+  o.decision = f.decision == "overlap" ? stats::Decision::kOverlap
+               : f.decision == "ratio" ? stats::Decision::kRatio
+                                       : stats::Decision::kCompare;
+  // compare's verdict rule, from the same flags compare reads (analysis_flags.cpp); its
+  // confidence is --confidence, its bootstrap resamples (--interval bootstrap) --resamples.
+  BG_ASSIGN(o.mds.verdict.threshold, parse_fraction(f.verdict.threshold, "--threshold"));
+  BG_ASSIGN(o.mds.verdict.statistic, statistic_from_flag(f.verdict.statistic));
+  o.mds.verdict.interval = f.verdict.interval == "bootstrap" ? stats::CiMethod::kExpandedPercentile
+                                                             : stats::CiMethod::kStudentT;
+  o.mds.verdict.confidence = o.mds.confidence;
   for (const double s : o.mds.slowdowns)
     if (!(s >= 1.0)) return Error{fmt::format("--slowdowns must be at least 1, got {}", s)};
   return o;
@@ -59,7 +71,7 @@ Status write_plan_file(const std::string& path, const std::string& text) {
 }
 
 Result<int> do_plan(Context& ctx, const PlanFlags& f) {
-  BG_ASSIGN(const analysis::PlanOptions options, plan_options(f));
+  BG_ASSIGN(analysis::PlanOptions options, plan_options(f));
   BG_ASSIGN(auto store, ctx.open_store_read_only());
   BG_ASSIGN(const RunData run, ctx.resolve_run(*store, f.ref));
   std::vector<const VariantData*> variants;
@@ -70,6 +82,11 @@ Result<int> do_plan(Context& ctx, const PlanFlags& f) {
                      ? "run " + run.run.uuid.substr(0, 8) + " has no benchmarks"
                      : "run " + run.run.uuid.substr(0, 8) + " has no variant '" + f.variant + "'"};
 
+  if (options.family == 0) {  // compare adjusts every benchmark of the run together
+    std::set<std::string> names;
+    for (const auto* v : variants) names.insert(v->variant.benchmark);
+    options.family = names.size();
+  }
   const auto plans = analysis::plan_benchmarks(variants, options);
   const std::string yaml =
       format_plan(analysis::to_plan(plans), report::plan_comment(run, options));
@@ -125,9 +142,15 @@ Action add_plan(CLI::App& app, Context& ctx) {
                 "`run` measures) or trial (on the same instances)")
       ->check(CLI::IsMember({"instance", "trial"}));
   c->add_option("--decision", f->decision,
-                "ratio (its interval excludes 1, as `compare` decides) or overlap (the two means' "
-                "intervals do not overlap)")
-      ->check(CLI::IsMember({"ratio", "overlap"}));
+                "compare (default: compare's verdict, with --statistic, --interval, --threshold "
+                "and --confidence as compare takes them), ratio (the bootstrap interval of the "
+                "ratio of means excludes 1) or overlap (the two means' intervals do not overlap)")
+      ->check(CLI::IsMember({"compare", "ratio", "overlap"}));
+  f->verdict.add_to(c);
+  c->add_option("--family", o.family,
+                "Benchmarks compare will adjust together with Holm's method (default: as many "
+                "as are planned)")
+      ->check(CLI::PositiveNumber);
   c->add_option("-o,--output", f->output, "Plan file to write ('-': the YAML on stdout)");
   return [&ctx, f]() { return do_plan(ctx, *f); };
 }

@@ -25,14 +25,26 @@ std::string percent(double x) {
   return std::isfinite(x) ? fmt::format("{:.0f}%", 100 * x) : "-";
 }
 
+std::string decision_text(const PlanOptions& o) {
+  if (o.decision != stats::Decision::kCompare)
+    return fmt::format("{} decision; {} experiments x {} resamples", stats::to_string(o.decision),
+                       o.mds.experiments, o.mds.resamples);
+  const auto& v = o.mds.verdict;
+  return fmt::format(
+      "compare's verdict ({}, {} interval at {:g}, threshold {:g}%{}); {} experiments",
+      stats::to_string(v.statistic),
+      stats::interval_of(v) == stats::CiMethod::kStudentT ? "t" : "bootstrap", o.mds.confidence,
+      100 * v.threshold, o.family > 1 ? fmt::format(", Holm over {} benchmarks", o.family) : "",
+      o.mds.experiments);
+}
+
 std::string describe(const PlanOptions& o) {
   return fmt::format(
-      "detect {:g} with power {:g} at a false-positive rate <= {:g} (<= {:.3f} with Monte Carlo "
-      "error){}; {}-based selection, {} decision; {} experiments x {} resamples, seed {}",
-      o.target, o.power, o.alpha, analysis::fpr_limit(o),
+      "detect {:g} with power {:g} (its {:g} lower bound) at a false-positive rate <= {:g} (<= "
+      "{:.3f} with Monte Carlo error){}; {}-based selection, {}, seed {}",
+      o.target, o.power, o.mds.bound_confidence, o.alpha, analysis::fpr_limit(o),
       o.budget_s ? ", within " + format_duration(*o.budget_s) + " per variant" : "",
-      stats::to_string(o.selection), stats::to_string(o.decision), o.mds.experiments,
-      o.mds.resamples, o.mds.seed);
+      stats::to_string(o.selection), decision_text(o), o.mds.seed);
 }
 
 nlohmann::json grid_json(const BenchmarkPlan& p, const PlanOptions& o) {
@@ -43,15 +55,25 @@ nlohmann::json grid_json(const BenchmarkPlan& p, const PlanOptions& o) {
         {"instances", c.config.instances},
         {"iterations", c.config.iterations},
         {"feasible", c.feasible},
-        {"expected_seconds", json_number(analysis::expected_seconds(c.config, p.burn_in, p.mean))}};
+        {"expected_seconds", json_number(analysis::expected_seconds(c.config, p.burn_in, p.mean))},
+        {"draws", c.fresh_draws ? "with replacement" : "distinct"}};
     if (c.feasible) {
-      for (const stats::Decision d : {stats::Decision::kOverlap, stats::Decision::kRatio}) {
+      for (const stats::Decision d :
+           {stats::Decision::kOverlap, stats::Decision::kRatio, stats::Decision::kCompare}) {
         const auto& r = c[d];
+        if (r.upper.empty()) continue;  // not simulated
         nlohmann::json detection = nlohmann::json::array();
         for (std::size_t k = 0; k < o.mds.slowdowns.size(); ++k)
-          detection.push_back({{"slowdown", o.mds.slowdowns[k]}, {"rate", r.detection[k]}});
-        row[std::string(stats::to_string(d))] = {
+          detection.push_back({{"slowdown", o.mds.slowdowns[k]},
+                               {"rate", r.detection[k]},
+                               {"lower_bound", r.detection_lower[k]}});
+        nlohmann::json entry = {
             {"fpr", r.false_positive_rate}, {"mds", json_number(r.mds)}, {"detection", detection}};
+        if (d == stats::Decision::kCompare)
+          entry["at_target"] = {{"slowdown", o.target},
+                                {"rate", stats::detection_rate(r, o.target)},
+                                {"lower_bound", stats::detection_lower_bound(r, o.target)}};
+        row[std::string(stats::to_string(d))] = entry;
       }
     }
     grid.push_back(row);
@@ -92,6 +114,9 @@ nlohmann::json benchmark_plan_json(const BenchmarkPlan& p, const PlanOptions& o)
                            {"mds", json_number(r.mds)},
                            {"fpr", r.false_positive_rate},
                            {"detection_at_target", r.detection_at_target},
+                           {"detection_lower_bound", r.detection_lower},
+                           {"experiments", r.experiments},
+                           {"draws", r.fresh_draws ? "with replacement" : "distinct"},
                            {"meets_target", r.meets_target},
                            {"expected_seconds", json_number(r.seconds)}};
   return j;
@@ -101,23 +126,30 @@ nlohmann::json benchmark_plan_json(const BenchmarkPlan& p, const PlanOptions& o)
 
 nlohmann::json plan_json(const RunData& run, std::span<const BenchmarkPlan> plans,
                          const PlanOptions& o) {
-  nlohmann::json j = {{"run", run.run.uuid},
-                      {"options",
-                       {{"metric", o.metric},
-                        {"target", o.target},
-                        {"alpha", o.alpha},
-                        {"power", o.power},
-                        {"budget_seconds", o.budget_s ? json_number(*o.budget_s) : nullptr},
-                        {"selection", stats::to_string(o.selection)},
-                        {"decision", stats::to_string(o.decision)},
-                        {"instances_grid", o.mds.instances},
-                        {"iterations_grid", o.mds.iterations},
-                        {"slowdowns", o.mds.slowdowns},
-                        {"experiments", o.mds.experiments},
-                        {"resamples", o.mds.resamples},
-                        {"confidence", o.mds.confidence},
-                        {"seed", o.mds.seed}}},
-                      {"benchmarks", nlohmann::json::array()}};
+  nlohmann::json j = {
+      {"run", run.run.uuid},
+      {"options",
+       {{"metric", o.metric},
+        {"target", o.target},
+        {"alpha", o.alpha},
+        {"power", o.power},
+        {"budget_seconds", o.budget_s ? json_number(*o.budget_s) : nullptr},
+        {"selection", stats::to_string(o.selection)},
+        {"decision", stats::to_string(o.decision)},
+        {"instances_grid", o.mds.instances},
+        {"iterations_grid", o.mds.iterations},
+        {"slowdowns", o.mds.slowdowns},
+        {"experiments", o.mds.experiments},
+        {"resamples", o.mds.resamples},
+        {"confidence", o.mds.confidence},
+        {"bound_confidence", o.mds.bound_confidence},
+        {"statistic", stats::to_string(o.mds.verdict.statistic)},
+        {"interval",
+         stats::interval_of(o.mds.verdict) == stats::CiMethod::kStudentT ? "t" : "bootstrap"},
+        {"threshold", o.mds.verdict.threshold},
+        {"family", o.family},
+        {"seed", o.mds.seed}}},
+      {"benchmarks", nlohmann::json::array()}};
   for (const auto& p : plans) j["benchmarks"].push_back(benchmark_plan_json(p, o));
   return j;
 }
@@ -179,11 +211,19 @@ void print_plan(std::ostream& out, const std::string& format_option, int verbose
     out << (md ? "**benchguard plan**: " : "") << "run " << run.run.uuid.substr(0, 8) << ": "
         << describe(o) << "\n\n";
   report::Table t;
-  t.header = {"benchmark",    "instances", "iterations",
-              "burn-in",      "mean",      "cv",
-              "mds",          "fpr",       fmt::format("detects {:g}", o.target),
-              "time/variant", "note"};
-  t.right = {false, true, true, true, true, true, true, true, true, true, false};
+  t.header = {"benchmark",
+              "instances",
+              "iterations",
+              "burn-in",
+              "mean",
+              "cv",
+              "mds",
+              "fpr",
+              fmt::format("detects {:g}", o.target),
+              fmt::format("{:g} bound", o.mds.bound_confidence),
+              "time/variant",
+              "note"};
+  t.right = {false, true, true, true, true, true, true, true, true, true, true, false};
   for (const auto& p : plans) {
     const auto& r = p.recommendation;
     const auto mean = machine ? fixed(p.mean, 9) : format_value(p.mean, p.metric.unit);
@@ -197,6 +237,9 @@ void print_plan(std::ostream& out, const std::string& format_option, int verbose
                machine ? fixed(p.cv, 6) : fixed(100 * p.cv, 1) + "%",
                r.found ? fixed(r.mds, 3) : "-", r.found ? percent(r.false_positive_rate) : "-",
                r.found ? percent(r.detection_at_target) : "-",
+               r.found && std::isfinite(r.detection_lower)
+                   ? fmt::format("{:.1f}%", 100 * r.detection_lower)
+                   : "-",
                r.found ? (machine ? fixed(r.seconds, 3) : format_duration(r.seconds)) : "-", note});
   }
   render(t, format, out);

@@ -3,6 +3,7 @@
 // configuration, since the grid runs it hundreds of thousands of times.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "stats/bootstrap.hpp"
@@ -124,24 +125,60 @@ bool feasible(const Hierarchical& data, const Configuration& c) {
   return have >= need_instances;
 }
 
-ExperimentIntervals run_experiment(const Hierarchical& data, const Configuration& c,
-                                   const MdsOptions& o, int experiment, double test_scale,
-                                   MdsWorkspace& w) {
-  Rng rng(derive_seed(o.seed, config_tag(c)), static_cast<uint64_t>(experiment));
+Rng experiment_rng(const Configuration& c, const MdsOptions& o, int experiment) {
+  return Rng(derive_seed(o.seed, config_tag(c)), static_cast<uint64_t>(experiment));
+}
+
+uint64_t experiment_verdict_seed(const Configuration& c, const MdsOptions& o, int experiment) {
+  return derive_seed(derive_seed(derive_seed(o.seed, config_tag(c)), 0x7665726469637473ull),
+                     static_cast<uint64_t>(experiment));
+}
+
+bool fresh_draws(const Hierarchical& data, const Configuration& c) {
+  const bool trial = c.selection == Selection::kTrial;
+  const std::size_t per_instance = trial ? 2 * c.iterations : c.iterations;
+  const std::size_t needed = trial ? c.instances : 2 * c.instances;
+  std::size_t have = 0;
+  for (std::size_t i = 0; i < data.instances(); ++i)
+    if (data.instance(i).size() >= per_instance) ++have;
+  return have < 2 * needed;
+}
+
+void draw_experiment(const Hierarchical& data, const Configuration& c, Rng& rng, double test_scale,
+                     MdsWorkspace& w) {
   const bool trial = c.selection == Selection::kTrial;
   const std::size_t n = c.instances, m = c.iterations;
   const std::size_t per_instance = trial ? 2 * m : m;
+  const std::size_t needed = trial ? n : 2 * n;
 
   w.pool.clear();
   for (std::size_t i = 0; i < data.instances(); ++i)
     if (data.instance(i).size() >= per_instance) w.pool.push_back(static_cast<uint32_t>(i));
-  choose(w.pool, trial ? n : 2 * n, rng);
+  w.picks.resize(needed);
+  if (w.pool.size() >= 2 * needed) {
+    choose(w.pool, needed, rng);
+    std::copy_n(w.pool.begin(), needed, w.picks.begin());
+  } else {
+    // Too few for distinct draws to differ between experiments: instances with replacement,
+    // each draw with its own iterations.
+    const auto size = static_cast<uint32_t>(w.pool.size());
+    for (auto& p : w.picks) p = w.pool[rng.below(size)];
+  }
 
   w.control.resize(n);
   w.test.resize(n);
   w.values.resize(per_instance);
-  for (std::size_t k = 0; k < (trial ? n : 2 * n); ++k) {
-    const auto inst = data.instance(w.pool[k]);
+  w.control_values.clear();
+  w.test_values.clear();
+  w.control_offsets.assign(1, 0);
+  w.test_offsets.assign(1, 0);
+  const auto keep = [](std::vector<double>& values, std::vector<std::size_t>& offsets,
+                       std::span<const double> chosen, double scale) {
+    for (double v : chosen) values.push_back(v * scale);
+    offsets.push_back(values.size());
+  };
+  for (std::size_t k = 0; k < needed; ++k) {
+    const auto inst = data.instance(w.picks[k]);
     w.positions.resize(inst.size());
     std::iota(w.positions.begin(), w.positions.end(), 0u);
     choose(w.positions, per_instance, rng);
@@ -150,13 +187,21 @@ ExperimentIntervals run_experiment(const Hierarchical& data, const Configuration
     if (trial) {
       w.control[k] = moments_of(chosen.first(m));
       w.test[k] = moments_of(chosen.subspan(m, m), test_scale);
+      keep(w.control_values, w.control_offsets, chosen.first(m), 1.0);
+      keep(w.test_values, w.test_offsets, chosen.subspan(m, m), test_scale);
     } else if (k < n) {
       w.control[k] = moments_of(chosen);
+      keep(w.control_values, w.control_offsets, chosen, 1.0);
     } else {
       w.test[k - n] = moments_of(chosen, test_scale);
+      keep(w.test_values, w.test_offsets, chosen, test_scale);
     }
   }
+}
 
+ExperimentIntervals bootstrap_intervals(const Configuration& c, const MdsOptions& o, Rng& rng,
+                                        MdsWorkspace& w) {
+  const bool trial = c.selection == Selection::kTrial;
   const auto resamples = static_cast<std::size_t>(o.resamples);
   w.c.resize(resamples);
   w.t.resize(resamples);
@@ -183,11 +228,71 @@ ExperimentIntervals run_experiment(const Hierarchical& data, const Configuration
   return e;
 }
 
+ExperimentIntervals run_experiment(const Hierarchical& data, const Configuration& c,
+                                   const MdsOptions& o, int experiment, double test_scale,
+                                   MdsWorkspace& w) {
+  Rng rng = experiment_rng(c, o, experiment);
+  draw_experiment(data, c, rng, test_scale, w);
+  return bootstrap_intervals(c, o, rng, w);
+}
+
 ExperimentIntervals simulate_experiment(const Hierarchical& data, const Configuration& config,
                                         const MdsOptions& options, int experiment,
                                         double test_scale) {
   MdsWorkspace w;
   return run_experiment(data, config, options, experiment, test_scale, w);
+}
+
+ExperimentSamples simulate_samples(const Hierarchical& data, const Configuration& config,
+                                   const MdsOptions& options, int experiment) {
+  MdsWorkspace w;
+  Rng rng = experiment_rng(config, options, experiment);
+  draw_experiment(data, config, rng, 1.0, w);
+  return {Hierarchical::from_parts(w.control_values, w.control_offsets),
+          Hierarchical::from_parts(w.test_values, w.test_offsets)};
+}
+
+RuleOutcome compare_rule(const Hierarchical& control, const Hierarchical& test,
+                         const MdsOptions& options, uint64_t seed) {
+  VerdictOptions v = options.verdict;
+  v.confidence = options.confidence;
+  v.resamples = options.resamples;
+  v.seed = seed;
+  // compare_with_sample's verdict: the ratio sample, its interval, the rule, and no verdict
+  // below kMinInstancesForVerdict a side (tests/unit/stats/mds_test.cpp checks it against
+  // compare itself).
+  const RatioSample sample = ratio_sample(control, test, v.statistic, verdict_resamples(v), seed);
+  const CiMethod method = interval_of(v);
+  const Estimate e = ratio_estimate(sample, v.confidence, method);
+  RuleOutcome out;
+  out.ratio = e.value;
+  out.ci = out.family_ci = e.ci;
+  out.verdict = classify(e.value, e.ci, v.threshold, v.direction);
+  out.decidable =
+      control.instances() >= kMinInstancesForVerdict && test.instances() >= kMinInstancesForVerdict;
+  if (!out.decidable) out.verdict = Verdict::kInconclusive;
+  if (options.family > 1)
+    out.family_ci =
+        ratio_estimate(sample, 1.0 - (1.0 - v.confidence) / static_cast<double>(options.family),
+                       method)
+            .ci;
+  const bool called = out.verdict == Verdict::kSlower || out.verdict == Verdict::kFaster;
+  out.holds_in_family = called && (out.family_ci.lower > 1.0 || out.family_ci.upper < 1.0);
+  return out;
+}
+
+Thresholds thresholds(const RuleOutcome& o, double threshold, double scale) {
+  constexpr double kNever = std::numeric_limits<double>::infinity();
+  if (!std::isfinite(o.ratio) || !(o.ratio > 0) || !std::isfinite(o.family_ci.lower) ||
+      !std::isfinite(o.family_ci.upper))
+    return {0.0, kNever};
+  if (!o.decidable) return {0.0, kNever};  // too few instances: no verdict at any scale
+  // Multiplying the test side by x multiplies the ratio and both intervals by x: slower needs
+  // ratio x > 1 + threshold and the family's lower bound x > 1 (the plain interval's lower
+  // bound is above it); faster the mirror image.
+  const double upper = scale * std::max(1.0 / o.family_ci.lower, (1.0 + threshold) / o.ratio);
+  const double lower = scale * std::min(1.0 / o.family_ci.upper, (1.0 - threshold) / o.ratio);
+  return {lower, upper};
 }
 
 }  // namespace benchguard::stats

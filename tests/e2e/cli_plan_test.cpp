@@ -190,10 +190,29 @@ TEST_F(CliPlanStored, JsonHoldsTheWholeGridAndMarkdownTheTable) {
   ASSERT_EQ(b["grid"].size(), 8u);  // 2 x 2, instance- and trial-based
   EXPECT_EQ(b["grid"][0]["selection"], "instance");
   EXPECT_EQ(b["grid"][7]["selection"], "trial");
-  EXPECT_EQ(b["grid"][0]["ratio"]["detection"].size(), 8u);
-  EXPECT_TRUE(b["grid"][0]["overlap"].contains("mds"));
+  EXPECT_EQ(b["grid"][0]["compare"]["detection"].size(), 8u);
+  EXPECT_TRUE(b["grid"][0]["compare"]["detection"][0].contains("lower_bound"));
+  EXPECT_TRUE(b["grid"][0]["compare"].contains("at_target"));
+  EXPECT_FALSE(b["grid"][0].contains("ratio"));  // the bootstrap decisions: when asked for
   EXPECT_EQ(j["options"]["experiments"], 40);
+  EXPECT_EQ(j["options"]["statistic"], "robust mean");
+  EXPECT_EQ(j["options"]["threshold"], 0.01);
+  EXPECT_EQ(j["options"]["family"], 2);  // both benchmarks of the run
   EXPECT_FALSE(b["recommendation"].is_null());
+  EXPECT_TRUE(b["recommendation"].contains("detection_lower_bound"));
+
+  // The bootstrap decisions, and compare's options from compare's flags.
+  const auto ratio =
+      run_cli(with({"plan", "--db", db, "--format", "json", "--decision", "ratio", "--statistic",
+                    "mean", "--threshold", "2%", "--family", "1", "-o", dir.file("r.yml")},
+                   kQuick));
+  ASSERT_EQ(ratio.exit_code, 0) << ratio.err;
+  const auto r = nlohmann::json::parse(ratio.out);
+  EXPECT_EQ(r["benchmarks"][0]["grid"][0]["ratio"]["detection"].size(), 8u);
+  EXPECT_TRUE(r["benchmarks"][0]["grid"][0]["overlap"].contains("mds"));
+  EXPECT_EQ(r["options"]["statistic"], "mean");
+  EXPECT_EQ(r["options"]["threshold"], 0.02);
+  EXPECT_EQ(r["options"]["family"], 1);
 
   const auto md = run_cli(with({"plan", "--db", db, "--format", "md", "-v", "-o", "-"}, kQuick));
   ASSERT_EQ(md.exit_code, 0) << md.err;

@@ -131,23 +131,24 @@ TEST(AnalysisPlan, SameSeedSamePlan) {
   o.mds.seed = 99;
   const auto c = plan({v}, o);
   for (std::size_t i = 0; i < a[0].grid.size(); ++i) {
-    EXPECT_EQ(a[0].grid[i][stats::Decision::kRatio].upper,
-              b[0].grid[i][stats::Decision::kRatio].upper);
+    EXPECT_EQ(a[0].grid[i][stats::Decision::kCompare].upper,
+              b[0].grid[i][stats::Decision::kCompare].upper);
   }
-  EXPECT_NE(a[0].grid[0][stats::Decision::kRatio].upper,
-            c[0].grid[0][stats::Decision::kRatio].upper);
+  EXPECT_NE(a[0].grid[0][stats::Decision::kCompare].upper,
+            c[0].grid[0][stats::Decision::kCompare].upper);
 }
 
 // A simulated configuration with the given false-positive rate, detection rate at 1.05 and MDS
-// (100 experiments).
+// (400 experiments, the default).
 stats::ConfigResult config(std::size_t n, std::size_t m, double fpr, double detects, double mds) {
+  constexpr int kExperiments = 400;
   stats::ConfigResult c;
   c.config = {stats::Selection::kInstance, n, m};
   c.feasible = true;
   for (auto& r : c.decisions) {
-    for (int e = 0; e < 100; ++e) {
-      r.upper.push_back(e < detects * 100 ? 1.03 : 1.3);
-      r.lower.push_back(e < fpr * 100 ? 1.01 : 0.9);
+    for (int e = 0; e < kExperiments; ++e) {
+      r.upper.push_back(e < detects * kExperiments ? 1.03 : 1.3);
+      r.lower.push_back(e < fpr * kExperiments ? 1.01 : 0.9);
     }
     std::sort(r.upper.begin(), r.upper.end());
     std::sort(r.lower.begin(), r.lower.end());
@@ -158,12 +159,14 @@ stats::ConfigResult config(std::size_t n, std::size_t m, double fpr, double dete
 }
 
 TEST(AnalysisPlan, RecommendsTheCheapestQualifyingConfiguration) {
-  PlanOptions o;  // target 1.05, power 0.95, alpha 0.05 (limit 0.094 at 100 experiments)
-  EXPECT_NEAR(fpr_limit(o), 0.05 + 2 * std::sqrt(0.05 * 0.95 / 100), 1e-12);
+  PlanOptions o;  // target 1.05, power 0.95, alpha 0.05 (limit 0.072 at 400 experiments)
+  EXPECT_EQ(o.mds.experiments, 400);
+  EXPECT_NEAR(fpr_limit(o), 0.05 + 2 * std::sqrt(0.05 * 0.95 / 400), 1e-12);
   const std::vector<stats::ConfigResult> grid = {
       config(5, 5, 0.20, 0.99, 1.02),   // cheapest, but too many false positives
       config(5, 10, 0.04, 0.80, 1.09),  // misses the target
-      config(10, 10, 0.08, 0.96, 1.04),
+      config(10, 5, 0.03, 0.96, 1.05),  // 96% detected, but its lower bound is below 95%
+      config(10, 10, 0.06, 0.99, 1.04),
       config(20, 5, 0.03, 1.00, 1.03),  // slightly dearer than 10 x 10 with burn-in 2
   };
   const auto r = recommend(grid, 2, 1.0, o);
@@ -172,7 +175,10 @@ TEST(AnalysisPlan, RecommendsTheCheapestQualifyingConfiguration) {
   EXPECT_EQ(r.config.instances, 10u);
   EXPECT_EQ(r.config.iterations, 10u);
   EXPECT_DOUBLE_EQ(r.seconds, 10 * (2 + 10) * 1.0);
-  EXPECT_DOUBLE_EQ(r.detection_at_target, 0.96);
+  EXPECT_DOUBLE_EQ(r.detection_at_target, 0.99);
+  EXPECT_GE(r.detection_lower, 0.95);
+  EXPECT_LT(r.detection_lower, 0.99);
+  EXPECT_EQ(r.experiments, 400u);
   EXPECT_TRUE(r.note.empty());
 
   // With a budget: the smallest MDS that fits.
@@ -194,6 +200,32 @@ TEST(AnalysisPlan, RecommendsTheCheapestQualifyingConfiguration) {
   EXPECT_FALSE(best.meets_target);
   EXPECT_EQ(best.config.instances, 20u);
   EXPECT_NE(best.note.find("no configuration detects"), std::string::npos) << best.note;
+}
+
+// The recommendation rests on compare's verdict, and says when its experiments drew instances
+// with replacement (24 instances, 2 x 10 a side).
+TEST(AnalysisPlan, RestsOnComparesRuleAndSaysWhenInstancesAreRedrawn) {
+  PlanOptions o = quick();
+  o.target = 1.2;
+  EXPECT_EQ(o.decision, stats::Decision::kCompare);
+  const auto plans = plan({variant_of(simulated(24, 12))}, o);
+  ASSERT_EQ(plans.size(), 1u);
+  const auto& p = plans[0];
+  ASSERT_TRUE(p.recommendation.found);
+  for (const auto& c : p.grid) {
+    if (!c.feasible) continue;
+    EXPECT_FALSE(c[stats::Decision::kCompare].upper.empty());
+    EXPECT_TRUE(c[stats::Decision::kRatio].upper.empty());  // not asked for: not simulated
+    // Instance-based 10 x m needs 20 of the 24 (fewer than twice that); trial-based 10 x 5
+    // needs 10.
+    EXPECT_EQ(c.fresh_draws,
+              c.config.selection == stats::Selection::kInstance && c.config.instances == 10);
+  }
+  const bool redrawn = p.recommendation.fresh_draws;
+  const bool said = std::any_of(p.warnings.begin(), p.warnings.end(), [](const std::string& w) {
+    return w.find("with replacement") != std::string::npos;
+  });
+  EXPECT_EQ(said, redrawn);
 }
 
 TEST(AnalysisPlan, PlanFileRoundTripsThroughTheReader) {
