@@ -9,6 +9,7 @@
 #include "stats/bootstrap.hpp"
 #include "stats/mds.hpp"
 #include "stats/mds_workspace.hpp"
+#include "stats/tails.hpp"
 
 namespace benchguard::stats {
 namespace {
@@ -271,11 +272,21 @@ RuleOutcome compare_rule(const Hierarchical& control, const Hierarchical& test,
   out.decidable =
       control.instances() >= kMinInstancesForVerdict && test.instances() >= kMinInstancesForVerdict;
   if (!out.decidable) out.verdict = Verdict::kInconclusive;
-  if (options.family > 1)
-    out.family_ci =
-        ratio_estimate(sample, 1.0 - (1.0 - v.confidence) / static_cast<double>(options.family),
-                       method)
-            .ci;
+  // Holm's weighted family of compare (verdict.hpp): where the robust mean left spikes out,
+  // the tail is a hypothesis beside the centre with weight tail_weight, and unless it is
+  // rejected first the centre is tested at alpha / (1 + tail_weight). The tail test does not
+  // move when the test side is scaled (its excesses are relative), so it is read once here.
+  // (The tail's own verdicts, which a scaled test side does not cause, are not simulated:
+  // the power plan promises is what the centre finds.)
+  double family = static_cast<double>(options.family);
+  if (v.statistic == Statistic::kRobustMean && v.tail_weight > 0 && out.decidable) {
+    const TailComparison tail = compare_tails(control, test, v.confidence);
+    const double total = 1.0 + v.tail_weight;
+    if (tail.tested && !(tail.p_value <= (1.0 - v.confidence) * v.tail_weight / (total * family)))
+      family *= total;
+  }
+  if (family > 1)
+    out.family_ci = ratio_estimate(sample, 1.0 - (1.0 - v.confidence) / family, method).ci;
   const bool called = out.verdict == Verdict::kSlower || out.verdict == Verdict::kFaster;
   out.holds_in_family = called && (out.family_ci.lower > 1.0 || out.family_ci.upper < 1.0);
   return out;
