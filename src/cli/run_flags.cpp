@@ -134,7 +134,7 @@ Status apply_flags(const RunFlags& f, Suite& s) {
 void add_run_flags(CLI::App* c, RunFlags& f) {
   c->add_option("--plan", f.plan, "Plan YAML (from `benchguard plan`) overriding counts");
   c->add_option("--schedule", f.schedule,
-                "interleaved (default) | sequential | alternate | randomized | duet | sync-duet");
+                "interleaved | sequential | alternate | randomized | duet | sync-duet");
   c->add_option("--instances", f.instances, "Process launches per benchmark variant")
       ->check(CLI::PositiveNumber);
   c->add_option("--iterations", f.iterations, "Measured iterations per instance")

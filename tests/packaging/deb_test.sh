@@ -102,6 +102,7 @@ out=$(bash --norc --noprofile -c '
   complete_words benchguard compare --stati
   complete_words benchguard compare --statistic m
   complete_words benchguard --db x.db run --sched
+  complete_words benchguard run --schedule in
 ' bash "$completion" 2>&1) || { echo "$out"; fail "the bash completion failed"; }
 echo "$out"
 expect() { grep -qxF -- "$1" <<<"$out" || fail "bash completion: expected '$1'"; }
@@ -112,6 +113,7 @@ expect "benchguard --format j => json jsonl"
 expect "benchguard compare --stati => --statistic"
 expect "benchguard compare --statistic m => median mean"
 expect "benchguard --db x.db run --sched => --schedule"
+expect "benchguard run --schedule in => interleaved"
 
 echo "== zsh completion"
 zcompletion=$root/usr/share/zsh/vendor-completions/_benchguard
