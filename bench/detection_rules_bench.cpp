@@ -192,7 +192,7 @@ GateView gate_view(const Detection& d, const std::string& head_commit, const std
 // commit, as the gate would see it after each.
 void undone(std::size_t series, double step, double drift) {
   constexpr std::size_t step_at = 30, last = 59, revert_at = 35;
-  std::size_t lasting_fail = 0, lasting_pass = 0, lasting_undone = 0, commits = 0;
+  std::size_t lasting_pass = 0, lasting_undone = 0, commits = 0;
   std::size_t lasting_by_newer = 0;
   std::size_t series_ever_undone = 0, series_ever_pass = 0;
   std::size_t revert_within[4] = {0, 0, 0, 0};  // undone by revert_at + k - 1 (k commits)
@@ -231,7 +231,6 @@ void undone(std::size_t series, double step, double drift) {
         const GateView g = gate_view(d, commit_name(h), kept.id);
         if (revert == 0) {
           ++commits;
-          lasting_fail += g.fails ? 1 : 0;
           lasting_pass += g.fails ? 0 : 1;
           lasting_undone += g.undone ? 1 : 0;
           lasting_by_newer += g.by_newer ? 1 : 0;
