@@ -104,6 +104,7 @@ Table changes_table(const std::vector<ChangeRow>& rows) {
                interval_text(c.change_lower, c.change_upper, "%"), p_text(c.p_value), c.kind,
                c.status, ack_text(r)});
   }
+  if (!rows.empty()) t.notes.emplace_back(kSelectionNote);
   return t;
 }
 
@@ -179,9 +180,6 @@ void render_changes(const std::vector<ChangeRow>& rows, const std::string& forma
     return;
   }
   render(changes_table(rows), format, out);
-  if (!rows.empty() && (format == "table" || format == "md"))
-    out << (format == "md" ? "\n_" + std::string(kSelectionNote) + "_\n"
-                           : "note: " + std::string(kSelectionNote) + "\n");
 }
 
 namespace {
@@ -221,8 +219,8 @@ void render_gate_markdown(const GateReport& gate, std::ostream& out) {
                  short_name(c.last_good) + ".." + short_name(c.first_bad), percent(c.change),
                  interval_text(c.change_lower, c.change_upper, "%")});
     }
+    t.notes.emplace_back(kSelectionNote);
     render_markdown(t, out);
-    out << "\n_" << kSelectionNote << "_\n";
     out << "\nA known regression stops failing the gate with `benchguard ack ID --reason "
            "TEXT`.\n\n";
   }
@@ -359,10 +357,7 @@ void render_gate(const GateReport& gate, const std::string& format, std::ostream
         terminal_text(short_name(gate.head)), terminal_text(gate.against), gate.head_checks);
     for (const auto& c : gate.channels) out << "channel " << terminal_text(channel_text(c)) << "\n";
     for (const auto& n : gate.notes) out << "note: " << terminal_text(n) << "\n";
-    if (!gate.alerts.empty()) {
-      render(changes_table(gate.alerts), format, out);
-      out << "note: " << kSelectionNote << "\n";
-    }
+    if (!gate.alerts.empty()) render(changes_table(gate.alerts), format, out);
     return;
   }
   render(changes_table(gate.results), format, out);

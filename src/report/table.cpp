@@ -95,6 +95,7 @@ void render_text(const Table& t, std::ostream& out) {
   };
   line(t.header);
   for (const auto& r : t.rows) line(r);
+  for (const auto& n : t.notes) out << "note: " << n << "\n";
 }
 
 void render_markdown(const Table& t, std::ostream& out) {
@@ -110,6 +111,7 @@ void render_markdown(const Table& t, std::ostream& out) {
   for (size_t c = 0; c < t.header.size(); ++c) out << (right_aligned(t, c) ? "---:|" : "---|");
   out << "\n";
   for (const auto& r : t.rows) line(r);
+  for (const auto& n : t.notes) out << "\n_" << n << "_\n";
 }
 
 std::string csv_field(const std::string& s) {

@@ -12,6 +12,9 @@ struct Table {
   std::vector<std::string> header;
   std::vector<bool> right;  // right-align column i (numbers); missing entries: left
   std::vector<std::vector<std::string>> rows;
+  // Said under the table in text ("note: ...") and Markdown (in italics); not part of CSV.
+  // The project's own words: written as they are, not escaped as data.
+  std::vector<std::string> notes;
 
   void add_row(std::vector<std::string> row) { rows.push_back(std::move(row)); }
 };
