@@ -89,8 +89,11 @@ double t_dof(std::span<const VarianceTerm> terms) {
   return usable_variance(terms).second;
 }
 
-Interval t_interval(double centre, std::span<const VarianceTerm> terms, double confidence) {
-  const auto [variance, dof] = usable_variance(terms);
+double t_variance(std::span<const VarianceTerm> terms) {
+  return usable_variance(terms).first;
+}
+
+Interval t_interval(double centre, double variance, double dof, double confidence) {
   if (!(variance > 0.0) || !std::isfinite(centre)) return {centre, centre};
   const double alpha_half = (1.0 - confidence) / 2.0;
   const double crit =
@@ -101,11 +104,20 @@ Interval t_interval(double centre, std::span<const VarianceTerm> terms, double c
   return {centre - half, centre + half};
 }
 
-double t_p_value(double centre, std::span<const VarianceTerm> terms) {
+Interval t_interval(double centre, std::span<const VarianceTerm> terms, double confidence) {
   const auto [variance, dof] = usable_variance(terms);
+  return t_interval(centre, variance, dof, confidence);
+}
+
+double t_p_value(double centre, double variance, double dof) {
   if (std::isnan(centre)) return 1.0;
   if (!(variance > 0.0)) return centre == 0.0 ? 1.0 : 0.0;
   return std::min(1.0, 2.0 * upper_tail(std::fabs(centre) / std::sqrt(variance), dof));
+}
+
+double t_p_value(double centre, std::span<const VarianceTerm> terms) {
+  const auto [variance, dof] = usable_variance(terms);
+  return t_p_value(centre, variance, dof);
 }
 
 double t_probability_above(double centre, std::span<const VarianceTerm> terms, double bound) {

@@ -72,6 +72,13 @@ double t_p_value(double centre, std::span<const VarianceTerm> terms);
 // interval's lower end at confidence 1 - alpha. Without variance: 1 when the centre is above
 // `bound`, else 0. NaN when the centre or the bound is NaN.
 double t_probability_above(double centre, std::span<const VarianceTerm> terms, double bound);
+// The same from a total variance and degrees of freedom chosen by the caller (infinite: the
+// normal distribution), for a df more conservative than Welch-Satterthwaite's: the sequential
+// looks use min(n_a, n_b) - 1 (sequential.hpp).
+Interval t_interval(double centre, double variance, double dof, double confidence);
+double t_p_value(double centre, double variance, double dof);
+// The summed variance of the terms t_interval uses (those with 2 instances or more).
+double t_variance(std::span<const VarianceTerm> terms);
 // The degrees of freedom both use (infinite without variance). combined_expansion's differ
 // only where the bootstrap variances are unusable or zero, which the t interval ignores.
 double t_dof(std::span<const VarianceTerm> terms);

@@ -4,6 +4,7 @@
 #include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "stats/bootstrap.hpp"
 
@@ -207,8 +208,13 @@ Look sequential_look(const Hierarchical& a, const Hierarchical& b, const Sequent
                       b.instances() >= kMinInstancesForVerdict && std::isfinite(l.ratio) &&
                       l.ratio > 0.0;
   if (usable) {
-    const auto ci = t_interval(std::log(l.ratio), terms, l.level);
+    // Conservative degrees of freedom (see the header): Satterthwaite's are estimated from the
+    // same few instances and run high exactly when one side's variance is underestimated.
+    l.dof = static_cast<double>(std::min(a.instances(), b.instances()) - 1);
+    const double variance = t_variance(terms);
+    const auto ci = t_interval(std::log(l.ratio), variance, l.dof, l.level);
     l.ci = {std::exp(ci.lower), std::exp(ci.upper)};
+    l.p_fixed = t_p_value(std::log(l.ratio), variance, l.dof);
   } else {
     l.ci = {std::nan(""), std::nan("")};
   }
@@ -247,6 +253,30 @@ Look sequential_look(const Hierarchical& a, const Hierarchical& b, const Sequent
   }
   l.reason = buf;
   return l;
+}
+
+double repeated_p_value(const SequentialPlan& plan, std::size_t look, double p_fixed) {
+  if (std::isnan(p_fixed)) return p_fixed;
+  const auto sizes = look_sizes(plan);
+  if (sizes.empty() || look == 0) return std::numeric_limits<double>::quiet_NaN();
+  if (!(p_fixed > 0.0)) return 0.0;
+  std::vector<double> fractions;
+  for (std::size_t k = 0; k < std::min(look, sizes.size()); ++k)
+    fractions.push_back(static_cast<double>(sizes[k]) / static_cast<double>(plan.max_instances));
+  // The nominal two-sided level of the look's interval when the design spends alpha: it only
+  // grows with alpha, and never exceeds it.
+  const auto nominal = [&](double alpha) {
+    const double c = spending_bounds(fractions, alpha, plan.spending).back();
+    return std::erfc(c / std::sqrt(2.0));
+  };
+  if (nominal(1.0) < p_fixed) return 1.0;
+  double lo = std::min(p_fixed, 1.0), hi = 1.0;  // nominal(lo) <= p_fixed <= nominal(hi)
+  if (nominal(lo) >= p_fixed) return lo;
+  while (hi > 1.01 * lo) {
+    const double mid = std::sqrt(lo * hi);
+    (nominal(mid) >= p_fixed ? hi : lo) = mid;
+  }
+  return hi;
 }
 
 Look replay_sequential(const Hierarchical& a, const Hierarchical& b, const SequentialDesign& design,

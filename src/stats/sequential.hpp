@@ -18,9 +18,19 @@
 // fixed design's (1.96 becomes about 2.0 with 5 or more looks). The boundaries are found by
 // numerical integration of the standardized statistic's Brownian-motion path (Armitage,
 // McPherson & Rowe 1969; Jennison & Turnbull 2000, ch. 19): exact under normality with known
-// variance. With estimated variances each look's interval is the t interval of the verdict
-// (confidence.hpp, Welch-Satterthwaite degrees of freedom) at the look's nominal level
-// 2 (1 - Phi(c_k)), the usual conversion (Jennison & Turnbull 2000, 3.8 and 11.4).
+// variance. With estimated variances each look's interval is a t interval at the look's
+// nominal level 2 (1 - Phi(c_k)), the usual conversion (Jennison & Turnbull 2000, 3.8 and
+// 11.4), so the coverage is approximate. Its degrees of freedom are min(n_a, n_b) - 1, not
+// Welch-Satterthwaite's: at the first looks, with A and B of unequal variances, Satterthwaite's
+// estimated df made the level liberal (7.4% any false alarm for one benchmark at a 5% level,
+// first look at 3 instances), the conservative df kept it at or below 5% on lognormal,
+// heavy-tailed, unequal-variance and bad-launch data (bench/sequential_family_bench.cpp,
+// docs/sequential.md).
+//
+// The repeated p-value of a look (Jennison & Turnbull 2000, 9.1) is the smallest alpha at which
+// the repeated confidence interval of that look, with boundaries designed for alpha, excludes
+// a ratio of 1: dual to the intervals as the fixed p-value is to the fixed interval, and never
+// below it. It is what Holm's adjustment may combine with other p-values.
 //
 // Decision at a look, from its ratio r and interval [lo, hi] with the verdict's rule
 // (verdict.hpp, `classify`): slower, faster, or equivalent (the whole interval inside
@@ -36,6 +46,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -56,8 +67,10 @@ const char* to_string(Spending spending);  // "obrien-fleming", "pocock"
 // The plan: looks after min_instances, min_instances + round, ... up to max_instances a side.
 struct SequentialPlan {
   Spending spending = Spending::kPocock;
-  std::size_t min_instances = 3;  // the first look; a t interval needs 2, 3 makes it usable
-  std::size_t round = 1;          // instances a side between looks
+  // The first look. Earlier looks keep the level (their df are small, their intervals wide)
+  // but rarely decide; 5 loses little power against 3 (docs/sequential.md).
+  std::size_t min_instances = 5;
+  std::size_t round = 1;  // instances a side between looks
   std::size_t max_instances = 20;
   double confidence = 0.95;
 };
@@ -103,6 +116,11 @@ struct Look {
   double ratio = 0.0;  // B / A of the statistic
   Interval ci{0, 0};   // the repeated confidence interval
   double level = 0.0;  // its nominal confidence
+  double dof = 0.0;    // of the t interval: min(instances_a, instances_b) - 1
+  // "The ratio is 1" at this look: the fixed-sample p-value (the t test of the interval, as if
+  // this look were the only one) and the repeated p-value (repeated_p_value), NaN until set.
+  double p_fixed = std::numeric_limits<double>::quiet_NaN();
+  double p_value = std::numeric_limits<double>::quiet_NaN();
   SequentialDecision decision = SequentialDecision::kContinue;
   std::string reason;  // what decided, or what would end it
 };
@@ -112,6 +130,13 @@ struct Look {
 // decision (inconclusive instead of continue), as does the plan's last look.
 Look sequential_look(const Hierarchical& a, const Hierarchical& b, const SequentialDesign& design,
                      std::size_t look, const VerdictOptions& options, bool last = false);
+
+// The repeated p-value of a look that saw p_fixed: the smallest alpha whose design (the same
+// looks and spending) gives look `look` (1-based) a nominal level 1 - p_fixed or less, so that
+// its interval just excludes 1 (found by bisection on log alpha, to 1% of alpha; a numerical
+// integration per step, about 0.1 s for 20 looks). p_fixed at the first look of a one-look
+// design; 1 when even alpha = 1 does not reach it; NaN for NaN.
+double repeated_p_value(const SequentialPlan& plan, std::size_t look, double p_fixed);
 
 // The plan played over data already measured: look k sees the first look_sizes(plan)[k]
 // instances of each side, up to the first decision (or the last look the data reach, which

@@ -228,5 +228,98 @@ TEST(StatsSequential, EquivalenceIsReachedAndNotFalselyClaimed) {
   EXPECT_LE(beyond.equivalent, 400 * 0.05 + 3 * std::sqrt(400 * 0.05 * 0.95));
 }
 
+// A look's interval is the t interval with min(n_a, n_b) - 1 degrees of freedom at the look's
+// nominal level, and its fixed p-value the same t test's.
+TEST(StatsSequential, ALookUsesTheSmallerSidesDegreesOfFreedom) {
+  SequentialPlan plan;
+  plan.max_instances = 12;
+  const auto design = make_design(plan);
+  SimulationOptions sim;
+  sim.instances = 7;
+  const auto a = simulate(sim, 11);
+  sim.instances = 5;
+  sim.instance_sd = 0.08;
+  sim.slowdown = 1.05;
+  const auto b = simulate(sim, 12);
+  VerdictOptions options;
+  const auto l = sequential_look(a, b, design, 1, options);
+  EXPECT_DOUBLE_EQ(l.dof, 4.0);
+  const VarianceTerm terms[] = {relative_variance_term(a, options.statistic),
+                                relative_variance_term(b, options.statistic)};
+  const double variance = terms[0].variance + terms[1].variance;
+  const auto ci = t_interval(std::log(l.ratio), variance, 4.0, l.level);
+  EXPECT_NEAR(l.ci.lower, std::exp(ci.lower), 1e-12);
+  EXPECT_NEAR(l.ci.upper, std::exp(ci.upper), 1e-12);
+  EXPECT_NEAR(l.p_fixed, t_p_value(std::log(l.ratio), variance, 4.0), 1e-12);
+  // Satterthwaite's df here lie above 4 (A's 7 instances vary little), so its interval would
+  // be narrower.
+  EXPECT_GT(t_dof(terms), 4.0);
+  const auto welch = t_interval(std::log(l.ratio), terms, l.level);
+  EXPECT_GT(ci.upper - ci.lower, welch.upper - welch.lower);
+}
+
+// The repeated p-value is the alpha whose design just brings the look's interval to 1: a
+// design at alpha = p_rep gives the look a nominal level at or beyond p_fixed, one at 2% less
+// does not. It is never below the fixed p-value, grows with it, equals it for a one-look plan,
+// and is larger at the same p_fixed at an earlier look of O'Brien-Fleming (strict early looks).
+TEST(StatsSequential, TheRepeatedPValueIsDualToTheRepeatedIntervals) {
+  for (const auto spending : {Spending::kPocock, Spending::kOBrienFleming}) {
+    SequentialPlan plan;
+    plan.max_instances = 20;
+    plan.spending = spending;
+    for (const std::size_t look : {1U, 6U, 16U}) {
+      double previous = 0.0;
+      for (const double p_fixed : {1e-6, 1e-4, 0.002, 0.01, 0.03}) {
+        const double p = repeated_p_value(plan, look, p_fixed);
+        EXPECT_GE(p, p_fixed);
+        EXPECT_GE(p, previous);
+        previous = p;
+        if (!(p < 1.0)) continue;
+        auto at = plan;
+        at.confidence = 1.0 - p;
+        EXPECT_GE(1.0 - make_design(at).levels[look - 1], p_fixed * (1 - 1e-9))
+            << to_string(spending) << " look " << look << " p_fixed " << p_fixed;
+        at.confidence = 1.0 - p / 1.02;
+        EXPECT_LT(1.0 - make_design(at).levels[look - 1], p_fixed)
+            << to_string(spending) << " look " << look << " p_fixed " << p_fixed;
+      }
+    }
+    EXPECT_TRUE(std::isnan(repeated_p_value(plan, 1, std::nan(""))));
+    EXPECT_DOUBLE_EQ(repeated_p_value(plan, 1, 0.0), 0.0);
+  }
+  SequentialPlan one;
+  one.min_instances = one.max_instances = 10;
+  EXPECT_NEAR(repeated_p_value(one, 1, 0.02), 0.02, 0.02 * 0.011);
+  SequentialPlan obf;
+  obf.max_instances = 20;
+  obf.spending = Spending::kOBrienFleming;
+  EXPECT_GT(repeated_p_value(obf, 1, 0.001), repeated_p_value(obf, 16, 0.001));
+}
+
+// Unequal variances at the first looks (A's instances 1%, B's 6%), the case where
+// Satterthwaite's degrees of freedom made the level liberal: 1,500 A/A sequences from the
+// first look at 3 instances, false slower/faster within 5% + 3 Monte Carlo SE.
+TEST(StatsSequential, UnequalVariancesKeepTheLevelFromEarlyLooks) {
+  SequentialPlan plan;
+  plan.min_instances = 3;
+  plan.max_instances = 20;
+  const auto design = make_design(plan);
+  VerdictOptions options;
+  const int trials = 1500;
+  int alarms = 0;
+  SimulationOptions sa, sb;
+  sa.instances = sb.instances = plan.max_instances;
+  sa.instance_sd = 0.01;
+  sb.instance_sd = 0.06;
+  for (int i = 0; i < trials; ++i) {
+    const auto a = simulate(sa, 70000 + 2 * static_cast<uint64_t>(i));
+    const auto b = simulate(sb, 70000 + 2 * static_cast<uint64_t>(i) + 1);
+    const auto d = replay_sequential(a, b, design, options).decision;
+    alarms += d == SequentialDecision::kSlower || d == SequentialDecision::kFaster;
+  }
+  EXPECT_LE(static_cast<double>(alarms) / trials, 0.05 + 3 * std::sqrt(0.05 * 0.95 / trials))
+      << alarms;
+}
+
 }  // namespace
 }  // namespace benchguard::stats
