@@ -29,6 +29,9 @@ nlohmann::json look_json(const stats::Look& l) {
           {"ratio", number(l.ratio)},
           {"ci", {number(l.ci.lower), number(l.ci.upper)}},
           {"confidence", number(l.level)},
+          {"dof", number(l.dof)},
+          {"p_fixed", number(l.p_fixed)},
+          {"p_value", number(l.p_value)},
           {"decision", stats::to_string(l.decision)}};
 }
 
@@ -41,6 +44,9 @@ stats::Look look_of(const nlohmann::json& j) {
   const auto ci = j.value("ci", nlohmann::json::array());
   if (ci.is_array() && ci.size() == 2) l.ci = {number_of(ci[0]), number_of(ci[1])};
   l.level = number_of(j.value("confidence", nlohmann::json()));
+  l.dof = number_of(j.value("dof", nlohmann::json()));
+  l.p_fixed = number_of(j.value("p_fixed", nlohmann::json()));
+  l.p_value = number_of(j.value("p_value", nlohmann::json()));
   l.decision = decision_of(j.value("decision", std::string()));
   l.reason = j.value("reason", std::string());
   return l;
@@ -51,6 +57,8 @@ SequentialRecord parse_record(const nlohmann::json& j) {
   r.setup.plan.min_instances = j.value("min_instances", std::size_t{3});
   r.setup.plan.round = j.value("round", std::size_t{1});
   r.setup.plan.confidence = j.value("confidence", 0.95);
+  r.family = j.value("family", std::size_t{1});
+  r.benchmark_confidence = j.value("benchmark_confidence", r.setup.plan.confidence);
   r.setup.plan.spending = j.value("spending", std::string()) == "obrien-fleming"
                               ? stats::Spending::kOBrienFleming
                               : stats::Spending::kPocock;
@@ -105,12 +113,15 @@ stats::Look look_at(const SequentialData& data, const stats::SequentialDesign& d
 }
 
 std::string sequential_record(const SequentialSetup& setup,
-                              const std::vector<SequentialOutcome>& outcomes) {
+                              const std::vector<SequentialOutcome>& outcomes, std::size_t family,
+                              double benchmark_confidence) {
   nlohmann::json j;
   j["spending"] = stats::to_string(setup.plan.spending);
   j["min_instances"] = setup.plan.min_instances;
   j["round"] = setup.plan.round;
   j["confidence"] = setup.plan.confidence;
+  j["family"] = family;
+  j["benchmark_confidence"] = benchmark_confidence;
   j["threshold"] = setup.verdict.threshold;
   j["statistic"] = stats::to_string(setup.verdict.statistic);
   j["metric"] = setup.metric;

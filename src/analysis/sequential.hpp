@@ -54,13 +54,17 @@ SequentialData sequential_data(const VariantData& a, const VariantData& b,
 stats::Look look_at(const SequentialData& data, const stats::SequentialDesign& design,
                     std::size_t look, const SequentialSetup& setup, bool last);
 
-// The record stored with the run as the artifact "sequential" (JSON), and read back: the plan,
-// the metric, and per benchmark its looks and how it ended.
+// The record stored with the run as the artifact "sequential" (JSON), and read back: the plan
+// (setup.plan.confidence is the run's, split over `family` benchmarks into
+// `benchmark_confidence` each), the metric, and per benchmark its looks and how it ended.
 inline constexpr const char* kSequentialArtifact = "sequential";
 std::string sequential_record(const SequentialSetup& setup,
-                              const std::vector<SequentialOutcome>& outcomes);
+                              const std::vector<SequentialOutcome>& outcomes,
+                              std::size_t family = 1, double benchmark_confidence = 0.95);
 struct SequentialRecord {
   SequentialSetup setup;
+  std::size_t family = 1;  // 1 in records of runs before the split
+  double benchmark_confidence = 0.95;
   std::vector<SequentialOutcome> outcomes;
   const SequentialOutcome* find(const std::string& benchmark) const;
 };

@@ -66,6 +66,12 @@ sequential::LookFn look_printer(Context& ctx) {
 }
 
 void print_sequential(Context& ctx, const sequential::SequentialRun& run) {
+  if (run.family > 1)
+    ctx.err << fmt::format(
+        "benchguard: {} benchmarks, each decided at {:.4g}% confidence, so that a false slower, "
+        "faster or equivalent in any of them stays within {:.4g}%\n",
+        run.family, 100 * run.benchmark_confidence,
+        100 * (1 - run.benchmark_confidence) * static_cast<double>(run.family));
   for (const auto& r : run.benchmarks) {
     const auto& o = r.outcome;
     const auto& l = o.look;
@@ -73,8 +79,9 @@ void print_sequential(Context& ctx, const sequential::SequentialRun& run) {
                                    escape_text(o.benchmark), stats::to_string(l.decision),
                                    std::max(l.instances_a, l.instances_b), o.max_instances);
     if (l.look > 0 && std::isfinite(l.ratio) && std::isfinite(l.ci.lower))
-      line += fmt::format(" (B/A {:.4f} [{:.4f}, {:.4f}], look {})", l.ratio, l.ci.lower,
-                          l.ci.upper, l.look);
+      line +=
+          fmt::format(" (B/A {:.4f} [{:.4f}, {:.4f}], look {}{})", l.ratio, l.ci.lower, l.ci.upper,
+                      l.look, std::isfinite(l.p_value) ? fmt::format(", p {:.3g}", l.p_value) : "");
     if (o.out_of_time) line += "; the time budget ran out";
     if (r.measured > 0) {
       const double saved = r.saved_seconds();

@@ -48,6 +48,11 @@ Result<SequentialRun> run_until_decided(const Suite& declared, store::Store& sto
   Suite suite = declared;
   std::vector<State> state(suite.benchmarks.size());
   std::map<std::size_t, stats::SequentialDesign> designs;  // by max_instances
+  // Each benchmark stops at its own first decision: with K benchmarks at 1 - alpha each, some
+  // false alarm would come about 1 - (1 - alpha)^K of the time. Bonferroni's split keeps the
+  // run's family at alpha (docs/sequential.md measures it at K = 5).
+  const std::size_t family = std::max<std::size_t>(suite.benchmarks.size(), 1);
+  const double each = 1.0 - (1.0 - setup.plan.confidence) / static_cast<double>(family);
   for (std::size_t bi = 0; bi < suite.benchmarks.size(); ++bi) {
     auto& b = suite.benchmarks[bi];
     if (b.variants.size() != 2)
@@ -56,6 +61,7 @@ Result<SequentialRun> run_until_decided(const Suite& declared, store::Store& sto
           "(or run --null for A against itself)",
           b.name, b.variants.size())};
     auto plan = setup.plan;
+    plan.confidence = each;
     const int max = settings.max_instances > 0 ? settings.max_instances : 2 * b.instances;
     plan.max_instances = static_cast<std::size_t>(std::max(max, 2));
     plan.min_instances = std::min(plan.min_instances, plan.max_instances);
@@ -86,6 +92,15 @@ Result<SequentialRun> run_until_decided(const Suite& declared, store::Store& sto
     BG_TRY(store.flush());  // instances held back by batching must be seen
     return store.load_run(opts.uuid, {.columns = true});
   };
+  // The benchmark's last look gets its repeated p-value (a numerical integration per bisection
+  // step: once a benchmark, not at every look).
+  auto finish = [](State& s) {
+    s.ended = true;
+    auto& o = s.result.outcome;
+    if (o.looks.empty()) return;
+    o.look.p_value = stats::repeated_p_value(s.design.plan, o.look.look, o.look.p_fixed);
+    o.looks.back().p_value = o.look.p_value;
+  };
   // Takes the looks the stored data reach; `force` ends the benchmark at its last look.
   auto step = [&](std::size_t bi, const RunData& run, bool force) {
     auto& s = state[bi];
@@ -104,12 +119,12 @@ Result<SequentialRun> run_until_decided(const Suite& declared, store::Store& sto
       o.look = l;
       if (on_look) on_look(o.benchmark, l);
       if (l.decision != stats::SequentialDecision::kContinue) {
-        s.ended = true;
+        finish(s);
         return true;
       }
     }
     if (!force) return false;
-    s.ended = true;
+    finish(s);
     if (o.looks.empty()) {
       o.look.decision = stats::SequentialDecision::kInconclusive;
       o.look.instances_a = o.look.instances_b = have;
@@ -139,7 +154,8 @@ Result<SequentialRun> run_until_decided(const Suite& declared, store::Store& sto
       if (run.ok()) step(bi, *run, /*force=*/true);
       outcomes.push_back(state[bi].result.outcome);
     }
-    return {{analysis::kSequentialArtifact, analysis::sequential_record(setup, outcomes)}};
+    return {{analysis::kSequentialArtifact,
+             analysis::sequential_record(setup, outcomes, family, each)}};
   };
 
   BG_ASSIGN(schedule::RunOutcome outcome, schedule::run_suite(suite, store, opts, progress));
@@ -147,6 +163,8 @@ Result<SequentialRun> run_until_decided(const Suite& declared, store::Store& sto
   BG_ASSIGN(const RunData run, store.load_run(opts.uuid, {.columns = true}));
   SequentialRun out;
   out.run = std::move(outcome);
+  out.family = family;
+  out.benchmark_confidence = each;
   for (auto& s : state) {
     auto& r = s.result;
     const auto [a, b] = analysis::ab_variants(run, r.outcome.benchmark);

@@ -1,8 +1,10 @@
 // Runs a suite sequentially (run --until-decided, ab --until-decided): every benchmark's A and
 // B in rounds, a look after each round (analysis/sequential.hpp), each benchmark ending at its
 // first deciding look or at its budget. The run stores its plan and looks (artifact
-// "sequential") when it finishes. Under the sequential schedule (all of A, then all of B) the
-// run is interleaved instead: the looks need A and B interleaved.
+// "sequential") when it finishes. The run's confidence holds for all its benchmarks together:
+// each one's looks are designed at 1 - (1 - confidence) / K for K benchmarks. Under the
+// sequential schedule (all of A, then all of B) the run is interleaved instead: the looks need
+// A and B interleaved.
 #pragma once
 
 #include <cstddef>
@@ -39,6 +41,9 @@ struct BenchmarkResult {
 struct SequentialRun {
   schedule::RunOutcome run;
   std::vector<BenchmarkResult> benchmarks;
+  // The run's confidence split over its benchmarks: each decides at 1 - (1 - confidence) / K.
+  std::size_t family = 1;
+  double benchmark_confidence = 0.95;
 };
 
 using LookFn = std::function<void(const std::string& benchmark, const stats::Look& look)>;

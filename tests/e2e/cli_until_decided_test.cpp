@@ -70,6 +70,42 @@ TEST(CliUntilDecided, ALargeSlowdownStopsEarlyAndIsStoredWithItsLooks) {
   EXPECT_EQ(row["verdict"], "slower");
   EXPECT_NEAR(row["ci"][0].get<double>(), o->look.ci.lower, 1e-9);
   EXPECT_NE(row["warnings"].dump().find("sequential run"), std::string::npos) << row.dump();
+  // Its p is the look's repeated p-value: at least the fixed one, and below 1 - confidence
+  // where the look decided.
+  EXPECT_GE(o->look.p_value, o->look.p_fixed);
+  EXPECT_LT(o->look.p_value, 0.05);
+  EXPECT_NEAR(row["p_value_bootstrap"].get<double>(), o->look.p_value, 1e-12);
+}
+
+// Two benchmarks in one run: each decides at 1 - 0.05 / 2, so that a false alarm in either
+// stays within 5%, and the run says so.
+TEST(CliUntilDecided, TheRunsConfidenceIsSplitOverItsBenchmarks) {
+  TempDir dir;
+  const std::string db = dir.file("bg.db");
+  std::string suite = ab_suite(150);
+  suite += "  - name: spin2\n    command: " + spin(100) +
+           "\n    variants:\n      A: {}\n"
+           "      B: {command: " +
+           spin(150) + "}\n";
+  write_file(dir.file("ab.yml"), suite);
+  const auto r = run_cli({"run", dir.file("ab.yml"), "--until-decided", "--db", db, "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("2 benchmarks, each decided at 97.5% confidence"), std::string::npos)
+      << r.err;
+  const auto rec = record_of(db);
+  EXPECT_EQ(rec.family, 2U);
+  EXPECT_DOUBLE_EQ(rec.benchmark_confidence, 0.975);
+  EXPECT_DOUBLE_EQ(rec.setup.plan.confidence, 0.95);
+  for (const char* name : {"spin", "spin2"}) {
+    const auto* o = rec.find(name);
+    ASSERT_NE(o, nullptr) << name;
+    auto plan = rec.setup.plan;
+    plan.confidence = 0.975;
+    plan.max_instances = o->max_instances;
+    const auto design = stats::make_design(plan);
+    ASSERT_GE(design.levels.size(), o->look.look);
+    EXPECT_DOUBLE_EQ(o->look.level, design.levels[o->look.look - 1]) << name;
+  }
 }
 
 // A and B report the same 10 ms, each with its own +-1% of seeded noise: the same values on a

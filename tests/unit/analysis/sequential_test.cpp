@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace benchguard::analysis {
 namespace {
 
@@ -29,13 +31,16 @@ TEST(AnalysisSequential, TheRecordReadsBackAsWritten) {
   o.look.ratio = 1.1;
   o.look.ci = {1.05, 1.15};
   o.look.level = 0.99;
+  o.look.dof = 4;
+  o.look.p_fixed = 0.001;
+  o.look.p_value = 0.004;
   o.look.decision = stats::SequentialDecision::kSlower;
   o.look.reason = "why";
   o.looks = {o.look, o.look};
   o.looks[0].look = 1;
   o.looks[0].decision = stats::SequentialDecision::kContinue;
 
-  const auto read = read_sequential_record(with_record(sequential_record(setup, {o})));
+  const auto read = read_sequential_record(with_record(sequential_record(setup, {o}, 4, 0.9875)));
   ASSERT_TRUE(read.ok()) << read.error().message;
   ASSERT_TRUE(read->has_value());
   const auto& r = **read;
@@ -43,6 +48,9 @@ TEST(AnalysisSequential, TheRecordReadsBackAsWritten) {
   EXPECT_EQ(r.setup.plan.spending, stats::Spending::kOBrienFleming);
   EXPECT_DOUBLE_EQ(r.setup.verdict.threshold, 0.03);
   EXPECT_EQ(r.setup.metric, "cpu_time");
+  EXPECT_EQ(r.family, 4u);
+  EXPECT_DOUBLE_EQ(r.benchmark_confidence, 0.9875);
+  EXPECT_DOUBLE_EQ(r.setup.plan.confidence, 0.95);
   const auto* back = r.find("spin");
   ASSERT_NE(back, nullptr);
   EXPECT_EQ(r.find("other"), nullptr);
@@ -51,8 +59,28 @@ TEST(AnalysisSequential, TheRecordReadsBackAsWritten) {
   EXPECT_EQ(back->look.decision, stats::SequentialDecision::kSlower);
   EXPECT_DOUBLE_EQ(back->look.ci.upper, 1.15);
   EXPECT_EQ(back->look.reason, "why");
+  EXPECT_DOUBLE_EQ(back->look.dof, 4);
+  EXPECT_DOUBLE_EQ(back->look.p_fixed, 0.001);
+  EXPECT_DOUBLE_EQ(back->look.p_value, 0.004);
   ASSERT_EQ(back->looks.size(), 2u);
   EXPECT_EQ(back->looks[0].decision, stats::SequentialDecision::kContinue);
+}
+
+// A record written before the split and the repeated p-values reads as one benchmark's
+// family, the p-values unknown.
+TEST(AnalysisSequential, AnOlderRecordHasAFamilyOfOneAndNoRepeatedPValue) {
+  const auto read = read_sequential_record(with_record(
+      R"({"confidence": 0.95, "min_instances": 3, "benchmarks": [{"benchmark": "spin",
+          "look": 4, "ratio": 1.2, "ci": [1.1, 1.3], "decision": "slower"}]})"));
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  ASSERT_TRUE(read->has_value());
+  EXPECT_EQ((*read)->family, 1u);
+  EXPECT_DOUBLE_EQ((*read)->benchmark_confidence, 0.95);
+  EXPECT_EQ((*read)->setup.plan.min_instances, 3u);
+  const auto* o = (*read)->find("spin");
+  ASSERT_NE(o, nullptr);
+  EXPECT_TRUE(std::isnan(o->look.p_value));
+  EXPECT_TRUE(std::isnan(o->look.p_fixed));
 }
 
 TEST(AnalysisSequential, NoRecordIsNotSequentialAndADamagedOneIsAnError) {
