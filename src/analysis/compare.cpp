@@ -151,12 +151,15 @@ bool apply_exact(BenchmarkComparison& row) {
         100 * (hi_a / lo_a - 1), 100 * (hi_b / lo_b - 1)));
     return false;
   }
-  // What the statistics said about too few instances does not hold for exact counts.
+  // What the statistics said about too few instances does not hold for exact counts, nor is
+  // there a tail to compare: the mean is the count.
   r.warnings.clear();
+  r.tail = stats::TailComparison{};
   r.mean_a = r.value_a = mean_a;
   r.mean_b = r.value_b = mean_b;
   r.ratio.value = mean_b / mean_a;
   r.ratio.ci = {lo_b / hi_a, hi_b / lo_a};
+  r.tail.mean_ratio = r.ratio;
   r.verdict = stats::classify(r.ratio.value, r.ratio.ci, r.threshold, row.metric.direction);
   // No test is needed where nothing varies: the counts either differ or they do not.
   const double p = mean_a == mean_b ? 1.0 : 0.0;
@@ -228,14 +231,25 @@ std::string blocks_note(const std::vector<std::string>& benchmarks, std::size_t 
 
 // A sequential run's A/B is judged by the look that stopped it: its repeated confidence
 // interval holds over all the looks, where a fixed interval on data whose size was chosen by
-// looking at it would be too narrow.
+// looking at it would be too narrow; its p-value is the repeated one, dual to those intervals,
+// and takes part in Holm's adjustment with the other rows. The looks judged the centre only:
+// the tails' test, a fixed-sample one, is not applied to data whose size looking chose.
 namespace {
 
-void apply_sequential(const SequentialOutcome& o, stats::Comparison& c) {
+void apply_sequential(const SequentialRecord& record, const SequentialOutcome& o,
+                      stats::Comparison& c) {
   const auto& l = o.look;
   if (!(std::isfinite(l.ratio) && std::isfinite(l.ci.lower) && std::isfinite(l.ci.upper))) return;
   c.ratio.value = l.ratio;
   c.ratio.ci = l.ci;
+  c.tail = stats::TailComparison{};
+  if (std::isfinite(l.p_value))
+    c.p_value_bootstrap = c.p_value_bootstrap_adjusted = l.p_value;
+  else
+    c.warnings.push_back(
+        "its sequential record has no repeated p-value (a run by an older benchguard): the p "
+        "shown and adjusted is the fixed-sample one, too small for data whose size was chosen "
+        "by looking");
   switch (l.decision) {
     case stats::SequentialDecision::kSlower:
       c.verdict = stats::Verdict::kSlower;
@@ -250,9 +264,29 @@ void apply_sequential(const SequentialOutcome& o, stats::Comparison& c) {
       c.verdict = stats::Verdict::kInconclusive;
   }
   c.warnings.push_back(fmt::format(
-      "sequential run: B/A and its interval from look {} ({} instances a side, nominal "
-      "confidence {:.4g}%), the repeated confidence interval over its looks (docs/sequential.md)",
-      l.look, std::min(l.instances_a, l.instances_b), 100 * l.level));
+      "sequential run: B/A, its interval and p from look {} ({} instances a side, nominal "
+      "confidence {:.4g}%), the repeated confidence interval over its looks{} "
+      "(docs/sequential.md)",
+      l.look, std::min(l.instances_a, l.instances_b), 100 * l.level,
+      record.family > 1 ? fmt::format(", designed at {:.4g}% for each of the run's {} benchmarks",
+                                      100 * record.benchmark_confidence, record.family)
+                        : std::string()));
+}
+
+// Holm over every row of every metric at once (and their tails): `--fail-on` reads all of
+// them, so the chance of any false slower/faster stays at 1 - confidence however many
+// metrics are compared, not at (metrics) x (1 - confidence).
+void adjust_across_metrics(CompareReport& report, const stats::VerdictOptions& options) {
+  std::vector<stats::Comparison> family;
+  for (auto& m : report.metrics)
+    for (auto& row : m.rows) family.push_back(std::move(row.result));
+  const std::string members = report.metrics.size() > 1
+                                  ? fmt::format("rows of {} metrics", report.metrics.size())
+                                  : std::string("benchmarks");
+  stats::adjust_family(family, options, members);
+  std::size_t k = 0;
+  for (auto& m : report.metrics)
+    for (auto& row : m.rows) row.result = std::move(family[k++]);
 }
 
 }  // namespace
@@ -301,7 +335,8 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
   // Replicates only where the verdict reads them (a bootstrap interval): under the t interval
   // drawing them was most of a comparison's time.
   const int resamples = stats::verdict_resamples(options.verdict);
-  std::vector<std::pair<std::size_t, std::size_t>> exact;  // (metric, row) judged exactly
+  std::vector<std::pair<std::size_t, std::size_t>> exact;        // (metric, row) judged exactly
+  std::vector<std::vector<std::vector<std::string>>> row_notes;  // by metric, row
   for (const auto& metric : metrics) {
     MetricComparison mc;
     std::vector<double> thresholds;
@@ -387,22 +422,28 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
     if (mc.rows.empty()) continue;
     auto vo = options.verdict;
     vo.direction = mc.metric.direction;
-    auto set = stats::compare_samples(da, db, samples, vo, thresholds);
+    auto set = stats::compare_each(da, db, samples, vo, thresholds);
     for (size_t i = 0; i < mc.rows.size(); ++i) {
       mc.rows[i].a.data = std::move(da[i]);
       mc.rows[i].b.data = std::move(db[i]);
       mc.rows[i].result = std::move(set.benchmarks[i]);
-      for (auto& note : notes[i]) mc.rows[i].result.warnings.push_back(std::move(note));
-      withhold_unmeasured(mc.rows[i]);
       if (mc.rows[i].simulated && apply_exact(mc.rows[i]))
         exact.emplace_back(report.metrics.size(), i);
       if (options.sequential != nullptr && options.sequential->setup.metric == metric)
         if (const auto* o = options.sequential->find(mc.rows[i].benchmark))
-          apply_sequential(*o, mc.rows[i].result);
+          apply_sequential(*options.sequential, *o, mc.rows[i].result);
     }
+    row_notes.push_back(std::move(notes));
     if (mc.rows.size() > 1) mc.geomean = set.geomean;
     report.metrics.push_back(std::move(mc));
   }
+  adjust_across_metrics(report, options.verdict);
+  for (std::size_t m = 0; m < report.metrics.size(); ++m)
+    for (std::size_t i = 0; i < report.metrics[m].rows.size(); ++i) {
+      auto& row = report.metrics[m].rows[i];
+      for (auto& note : row_notes[m][i]) row.result.warnings.push_back(std::move(note));
+      withhold_unmeasured(row);
+    }
   exact_notes(report, exact);
   // First among the notes, where anything was compared: it can be the whole difference.
   if (!in_blocks.empty() && !report.metrics.empty())

@@ -360,7 +360,7 @@ Result<GateReport> gate_against(store::Store& store, const GateOptions& options,
       c.change = row.result.ratio.value - 1;
       c.change_lower = row.result.ratio.ci.lower - 1;
       c.change_upper = row.result.ratio.ci.upper - 1;
-      c.p_value = row.result.p_value_adjusted;  // as `compare` shows it
+      c.p_value = row.result.p_value_bootstrap_adjusted;  // the verdict's, as `compare` shows it
       c.kind = row.result.verdict == stats::Verdict::kSlower ? "regression"
                : row.result.verdict == stats::Verdict::kFaster
                    ? "improvement"

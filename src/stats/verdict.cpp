@@ -81,6 +81,7 @@ Comparison compare_with_sample(const Hierarchical& a, const Hierarchical& b,
           ? t_p_value(sample.ratio > 0.0 ? std::log(sample.ratio) : NAN, terms)
           : bootstrap_p_value(sample.replicates, 1.0, c.ratio.expansion);
   c.threshold = options.threshold;
+  c.direction = options.direction;
   c.verdict = classify(c.ratio.value, c.ratio.ci, options.threshold, options.direction);
 
   if (a.instances() < kMinInstancesForVerdict || b.instances() < kMinInstancesForVerdict) {
@@ -197,7 +198,7 @@ void judge_tails(Comparison& c, const VerdictOptions& options) {
   const TailComparison& t = c.tail;
   const Estimate& m = t.mean_ratio;
   if (t.tested && t.p_value_adjusted < alpha) {
-    const Verdict by_mean = classify(m.value, m.ci, c.threshold, options.direction);
+    const Verdict by_mean = classify(m.value, m.ci, c.threshold, c.direction);
     if (changed(by_mean) && !changed(c.verdict)) {
       c.warnings.insert(c.warnings.begin(),
                         std::string(to_string(by_mean)) +
@@ -228,7 +229,7 @@ void judge_tails(Comparison& c, const VerdictOptions& options) {
   // Unchanged says that what the benchmark costs is the same within the threshold: the mean,
   // which counts every iteration, must say so too.
   if (std::isfinite(m.value) &&
-      classify(m.value, m.ci, c.threshold, options.direction) != Verdict::kUnchanged) {
+      classify(m.value, m.ci, c.threshold, c.direction) != Verdict::kUnchanged) {
     c.warnings.insert(
         c.warnings.begin(),
         fmt::format("was unchanged by the {}, but the mean, which counts every iteration{}, "
@@ -244,7 +245,8 @@ void judge_tails(Comparison& c, const VerdictOptions& options) {
 
 }  // namespace
 
-void adjust_family(std::span<Comparison> family, const VerdictOptions& options) {
+void adjust_family(std::span<Comparison> family, const VerdictOptions& options,
+                   std::string_view members) {
   std::vector<double> p, p_boot, weights;
   std::vector<std::size_t> tails;  // the comparisons whose tails are hypotheses too
   for (const auto& c : family) {
@@ -264,15 +266,18 @@ void adjust_family(std::span<Comparison> family, const VerdictOptions& options) 
   const std::size_t hypotheses = family.size() + tails.size();
   for (std::size_t j = 0; j < tails.size(); ++j)
     family[tails[j]].tail.p_value_adjusted = p_boot_adj[family.size() + j];
+  const std::string over = tails.empty()
+                               ? fmt::format("{} {}", family.size(), members)
+                               : fmt::format("{} hypotheses (the centres of {} {} and {} tails)",
+                                             hypotheses, family.size(), members, tails.size());
   for (std::size_t k = 0; k < family.size(); ++k) {
     auto& c = family[k];
     c.p_value_adjusted = p_adj[k];
     c.p_value_bootstrap_adjusted = p_boot_adj[k];
     if (options.holm_gates_verdict && changed(c.verdict) &&
         !(c.p_value_bootstrap_adjusted < alpha)) {
-      c.warnings.push_back(std::string("was ") + to_string(c.verdict) + "; not significant after " +
-                           "Holm's adjustment over " + std::to_string(hypotheses) +
-                           (tails.empty() ? " benchmarks" : " hypotheses (centres and tails)"));
+      c.warnings.push_back(fmt::format("was {}; not significant after Holm's adjustment over {}",
+                                       to_string(c.verdict), over));
       c.verdict = Verdict::kInconclusive;
     }
     judge_tails(c, options);
@@ -296,6 +301,14 @@ ComparisonSet compare_all(std::span<const Hierarchical> a, std::span<const Hiera
 ComparisonSet compare_samples(std::span<const Hierarchical> a, std::span<const Hierarchical> b,
                               std::span<const RatioSample> samples, const VerdictOptions& options,
                               std::span<const double> thresholds) {
+  ComparisonSet set = compare_each(a, b, samples, options, thresholds);
+  adjust_family(set.benchmarks, options);
+  return set;
+}
+
+ComparisonSet compare_each(std::span<const Hierarchical> a, std::span<const Hierarchical> b,
+                           std::span<const RatioSample> samples, const VerdictOptions& options,
+                           std::span<const double> thresholds) {
   ComparisonSet set;
   if (a.size() != b.size() || a.size() != samples.size() ||
       (!thresholds.empty() && thresholds.size() != a.size())) {
@@ -307,7 +320,6 @@ ComparisonSet compare_samples(std::span<const Hierarchical> a, std::span<const H
     if (!thresholds.empty()) own.threshold = thresholds[k];
     set.benchmarks.push_back(compare_with_sample(a[k], b[k], samples[k], own));
   }
-  adjust_family(set.benchmarks, options);
   set.geomean = geomean_estimate(samples, options.confidence, interval_of(options));
   return set;
 }

@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/defaults.hpp"
@@ -83,6 +84,7 @@ struct Comparison {
   double p_value_bootstrap_adjusted = 0.0;
   CiMethod interval = CiMethod::kStudentT;  // of ratio, and what p_value_bootstrap is dual to
   double threshold = 0.0;                   // the one the verdict used
+  Direction direction = Direction::kLowerIsBetter;  // of the metric the verdict judged
   Verdict verdict = Verdict::kInconclusive;
   // The tails (tails.hpp): under the robust mean, what its spikes added to each side, tested;
   // under any statistic but the mean, the mean's ratio and interval beside the verdict's.
@@ -127,8 +129,11 @@ Comparison compare_with_sample(const Hierarchical& a, const Hierarchical& b,
 // the verdict of the mean, which counts them; one whose tails moved the other way from its
 // centre, or moved without the mean's interval leaving 1, is inconclusive; and `unchanged`
 // stands only when its tails did not move (unadjusted) and, under any statistic but the mean,
-// the mean's interval overlaps the statistic's. Each of those says why in its warnings.
-void adjust_family(std::span<Comparison> family, const VerdictOptions& options);
+// the mean's interval overlaps the statistic's. Each of those says why in its warnings, naming
+// the family's centres as `members` ("benchmarks", "rows of 3 metrics"). A family may mix
+// metrics: each comparison is judged by its own threshold and direction.
+void adjust_family(std::span<Comparison> family, const VerdictOptions& options,
+                   std::string_view members = "benchmarks");
 
 struct ComparisonSet {
   std::vector<Comparison> benchmarks;  // in input order
@@ -146,5 +151,10 @@ ComparisonSet compare_all(std::span<const Hierarchical> a, std::span<const Hiera
 ComparisonSet compare_samples(std::span<const Hierarchical> a, std::span<const Hierarchical> b,
                               std::span<const RatioSample> samples, const VerdictOptions& options,
                               std::span<const double> thresholds = {});
+// compare_samples without the adjustment: for a caller whose family spans several sets (the
+// metrics of one comparison), which then calls adjust_family once over all of them.
+ComparisonSet compare_each(std::span<const Hierarchical> a, std::span<const Hierarchical> b,
+                           std::span<const RatioSample> samples, const VerdictOptions& options,
+                           std::span<const double> thresholds = {});
 
 }  // namespace benchguard::stats

@@ -147,6 +147,54 @@ const BenchmarkComparison& only_row(const CompareReport& r) {
   return r.metrics.at(0).rows.at(0);
 }
 
+// Two metrics a value per instance, timed from outside: wall_time and a benchmark's own
+// "items".
+VariantData two_metrics(const std::vector<double>& wall, const std::vector<double>& items) {
+  VariantData v;
+  v.variant.benchmark = "x";
+  for (std::size_t i = 0; i < wall.size(); ++i) {
+    InstanceRecord rec;
+    rec.timed_outside = true;
+    IterationRecord it;
+    it.metrics = {{"wall_time", wall[i]}, {"items", items[i]}};
+    rec.iterations.push_back(it);
+    v.instances.push_back(rec);
+  }
+  return v;
+}
+
+// Holm's family is every row of every metric compared: a wall-time change significant alone
+// (p about 0.028) is slower when wall time is the only metric, and inconclusive, saying why,
+// beside a second metric that did not move (Holm's first step needs p < 0.05 / 2).
+TEST(AnalysisCompare, HolmsFamilySpansTheMetricsCompared) {
+  const std::vector<double> wall_a = {1.00, 1.02, 0.98, 1.01, 0.99};
+  std::vector<double> wall_b;
+  for (const double x : wall_a) wall_b.push_back(x + 0.0265);
+  const auto va = two_metrics(wall_a, {5, 6, 5, 6, 5});
+  const auto vb = two_metrics(wall_b, {6, 5, 6, 5, 5});
+  Side a{"A", {&va}}, b{"B", {&vb}};
+  auto o = quick_compare_options();
+  o.verdict.statistic = stats::Statistic::kMean;  // no tails to test: the family is the two centres
+  o.metrics = {"wall_time"};
+  const auto alone = only_row(compare_sides(a, b, o)).result;
+  EXPECT_EQ(alone.verdict, stats::Verdict::kSlower);
+  EXPECT_GT(alone.p_value_bootstrap, 0.025);
+  EXPECT_LT(alone.p_value_bootstrap, 0.05);
+
+  o.metrics = {"wall_time", "items"};
+  const auto both = compare_sides(a, b, o);
+  ASSERT_EQ(both.metrics.size(), 2u);
+  const auto& wall = both.metrics[0].rows.at(0).result;
+  EXPECT_EQ(wall.verdict, stats::Verdict::kInconclusive);
+  EXPECT_DOUBLE_EQ(wall.p_value_bootstrap, alone.p_value_bootstrap);
+  EXPECT_DOUBLE_EQ(wall.p_value_bootstrap_adjusted, 2 * alone.p_value_bootstrap);
+  const bool says_why = std::any_of(wall.warnings.begin(), wall.warnings.end(), [](auto& w) {
+    return w.find("Holm's adjustment over 2 rows of 2 metrics") != std::string::npos;
+  });
+  EXPECT_TRUE(says_why) << ::testing::PrintToString(wall.warnings);
+  EXPECT_NE(both.metrics[1].rows.at(0).result.verdict, stats::Verdict::kSlower);
+}
+
 TEST(AnalysisCompare, CpuTimeAtTheClocksResolutionGetsNoVerdict) {
   auto o = quick_compare_options();
   o.metrics = {"sys_time"};
