@@ -118,6 +118,11 @@ if want sequential && [ -x "$build/bench/sequential_bench" ]; then
   echo "== sequential A/B against the fixed design (threshold 1%, then 4%)"
   "$build/bench/sequential_bench" 2000 1000 10 20 1 1
   "$build/bench/sequential_bench" 2000 1000 10 20 1 4
+  if [ -x "$build/bench/sequential_family_bench" ]; then
+    echo
+    echo "== sequential runs of 5 benchmarks off the model: any false alarm, by first look"
+    "$build/bench/sequential_family_bench" "${SEQUENTIAL_FAMILY_TRIALS:-2000}" 20 3,5
+  fi
   # And on the machine: examples/ab.yml (B 10% slower) and its A/A, until decided.
   ( cd "$tmp" && "$OLDPWD/$bg" run "$OLDPWD/examples/ab.yml" --until-decided --db seq.db -q &&
     "$OLDPWD/$bg" run "$OLDPWD/examples/ab.yml" --until-decided --null --db seq.db -q ) 2>&1 |

@@ -4,9 +4,9 @@
 // iteration noise (lognormal). The fixed design is FIXED instances a side (default 10) judged by
 // `compare`'s default verdict (robust mean, t interval, threshold THRESHOLD); its minimal
 // detectable slowdown (MDS) is the smallest effect on a 0.25% grid that it calls slower in at
-// least 80% of EFFECT_TRIALS comparisons. The sequential plan looks after 3, 3 + ROUND, ... up
-// to MAX instances a side. Per effect, on the same data for both designs (the sequential run
-// sees a prefix of the instances):
+// least 80% of EFFECT_TRIALS comparisons. The sequential plan looks after its default first
+// look (5), 5 + ROUND, ... up to MAX instances a side. Per effect, on the same data for both
+// designs (the sequential run sees a prefix of the instances):
 //   - the share called slower (A/A: slower or faster) +- Monte Carlo SE, and the share
 //     equivalent and inconclusive;
 //   - the median and mean instances a side the sequential run used, against FIXED.
