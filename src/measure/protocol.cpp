@@ -84,6 +84,56 @@ Status read_record(const Json& j, int position, IterationRecord& rec) {
   return ok_status();
 }
 
+// A declaration line: {"metric": NAME, "unit": UNIT, "better": "lower"|"higher"}. Adds it to
+// `declared` unless the same is there; a message (without position) on failure.
+Status read_declaration(const Json& j, std::vector<MetricInfo>& declared) {
+  MetricInfo m;
+  bool has_better = false;
+  for (const auto& [key, v] : j.items()) {
+    if (key == "metric") {
+      if (!v.is_string()) return Error{"'metric' must be the metric's name"};
+      m.name = v.get<std::string>();
+      BG_TRY(check_name("metric name", m.name));
+    } else if (key == "unit") {
+      if (!v.is_string()) return Error{"'unit' must be a string (\"s\", \"B\", ...)"};
+      m.unit = v.get<std::string>();
+      if (m.unit.size() > 32) return Error{"'unit' is longer than 32 bytes"};
+      for (const char c : m.unit)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+          return Error{"'unit' holds a control character"};
+    } else if (key == "better") {
+      const std::string b = v.is_string() ? v.get<std::string>() : "";
+      if (b != "lower" && b != "higher") return Error{"'better' must be \"lower\" or \"higher\""};
+      m.direction = b == "higher" ? Direction::kHigherIsBetter : Direction::kLowerIsBetter;
+      has_better = true;
+    } else {
+      return Error{"unknown field '" + key +
+                   "' in a metric declaration (known: metric, unit, better)"};
+    }
+  }
+  const auto direction_text = [](Direction d) {
+    return d == Direction::kHigherIsBetter ? "higher" : "lower";
+  };
+  if (const MetricInfo* known = find_builtin_metric(m.name)) {
+    if (known->unit != m.unit || (has_better && known->direction != m.direction))
+      return Error{fmt::format(
+          "'{}' is built in, with unit \"{}\" and {} is better: declare it so or not at all",
+          m.name, known->unit, direction_text(known->direction))};
+    return ok_status();
+  }
+  for (const auto& d : declared) {
+    if (d.name != m.name) continue;
+    if (d.unit != m.unit || d.direction != m.direction)
+      return Error{fmt::format(
+          "metric '{}' declared again differently (unit \"{}\", {} is better; before: \"{}\", "
+          "{} is better)",
+          m.name, m.unit, direction_text(m.direction), d.unit, direction_text(d.direction))};
+    return ok_status();
+  }
+  declared.push_back(std::move(m));
+  return ok_status();
+}
+
 bool blank(std::string_view line) {
   return line.find_first_not_of(" \t\r") == std::string_view::npos;
 }
@@ -91,8 +141,10 @@ bool blank(std::string_view line) {
 }  // namespace
 
 Result<std::vector<IterationRecord>> parse_protocol(std::string_view text,
-                                                    const std::string& source) {
+                                                    const std::string& source,
+                                                    std::vector<MetricInfo>* declared) {
   std::vector<IterationRecord> records;
+  std::vector<MetricInfo> declarations;
   int line_no = 0;
   size_t pos = 0;
   while (pos < text.size()) {
@@ -118,15 +170,28 @@ Result<std::vector<IterationRecord>> parse_protocol(std::string_view text,
       }
       return Error::at(source, line_no, reason);
     }
+    if (j.is_object() && j.contains("metric")) {
+      if (auto st = read_declaration(j, declarations); !st.ok())
+        return Error::at(source, line_no, st.error().message);
+      continue;
+    }
     IterationRecord rec;
     if (auto st = read_record(j, static_cast<int>(records.size()), rec); !st.ok())
       return Error::at(source, line_no, st.error().message);
     records.push_back(std::move(rec));
   }
+  // A value the declared unit rules out (a negative size) is as wrong as one of a built-in.
+  for (const auto& d : declarations)
+    for (const auto& r : records)
+      if (const auto v = r.metric(d.name))
+        if (auto why = metric_value_problem(d.name, d.unit, *v); !why.empty())
+          return Error{fmt::format("{}: iteration {}: {}", source, r.index, why)};
+  if (declared != nullptr) *declared = std::move(declarations);
   return records;
 }
 
-Result<std::vector<IterationRecord>> read_protocol_file(const std::string& path) {
+Result<std::vector<IterationRecord>> read_protocol_file(const std::string& path,
+                                                        std::vector<MetricInfo>* declared) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     if (errno == ENOENT) return std::vector<IterationRecord>{};
@@ -150,7 +215,7 @@ Result<std::vector<IterationRecord>> read_protocol_file(const std::string& path)
     }
   }
   close(fd);
-  return parse_protocol(text, path);
+  return parse_protocol(text, path, declared);
 }
 
 }  // namespace benchguard::measure

@@ -189,6 +189,7 @@ struct Measured {
   measure::LaunchResult launch;
   std::vector<IterationRecord> reported;
   std::string protocol_error;
+  std::vector<MetricInfo> declared;  // metric units and directions the results file declared
 };
 
 // Where a Google Benchmark binary is told to write its JSON, beside the protocol file.
@@ -200,7 +201,7 @@ std::string gbench_out(const std::string& results_path) {
 // one. A benchmark that reports nothing leaves no file: nothing to remove.
 Measured collect(const measure::LaunchResult& launch, const std::string& results_path,
                  const std::string& format) {
-  Measured m{launch, {}, {}};
+  Measured m{launch, {}, {}, {}};
   if (format == "google-benchmark") {
     // Whatever the binary wrote; nothing when it died before writing (the instance failed).
     const std::string out = gbench_out(results_path);
@@ -217,7 +218,7 @@ Measured collect(const measure::LaunchResult& launch, const std::string& results
     std::remove(out.c_str());
     return m;
   }
-  auto parsed = measure::read_protocol_file(results_path);
+  auto parsed = measure::read_protocol_file(results_path, &m.declared);
   if (parsed.ok())
     m.reported = std::move(parsed.value());
   else
@@ -376,6 +377,7 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
   outcome.status = "complete";
   outcome.benchmarks.resize(suite.benchmarks.size());
   std::vector<int> consecutive_failures(suite.benchmarks.size(), 0);
+  std::vector<MetricInfo> declared_metrics;  // declared to the store during this run
   for (size_t bi = 0; bi < suite.benchmarks.size(); ++bi)
     outcome.benchmarks[bi].name = suite.benchmarks[bi].name;
 
@@ -475,6 +477,17 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
 
     for (int k = 0; k < slots; ++k) {
       const Slot& slot = step.slots[k];
+      // Units and directions go in before the first values of their metrics: the store keeps
+      // the first it is told.
+      std::vector<MetricInfo> fresh;
+      for (auto& d : measured[k].declared)
+        if (std::none_of(declared_metrics.begin(), declared_metrics.end(),
+                         [&](const MetricInfo& m) { return m.name == d.name; }))
+          fresh.push_back(d);
+      if (!fresh.empty()) {
+        BG_TRY(store.declare_metrics(fresh));
+        declared_metrics.insert(declared_metrics.end(), fresh.begin(), fresh.end());
+      }
       InstanceRecord rec = make_instance_record(b, slot.instance, measured[k].launch,
                                                 std::move(measured[k].reported),
                                                 measured[k].protocol_error, b.timeout_s);

@@ -92,6 +92,44 @@ TEST(CliRun, CommandAfterDashDash) {
   EXPECT_EQ(run->variants[0].instances.size(), 4u);
 }
 
+// A benchmark declares its own metric's unit and direction in its results file: a rate that
+// fell is the regression, and the unit is stored.
+TEST(CliRun, AResultsFileDeclaresItsMetricsUnitAndDirection) {
+  TempDir dir;
+  const auto rate = [](int value) {
+    return "printf '{\"metric\":\"tasks_per_s\",\"unit\":\"1/s\",\"better\":\"higher\"}\\n"
+           "{\"metrics\":{\"wall_time\":0.001,\"tasks_per_s\":%s}}\\n' $((" +
+           std::to_string(value) + " + BENCHGUARD_INSTANCE)) >> \"$BENCHGUARD_RESULTS\"";
+  };
+  nlohmann::json suite = {
+      {"instances", 4},
+      {"benchmarks",
+       {{{"name", "rate"},
+         {"shell", true},
+         {"command", rate(100)},
+         {"variants", {{"A", nlohmann::json::object()}, {"B", {{"command", rate(50)}}}}}}}}};
+  write_file(dir.file("s.yml"), suite.dump());
+  const auto r = run_cli({"run", dir.file("s.yml"), "--db", dir.file("bg.db"), "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto c = run_cli(
+      {"--format", "json", "compare", "--db", dir.file("bg.db"), "--metric", "tasks_per_s"});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  const auto j = nlohmann::json::parse(c.out);
+  ASSERT_EQ(j["metrics"].size(), 1u) << c.out;
+  EXPECT_EQ(j["metrics"][0]["unit"], "1/s");
+  EXPECT_EQ(j["metrics"][0]["direction"], "higher");
+  EXPECT_EQ(j["metrics"][0]["rows"][0]["verdict"], "slower") << c.out;
+
+  // A malformed declaration fails the instance, naming the file's line.
+  write_file(dir.file("bad.yml"),
+             "instances: 1\nbenchmarks:\n  - name: bad\n    shell: true\n    command: >-\n"
+             "      printf '{\"metric\":\"x\",\"better\":\"up\"}\\n' >> \"$BENCHGUARD_RESULTS\"\n");
+  const auto bad = run_cli({"run", dir.file("bad.yml"), "--db", dir.file("bg.db"), "-q"});
+  EXPECT_EQ(bad.exit_code, 3) << bad.err;
+  EXPECT_NE(bad.err.find(":1: 'better' must be \"lower\" or \"higher\""), std::string::npos)
+      << bad.err;
+}
+
 // Runs that start together on a database that does not exist yet (jobs of one CI pipeline):
 // each makes the database or finds it made, and every one of them is stored, whole.
 TEST(CliRun, RunsStartingTogetherOnANewDatabaseAreAllStored) {

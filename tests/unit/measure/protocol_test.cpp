@@ -112,6 +112,48 @@ TEST(ProtocolParse, MetricNamesAndValuesAreChecked) {
   EXPECT_EQ(err(R"({"metrics":{"wall_time":1,"":2}})"), "f:1: metric name is empty");
 }
 
+// A line with "metric" declares a unit and direction, anywhere in the file; it is no
+// iteration, and the iterations' values of that metric are checked against its unit.
+TEST(ProtocolParse, MetricDeclarationsAreReadAndChecked) {
+  std::vector<MetricInfo> declared;
+  auto r = parse_protocol(R"({"metrics":{"wall_time":1,"spilled":3,"tasks_per_s":9}}
+{"metric":"spilled","unit":"B"}
+{"metric":"tasks_per_s","unit":"1/s","better":"higher"}
+{"metric":"spilled","unit":"B","better":"lower"}
+{"metric":"wall_time","unit":"s"}
+{"metrics":{"wall_time":2,"spilled":4,"tasks_per_s":8}}
+)",
+                          "f", &declared);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->size(), 2u);
+  EXPECT_EQ((*r)[1].index, 1);
+  ASSERT_EQ(declared.size(), 2u);
+  EXPECT_EQ(declared[0].name, "spilled");
+  EXPECT_EQ(declared[0].unit, "B");
+  EXPECT_EQ(declared[0].direction, Direction::kLowerIsBetter);
+  EXPECT_EQ(declared[1].name, "tasks_per_s");
+  EXPECT_EQ(declared[1].direction, Direction::kHigherIsBetter);
+
+  const auto err = [](const std::string& text) {
+    auto got = parse_protocol(text, "f");
+    return got.ok() ? std::string("ok") : got.error().message;
+  };
+  EXPECT_EQ(err("{\"metric\":\"x\",\"unit\":\"B\"}\n{\"metric\":\"x\",\"unit\":\"s\"}\n"),
+            "f:2: metric 'x' declared again differently (unit \"s\", lower is better; before: "
+            "\"B\", lower is better)");
+  EXPECT_EQ(err("{\"metric\":\"wall_time\",\"better\":\"higher\",\"unit\":\"s\"}\n"),
+            "f:1: 'wall_time' is built in, with unit \"s\" and lower is better: declare it so or "
+            "not at all");
+  EXPECT_EQ(err("{\"metric\":\"x\",\"better\":\"up\"}\n"),
+            "f:1: 'better' must be \"lower\" or \"higher\"");
+  EXPECT_EQ(err("{\"metric\":\"x\",\"units\":\"B\"}\n"),
+            "f:1: unknown field 'units' in a metric declaration (known: metric, unit, better)");
+  EXPECT_EQ(err("{\"metric\":3}\n"), "f:1: 'metric' must be the metric's name");
+  // A size cannot be negative once declared in bytes.
+  EXPECT_EQ(err("{\"metric\":\"x\",\"unit\":\"B\"}\n{\"metrics\":{\"wall_time\":1,\"x\":-1}}\n"),
+            "f: iteration 0: metric x is negative (-1 B)");
+}
+
 TEST(ProtocolParse, TruncatedFinalLineIsDropped) {
   auto r = parse_protocol(
       "{\"iteration\":0,\"start_ns\":1,\"end_ns\":2}\n{\"iteration\":1,\"start_ns\":3,\"en", "f");
