@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cluster/slurm.hpp"
+#include "core/atomic_file.hpp"
 #include "core/suite.hpp"
 #include "schedule/order.hpp"
 #include "schedule/runner.hpp"
@@ -30,11 +31,7 @@ Status send_attempt(Job& job, Attempt& a, const SubmitFn& send, bool dry_run) {
   script.log_pattern = dir + "/task-%a.log";
   script.command = {job.binary, "task", job.dir, "--attempt", std::to_string(a.number)};
   const std::string path = dir + "/job.sh";
-  {
-    std::ofstream out(path, std::ios::trunc);
-    out << sbatch_script(script);
-    if (!out.flush()) return Error{"cannot write " + path};
-  }
+  BG_TRY(write_file_atomically(path, sbatch_script(script)));
   if (!dry_run) {
     BG_ASSIGN(a.slurm_job, send(path));
   }
@@ -104,10 +101,7 @@ Result<Job> submit(const SubmitOptions& o, const SubmitFn& send,
   fs::create_directories(dir, ec);
   if (ec) return Error{"cannot create " + dir + ": " + ec.message()};
   job.dir = fs::absolute(dir).lexically_normal().string();
-  {
-    std::ofstream copy(fs::path(job.dir) / "suite.yml", std::ios::trunc);
-    copy << job.suite_text;
-  }
+  BG_TRY(write_file_atomically((fs::path(job.dir) / "suite.yml").string(), job.suite_text));
   Attempt first;
   first.number = 1;
   first.tasks = useful_tasks(job.units, o.tasks);

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/atomic_file.hpp"
 #include "measure/capture.hpp"
 
 namespace benchguard::vcs {
@@ -48,11 +49,7 @@ std::string read_file(const fs::path& p) {
 Status write_file(const fs::path& p, const std::string& text) {
   std::error_code ec;
   fs::create_directories(p.parent_path(), ec);
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) return Error{"cannot write " + p.string()};
-  return ok_status();
+  return write_file_atomically(p.string(), text);
 }
 
 }  // namespace
