@@ -62,6 +62,7 @@ Result<Job> submit(const SubmitOptions& o, const SubmitFn& send,
   job.labels = o.labels;
   job.binary = o.binary;
   if (tasks_can_store(o.db)) {
+    if (store::is_postgres_url(o.db)) BG_TRY(store::check_url(o.db));
     if (store::has_password(o.db))
       return Error{
           "the --db URL holds a password, which the job folder would keep; give it "
