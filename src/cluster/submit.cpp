@@ -31,6 +31,7 @@ Status send_attempt(Job& job, Attempt& a, const SubmitFn& send, bool dry_run) {
   script.log_pattern = dir + "/task-%a.log";
   script.command = {job.binary, "task", job.dir, "--attempt", std::to_string(a.number)};
   const std::string path = dir + "/job.sh";
+  BG_TRY(check_script(script));  // a job.json edited by hand is checked again
   BG_TRY(write_file_atomically(path, sbatch_script(script)));
   if (!dry_run) {
     BG_ASSIGN(a.slurm_job, send(path));
@@ -44,9 +45,15 @@ Status send_attempt(Job& job, Attempt& a, const SubmitFn& send, bool dry_run) {
 Result<Job> submit(const SubmitOptions& o, const SubmitFn& send,
                    std::vector<std::string>* warnings) {
   if (o.tasks < 1) return Error{"--tasks must be at least 1"};
-  for (const auto& a : o.sbatch_args)
-    if (!a.starts_with("-") || a.find('\n') != std::string::npos)
+  // Every value the job script holds is one line of it.
+  BG_TRY(check_script_value("--partition", o.partition));
+  BG_TRY(check_script_value("--job-dir", o.job_dir));
+  BG_TRY(check_script_value("the benchguard binary", o.binary));
+  for (const auto& a : o.sbatch_args) {
+    BG_TRY(check_script_value("--sbatch-arg", a));
+    if (!a.starts_with("-"))
       return Error{"--sbatch-arg '" + a + "' must be one sbatch option, e.g. --time=30"};
+  }
   std::ifstream in(o.suite_path);
   if (!in) return Error{"cannot read " + o.suite_path + ": give the suite file to submit"};
   std::ostringstream text;
