@@ -141,12 +141,20 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     }
     (after ? ctx.trailing : own).push_back(a);
   }
-  // The command line is stored with runs: a database URL in it is kept without its password.
+  // The command line is stored with runs: a database URL in it is kept without its secrets,
+  // and those secrets are masked wherever else they appear in it.
+  std::vector<std::string> secrets;
+  if (store::is_postgres_url(ctx.globals.db)) secrets = store::url_secrets(ctx.globals.db);
+  for (const auto& a : args) {
+    const std::string url = a.starts_with("--db=") ? a.substr(5) : a;
+    if (!store::is_postgres_url(url)) continue;
+    for (auto& s : store::url_secrets(url)) secrets.push_back(std::move(s));
+  }
   for (const auto& a : args) {
     const std::string shown = a.starts_with("--db=")
                                   ? "--db=" + store::display_location(a.substr(5))
                                   : store::display_location(a);
-    ctx.command_line += (ctx.command_line.empty() ? "" : " ") + shown;
+    ctx.command_line += (ctx.command_line.empty() ? "" : " ") + store::scrub(shown, secrets);
   }
 
   CLI::App app{"benchguard: statistically rigorous performance-regression testing", "benchguard"};

@@ -13,6 +13,7 @@
 #include "cli/progress.hpp"
 #include "cli/run_flags.hpp"
 #include "cli/stop_signals.hpp"
+#include "core/atomic_file.hpp"
 #include "core/suite.hpp"
 #include "core/units.hpp"
 #include "report/calibrate.hpp"
@@ -110,10 +111,8 @@ Result<int> do_calibrate(Context& ctx, CalibrateFlags f) {
     report::print_calibration(ctx.out, ctx.globals.format, c,
                               plan ? &(planned = planned_rates(*plan, suite)) : nullptr);
   if (!f.output.empty()) {
-    std::ofstream out(f.output);
-    out << format_calibration(c);
-    out.close();
-    if (!out) return Error{"cannot write the calibration to " + f.output};
+    if (auto written = write_file_atomically(f.output, format_calibration(c)); !written.ok())
+      return Error{"cannot write the calibration to " + f.output + ": " + written.error().message};
     ctx.err << fmt::format("benchguard: wrote the calibration of {} repetition(s) to {}\n",
                            c.repetitions, f.output);
   }

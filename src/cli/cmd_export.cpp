@@ -1,7 +1,6 @@
 // benchguard export [RUN...] [--all] [--format csv|json|jsonl] [-o FILE]
-#include <fstream>
-
 #include "cli/app.hpp"
+#include "core/atomic_file.hpp"
 #include "report/export.hpp"
 
 namespace benchguard::cli {
@@ -36,17 +35,10 @@ Result<int> do_export(Context& ctx, const ExportFlags& f) {
     report::export_runs(runs, format, ctx.out);
     return 0;
   }
-  // Write beside the target and rename, so a failed export never leaves half a file.
-  const std::string tmp = f.output + ".tmp";
-  {
-    std::ofstream file(tmp, std::ios::binary | std::ios::trunc);
-    if (!file) return Error{"cannot write '" + f.output + "'"};
-    report::export_runs(runs, format, file);
-    file.flush();
-    if (!file) return Error{"cannot write '" + f.output + "'"};
-  }
-  if (std::rename(tmp.c_str(), f.output.c_str()) != 0)
-    return Error{"cannot write '" + f.output + "'"};
+  // Written beside the target and renamed, so a failed export never leaves half a file and a
+  // link planted at the target or its temporary name is never written through.
+  BG_TRY(write_file_atomically(
+      f.output, [&](std::ostream& file) { report::export_runs(runs, format, file); }));
   return 0;
 }
 

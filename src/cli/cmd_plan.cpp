@@ -10,6 +10,7 @@
 #include "cli/analysis_flags.hpp"
 #include "cli/app.hpp"
 #include "cli/compare_inputs.hpp"
+#include "core/atomic_file.hpp"
 #include "core/suite.hpp"
 #include "core/units.hpp"
 #include "report/plan.hpp"
@@ -63,10 +64,8 @@ Result<analysis::PlanOptions> plan_options(const PlanFlags& f) {
 }
 
 Status write_plan_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) return Error{"cannot write the plan to " + path};
+  if (auto written = write_file_atomically(path, text); !written.ok())
+    return Error{"cannot write the plan to " + path + ": " + written.error().message};
   return ok_status();
 }
 

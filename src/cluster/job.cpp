@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/atomic_file.hpp"
 #include "core/json_error.hpp"
 #include "core/suite.hpp"
 #include "store/location.hpp"
@@ -104,17 +105,7 @@ Status save_job(const Job& job) {
                              {"slurm_job", a.slurm_job},
                              {"tasks", a.tasks},
                              {"units", units_json(a.units)}});
-  const fs::path file = fs::path(job.dir) / "job.json";
-  const fs::path temp = fs::path(job.dir) / "job.json.tmp";
-  {
-    std::ofstream out(temp, std::ios::trunc);
-    out << json_text(j, 1) << "\n";
-    if (!out.flush()) return Error{"cannot write " + temp.string()};
-  }
-  std::error_code ec;
-  fs::rename(temp, file, ec);
-  if (ec) return Error{"cannot write " + file.string() + ": " + ec.message()};
-  return ok_status();
+  return write_file_atomically((fs::path(job.dir) / "job.json").string(), json_text(j, 1) + "\n");
 }
 
 Result<Suite> job_suite(const Job& job) {

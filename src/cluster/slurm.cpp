@@ -33,6 +33,27 @@ std::string shell_quote(const std::string& word) {
   return out + "'";
 }
 
+Status check_script_value(const std::string& what, const std::string& value) {
+  if (value.find_first_of(std::string_view("\n\r\0", 3)) == std::string::npos) return ok_status();
+  std::string shown;
+  for (const char c : value)
+    shown += c == '\n'   ? std::string("\\n")
+             : c == '\r' ? std::string("\\r")
+             : c == '\0' ? std::string("\\0")
+                         : std::string(1, c);
+  return Error{what + " '" + shown +
+               "' holds a line break, which would add a line to the job script"};
+}
+
+Status check_script(const ScriptOptions& o) {
+  BG_TRY(check_script_value("the job name", o.job_name));
+  BG_TRY(check_script_value("--job-dir", o.log_pattern));
+  BG_TRY(check_script_value("--partition", o.partition));
+  for (const auto& a : o.sbatch_args) BG_TRY(check_script_value("--sbatch-arg", a));
+  for (const auto& w : o.command) BG_TRY(check_script_value("the task command", w));
+  return ok_status();
+}
+
 std::string sbatch_script(const ScriptOptions& o) {
   std::ostringstream s;
   s << "#!/bin/sh\n";

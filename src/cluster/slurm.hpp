@@ -20,6 +20,13 @@ struct ScriptOptions {
   std::vector<std::string> command;      // what each task runs
 };
 
+// An error naming `what` when `value` holds a line break (newline or carriage return), which
+// would end its line of a job script and start a line of the attacker's; or a NUL byte.
+Status check_script_value(const std::string& what, const std::string& value);
+
+// An error when any value of the script's options fails check_script_value.
+Status check_script(const ScriptOptions& options);
+
 // The batch script: #SBATCH lines, then the command (each word shell-quoted).
 std::string sbatch_script(const ScriptOptions& options);
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cluster/slurm.hpp"
+#include "core/atomic_file.hpp"
 #include "core/suite.hpp"
 #include "schedule/order.hpp"
 #include "schedule/runner.hpp"
@@ -30,11 +31,8 @@ Status send_attempt(Job& job, Attempt& a, const SubmitFn& send, bool dry_run) {
   script.log_pattern = dir + "/task-%a.log";
   script.command = {job.binary, "task", job.dir, "--attempt", std::to_string(a.number)};
   const std::string path = dir + "/job.sh";
-  {
-    std::ofstream out(path, std::ios::trunc);
-    out << sbatch_script(script);
-    if (!out.flush()) return Error{"cannot write " + path};
-  }
+  BG_TRY(check_script(script));  // a job.json edited by hand is checked again
+  BG_TRY(write_file_atomically(path, sbatch_script(script)));
   if (!dry_run) {
     BG_ASSIGN(a.slurm_job, send(path));
   }
@@ -47,9 +45,15 @@ Status send_attempt(Job& job, Attempt& a, const SubmitFn& send, bool dry_run) {
 Result<Job> submit(const SubmitOptions& o, const SubmitFn& send,
                    std::vector<std::string>* warnings) {
   if (o.tasks < 1) return Error{"--tasks must be at least 1"};
-  for (const auto& a : o.sbatch_args)
-    if (!a.starts_with("-") || a.find('\n') != std::string::npos)
+  // Every value the job script holds is one line of it.
+  BG_TRY(check_script_value("--partition", o.partition));
+  BG_TRY(check_script_value("--job-dir", o.job_dir));
+  BG_TRY(check_script_value("the benchguard binary", o.binary));
+  for (const auto& a : o.sbatch_args) {
+    BG_TRY(check_script_value("--sbatch-arg", a));
+    if (!a.starts_with("-"))
       return Error{"--sbatch-arg '" + a + "' must be one sbatch option, e.g. --time=30"};
+  }
   std::ifstream in(o.suite_path);
   if (!in) return Error{"cannot read " + o.suite_path + ": give the suite file to submit"};
   std::ostringstream text;
@@ -65,6 +69,7 @@ Result<Job> submit(const SubmitOptions& o, const SubmitFn& send,
   job.labels = o.labels;
   job.binary = o.binary;
   if (tasks_can_store(o.db)) {
+    if (store::is_postgres_url(o.db)) BG_TRY(store::check_url(o.db));
     if (store::has_password(o.db))
       return Error{
           "the --db URL holds a password, which the job folder would keep; give it "
@@ -104,10 +109,7 @@ Result<Job> submit(const SubmitOptions& o, const SubmitFn& send,
   fs::create_directories(dir, ec);
   if (ec) return Error{"cannot create " + dir + ": " + ec.message()};
   job.dir = fs::absolute(dir).lexically_normal().string();
-  {
-    std::ofstream copy(fs::path(job.dir) / "suite.yml", std::ios::trunc);
-    copy << job.suite_text;
-  }
+  BG_TRY(write_file_atomically((fs::path(job.dir) / "suite.yml").string(), job.suite_text));
   Attempt first;
   first.number = 1;
   first.tasks = useful_tasks(job.units, o.tasks);

@@ -1,9 +1,10 @@
 #include "cluster/task.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <tuple>
+
+#include "core/atomic_file.hpp"
 
 namespace benchguard::cluster {
 
@@ -48,7 +49,7 @@ Result<TaskOutcome> run_task(const Job& job, int attempt, int task, const std::s
 }
 
 void write_task_exit(const Job& job, int attempt, int task, int code) {
-  std::ofstream(task_exit_file(job, attempt, task), std::ios::trunc) << code << "\n";
+  (void)write_file_atomically(task_exit_file(job, attempt, task), std::to_string(code) + "\n");
 }
 
 }  // namespace benchguard::cluster

@@ -6,6 +6,7 @@
 #include "core/version.hpp"
 #include "report/export.hpp"
 #include "report/run_summary.hpp"
+#include "store/location.hpp"
 
 namespace benchguard::report {
 
@@ -193,7 +194,7 @@ json run_columns(const RunRecord& rr) {
           {"suite_path", rr.suite_path},
           {"hostname", rr.hostname},
           {"git", {{"commit", rr.git_commit}, {"branch", rr.git_branch}, {"dirty", rr.git_dirty}}},
-          {"command_line", rr.command_line},
+          {"command_line", store::redact_command_line(rr.command_line)},
           {"labels", key_values(rr.labels)},
           {"artifacts", key_values(rr.artifacts)}};
 }

@@ -6,24 +6,40 @@
 #include <string_view>
 #include <vector>
 
+#include "core/result.hpp"
+
 namespace benchguard::store {
 
 // True for postgresql://... and postgres://... (libpq's URI forms).
 bool is_postgres_url(const std::string& location);
 
-// True when the URL holds a password (user:PASSWORD@host or a password=... parameter): one
-// that must not be written into a file others may read, such as a job folder.
+// A URL is read as libpq reads it (conninfo_uri_parse_options): the user-info runs up to the
+// first '@' before any '/', so a password may hold '?' or '#'; the secrets are its password
+// and the values of the parameters password, sslpassword and oauth_client_secret (keys
+// percent-decoded).
+
+// An error (the URL masked, and why) when libpq would not read the URL.
+Status check_url(const std::string& url);
+
+// True when the URL holds a secret (user:PASSWORD@host, a password=, sslpassword=, ...
+// parameter), or cannot be read, so might: one that must not be written into a file others
+// may read, such as a job folder.
 bool has_password(const std::string& url);
 
 // The location as messages and output may show it: a URL's password replaced by "***", a path
 // as it is.
 std::string display_location(const std::string& location);
 
-// The URL with the password of its user-info (user:PASSWORD@host) and any password=...
-// parameter replaced by "***". Everything else (host, database, sslmode, ...) is kept.
+// The URL with the password of its user-info (user:PASSWORD@host) and the value of each secret
+// parameter replaced by "***". Everything else (host, database, sslmode, ...) is kept. A URL
+// libpq would not read is shown as its scheme and "***".
 std::string redact_url(const std::string& url);
 
-// The passwords a URL holds, as written and percent-decoded: scrubbed from any message
+// A command line (words joined by spaces, as runs store it) with each URL in it redacted: for
+// command lines stored before the rule above.
+std::string redact_command_line(const std::string& command_line);
+
+// The secrets a URL holds, as written and percent-decoded: scrubbed from any message
 // (a server's error text) before it is shown.
 std::vector<std::string> url_secrets(const std::string& url);
 

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/atomic_file.hpp"
 #include "measure/capture.hpp"
 
 namespace benchguard::vcs {
@@ -48,11 +49,7 @@ std::string read_file(const fs::path& p) {
 Status write_file(const fs::path& p, const std::string& text) {
   std::error_code ec;
   fs::create_directories(p.parent_path(), ec);
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) return Error{"cannot write " + p.string()};
-  return ok_status();
+  return write_file_atomically(p.string(), text);
 }
 
 }  // namespace
@@ -70,18 +67,21 @@ Result<std::string> resolve_commit(const std::string& dir, const std::string& re
   return hash;
 }
 
+// Commits may come from a database (an imported run's, a stored change's): each reaches git
+// after --end-of-options, so that one named like an option is read as a revision.
 Result<std::vector<std::string>> commits_between(const std::string& dir, const std::string& good,
                                                  const std::string& bad) {
-  auto r = measure::capture_output(
-      {"git", "-C", dir.empty() ? "." : dir, "merge-base", "--is-ancestor", good, bad}, "",
-      kGitEnv);
+  auto r = measure::capture_output({"git", "-C", dir.empty() ? "." : dir, "merge-base",
+                                    "--is-ancestor", "--end-of-options", good, bad},
+                                   "", kGitEnv);
   if (!r.ok()) return Error{"cannot run git: " + r.error().message};
   if (r->exit_code != 0)
     return Error{fmt::format("the good commit {} is not an ancestor of the bad commit {}",
                              good.substr(0, 12), bad.substr(0, 12))};
-  BG_ASSIGN(const std::string out,
-            git(dir, {"rev-list", "--first-parent", "--reverse", good + ".." + bad},
-                "list the commits between good and bad"));
+  BG_ASSIGN(
+      const std::string out,
+      git(dir, {"rev-list", "--first-parent", "--reverse", "--end-of-options", good + ".." + bad},
+          "list the commits between good and bad"));
   std::vector<std::string> commits;
   std::istringstream lines(out);
   for (std::string line; std::getline(lines, line);)
@@ -108,7 +108,8 @@ Result<std::string> checkout(const std::string& dir, const std::string& commit) 
   // A worktree deleted by hand leaves an entry that `worktree add` would refuse.
   (void)git(dir, {"worktree", "prune"}, "prune worktrees");
   fs::create_directories(path.parent_path(), ec);
-  BG_TRY(git(dir, {"worktree", "add", "--detach", "--force", path.string(), commit},
+  BG_TRY(git(dir,
+             {"worktree", "add", "--detach", "--force", "--end-of-options", path.string(), commit},
              "check out " + commit.substr(0, 12) + " into " + path.string()));
   // Builds decided in a worktree that is gone say nothing of this one.
   fs::remove(state / "builds" / (commit + ".ok"), ec);

@@ -199,6 +199,16 @@ TEST(CliCluster, BadInputIsOneLineAndExit2) {
       {{"--db", "postgresql://u:secret@db.example.com/bench", "submit", dir.file("s.yml"),
         "--slurm"},
        "holds a password"},
+      // A line break in a value of the job script would add a line of the caller's to it.
+      {{"submit", dir.file("s.yml"), "--slurm", "--dry-run", "--partition",
+        "debug\ntouch " + dir.file("injected")},
+       "--partition 'debug\\ntouch"},
+      {{"submit", dir.file("s.yml"), "--slurm", "--dry-run", "--partition", "debug\rx"},
+       "holds a line break"},
+      {{"submit", dir.file("s.yml"), "--slurm", "--dry-run", "--job-dir", dir.file("j\nk")},
+       "holds a line break"},
+      {{"submit", dir.file("s.yml"), "--slurm", "--dry-run", "--sbatch-arg", "--time=3\nid"},
+       "holds a line break"},
       {{"status", dir.file("nope")}, "not a job folder"},
       {{"collect", dir.file("nope")}, "not a job folder"},
       {{"submit", "--resubmit", dir.file("nope")}, "not a job folder"},
@@ -209,6 +219,8 @@ TEST(CliCluster, BadInputIsOneLineAndExit2) {
     EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
     EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
   }
+  EXPECT_FALSE(std::filesystem::exists(dir.file("injected")));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("job")));
   const Job job = submit_dry(dir);
   const auto t = run_cli({"task", job.dir, "--task", "7"});
   EXPECT_EQ(t.exit_code, 2);

@@ -1,8 +1,10 @@
 // Input written to mislead: names that would drive a terminal, endless files. Each is one
 // escaped line on standard error, exit code 2, and the database keeps what it held.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "store/store.hpp"
 #include "support/test_support.hpp"
@@ -124,6 +126,52 @@ TEST(CliHostile, NamesStoredBeforeTheyWereCheckedAreShownSafely) {
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
   }
+}
+
+// Runs `sql` on the SQLite file `db` as someone else's tool would.
+void tamper_with(const std::string& db, const std::string& sql) {
+  sqlite3* handle = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &handle), SQLITE_OK);
+  char* error = nullptr;
+  const int rc = sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, &error);
+  const std::string message = error != nullptr ? error : "";
+  sqlite3_free(error);
+  sqlite3_close(handle);
+  ASSERT_EQ(rc, SQLITE_OK) << message;
+}
+
+// Someone else's database given to a command (compare, db merge) may hold views and triggers,
+// code that would run as benchguard reads it: a recursive view in place of run_labels made
+// `runs` hang. Such a file is refused at once, naming what it holds.
+TEST(CliHostile, ADatabaseWithAViewOrTriggerIsRefusedNamingIt) {
+  TempDir dir;
+  const std::string db = seeded_db(dir);
+  tamper_with(db,
+              "DROP TABLE run_labels; CREATE VIEW run_labels AS WITH RECURSIVE n(i) AS "
+              "(SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT i AS id, 1 AS run_id, 'k' AS key, "
+              "'v' AS value FROM n;");
+  const std::string fresh = dir.file("fresh.db");
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"runs", "--db", db},
+                                               {"show", "--db", db},
+                                               {"db", "merge", db, "--db", fresh}}) {
+    SCOPED_TRACE(args.front());
+    const auto start = std::chrono::steady_clock::now();
+    const auto r = run_cli(args);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("view 'run_labels'"), std::string::npos) << r.err;
+    EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
+  }
+  EXPECT_EQ(runs_in(fresh), 0u);
+
+  const std::string triggered = dir.file("t.db");
+  ASSERT_EQ(run_cli({"run", "--instances", "2", "--db", triggered, "--", "/bin/true"}).exit_code,
+            0);
+  tamper_with(triggered,
+              "CREATE TRIGGER spy AFTER INSERT ON runs BEGIN DELETE FROM run_labels; END;");
+  const auto r = run_cli({"run", "--instances", "2", "--db", triggered, "--", "/bin/true"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("trigger 'spy'"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -88,5 +88,56 @@ TEST_F(CliReport, ErrorsNameWhatIsWrong) {
   EXPECT_NE(r.err.find("999"), std::string::npos) << r.err;
 }
 
+// A site folder may be shared, or come from a pull request's checkout: links planted in it
+// are replaced or refused, never written through, and the manifest it holds deletes only the
+// site's own regular files.
+TEST_F(CliReport, LinksPlantedInTheSiteFolderAreNeverFollowed) {
+  namespace fs = std::filesystem;
+  const std::string site = dir_.file("site");
+  fs::create_directories(site);
+  fs::create_directories(dir_.file("victimdir"));
+  testing::write_file(dir_.file("victim.txt"), "keep\n");
+  testing::write_file(dir_.file("victimdir/victim.txt"), "keep\n");
+  fs::create_symlink("../victim.txt", site + "/index.html");
+  fs::create_directory_symlink("../victimdir", site + "/lnk");
+  testing::write_file(site + "/.benchguard-site", "lnk/victim.txt\n../victim.txt\n");
+  auto r = run_cli({"report", "--db", db_, "--html", site});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(testing::read_file(dir_.file("victim.txt")), "keep\n");
+  EXPECT_EQ(testing::read_file(dir_.file("victimdir/victim.txt")), "keep\n");
+  EXPECT_FALSE(fs::is_symlink(site + "/index.html"));
+  EXPECT_NE(testing::read_file(site + "/index.html").find("id=\"bg-data\""), std::string::npos);
+
+  // A folder of the site planted as a link is refused before anything is written into it.
+  fs::remove_all(site + "/data");
+  fs::create_directory_symlink("../victimdir", site + "/data");
+  r = run_cli({"report", "--db", db_, "--html", site});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("is a link"), std::string::npos) << r.err;
+  int entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_.file("victimdir"))) ++entries;
+  EXPECT_EQ(entries, 1);
+}
+
+// export -o writes beside its target and renames: a link planted at the target or at a
+// temporary name beside it is never written through.
+TEST_F(CliReport, ExportNeverWritesThroughALinkBesideItsTarget) {
+  namespace fs = std::filesystem;
+  testing::write_file(dir_.file("victim.txt"), "keep\n");
+  const std::string out = dir_.file("runs.json");
+  fs::create_symlink(dir_.file("victim.txt"), out + ".tmp");
+  auto r = run_cli({"export", "--all", "--format", "json", "--db", db_, "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(testing::read_file(dir_.file("victim.txt")), "keep\n");
+  EXPECT_TRUE(json::parse(testing::read_file(out)).is_object() ||
+              json::parse(testing::read_file(out)).is_array());
+  fs::remove(out);
+  fs::create_symlink(dir_.file("victim.txt"), out);
+  r = run_cli({"export", "--all", "--format", "csv", "--db", db_, "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(testing::read_file(dir_.file("victim.txt")), "keep\n");
+  EXPECT_FALSE(fs::is_symlink(out));
+}
+
 }  // namespace
 }  // namespace benchguard

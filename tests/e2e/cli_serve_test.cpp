@@ -4,13 +4,16 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "report/html/serve.hpp"
@@ -21,14 +24,31 @@
 namespace benchguard {
 namespace {
 
-// `benchguard serve --port 0` on `db`, with its stderr read until it names its port.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
+// `benchguard serve --port 0` on `db`, with its stderr read until it names its port; its
+// address space limited to `address_space` bytes when not zero.
 class Server {
  public:
-  explicit Server(const std::string& db) {
+  explicit Server(const std::string& db, rlim_t address_space = 0) {
     int fds[2];
     if (pipe(fds) != 0) return;
     pid_ = fork();
     if (pid_ == 0) {
+      if (address_space != 0) {
+        const rlimit limit{address_space, address_space};
+        if (setrlimit(RLIMIT_AS, &limit) != 0) _exit(126);
+      }
       dup2(fds[1], 2);
       close(fds[0]);
       close(fds[1]);
@@ -57,14 +77,16 @@ class Server {
     }
   }
   int port() const { return port_; }
+  // True while the server process runs.
+  bool running() const { return pid_ > 0 && waitpid(pid_, nullptr, WNOHANG) == 0; }
 
  private:
   pid_t pid_ = -1;
   int port_ = 0;
 };
 
-// One HTTP/1.0 exchange with 127.0.0.1:port; the whole response.
-std::string exchange(int port, const std::string& request) {
+// A socket connected to 127.0.0.1:port, or -1.
+int connect_to(int port) {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
@@ -72,8 +94,15 @@ std::string exchange(int port, const std::string& request) {
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
     close(fd);
-    return "";
+    return -1;
   }
+  return fd;
+}
+
+// One HTTP/1.0 exchange with 127.0.0.1:port; the whole response.
+std::string exchange(int port, const std::string& request) {
+  const int fd = connect_to(port);
+  if (fd < 0) return "";
   (void)!write(fd, request.data(), request.size());
   std::string out;
   char buf[65536];
@@ -161,6 +190,58 @@ TEST(CliServe, ARunStoredMeanwhileMovesOnlyThePagesItTouches) {
   int moved = 0;
   for (std::size_t g = 1; g < after.size(); ++g) moved += after[g] != before[g] ? 1 : 0;
   EXPECT_EQ(moved, 1);
+}
+
+// Idle clients cost the server a socket each, not a thread: with 200 of them holding half a
+// request, under an address-space limit that 200 threads' stacks would exceed, a normal
+// request is answered within a second and the server stays up. Framing that a proxy might
+// read otherwise is refused, and the pages may not be framed by other sites.
+TEST(CliServe, IdleClientsNeitherStallNorStopTheServer) {
+  if (!report::html::dashboard_available() || !report::html::server_available())
+    GTEST_SKIP() << "built without the dashboard";
+  testing::TempDir dir;
+  const std::string db = dir.file("h.db");
+  {
+    auto store = store::open_store(db);
+    ASSERT_TRUE(store) << store.error().message;
+    std::vector<RunData> runs;
+    for (int k = 0; k < 4; ++k) runs.push_back(testing::history_run(k, 4, 2, 3, 3, false));
+    ASSERT_TRUE((*store)->add_runs(runs, {}));
+  }
+  // 1 GiB: a thread a connection (8 MiB of stack each) runs out at about a hundred. An
+  // AddressSanitizer build reserves terabytes of shadow memory, so it runs unlimited.
+  Server server(db, kAddressSanitizer ? 0 : rlim_t{1} << 30);
+  ASSERT_GT(server.port(), 0);
+  std::vector<int> idle;
+  for (int k = 0; k < 200; ++k) {
+    const int fd = connect_to(server.port());
+    ASSERT_GE(fd, 0) << "connection " << k;
+    const std::string half = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+    (void)!write(fd, half.data(), half.size());
+    idle.push_back(fd);
+  }
+  // Let the server take them all before the request that must not wait for them.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto start = std::chrono::steady_clock::now();
+  const std::string index = exchange(server.port(), "GET / HTTP/1.0\r\n\r\n");
+  const auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_TRUE(index.starts_with("HTTP/1.1 200")) << index.substr(0, 200);
+  EXPECT_LT(took, std::chrono::seconds(1));
+  EXPECT_NE(index.find("frame-ancestors 'none'"), std::string::npos) << index.substr(0, 600);
+  EXPECT_NE(index.find("X-Frame-Options: DENY"), std::string::npos) << index.substr(0, 600);
+  // Content-Length and Transfer-Encoding together, or any Transfer-Encoding: refused, closed.
+  EXPECT_TRUE(exchange(server.port(),
+                       "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n"
+                       "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
+                  .starts_with("HTTP/1.1 400"));
+  EXPECT_TRUE(
+      exchange(server.port(), "GET / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n")
+          .starts_with("HTTP/1.1 400"));
+  for (const int fd : idle) close(fd);
+  EXPECT_TRUE(server.running());
+  EXPECT_TRUE(
+      exchange(server.port(), "GET /index.html HTTP/1.0\r\n\r\n").starts_with("HTTP/1.1 200"));
+  EXPECT_TRUE(server.running());
 }
 
 TEST(CliServe, AMissingDatabaseIsAnErrorBeforeListening) {

@@ -296,5 +296,74 @@ TEST_F(PgCliTest, APasswordInTheUrlIsNeverPrinted) {
   }
 }
 
+// A password holding '?' and '#', which libpq reads up to the '@' before any '/': it
+// connects, and is masked in every output, in the stored command line and on the dashboard;
+// submit refuses to keep it; an sslpassword parameter is masked as well.
+TEST_F(PgCliTest, APasswordWithQuestionMarkAndHashIsMaskedAsLibpqReadsIt) {
+  if (pg_count(url(), "SELECT COUNT(*) FROM pg_roles WHERE rolname = 'bg_qh'") != 1)
+    GTEST_SKIP() << "no role bg_qh: the server was not started by tests/postgres/pg_server.sh";
+  ASSERT_TRUE(raw()->exec("ALTER DATABASE " + db_ + " OWNER TO bg_qh").ok());
+  const std::string secret = "pa?ss#w0rd";
+  const std::string server = pg_server_url();
+  const std::string host =
+      server.substr(server.find("host="), server.find('&') - server.find("host="));
+  const std::string with_password = "postgresql://bg_qh:" + secret + "@/" + db_ + "?" + host;
+  const std::string ssl = with_password + "&sslpassword=ssl-k3y-s3cret";
+  TempDir dir;
+  auto check = [&](const std::vector<std::string>& args) {
+    const auto r = run_cli(args);
+    SCOPED_TRACE(args[0] + " " + args[1]);
+    for (const std::string& s : {secret, std::string("ss#w0rd"), std::string("ssl-k3y-s3cret")}) {
+      EXPECT_EQ(r.out.find(s), std::string::npos) << r.out;
+      EXPECT_EQ(r.err.find(s), std::string::npos) << r.err;
+    }
+    return r;
+  };
+  const auto ran = check({"run", "--instances", "2", "--db", with_password, "--", "/bin/true"});
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  EXPECT_NE(ran.err.find("bg_qh:***@"), std::string::npos) << ran.err;  // "stored run ... in"
+  ASSERT_EQ(check({"run", "--instances", "2", "--db=" + ssl, "--", "/bin/true"}).exit_code, 0);
+  const auto exported = check({"export", "--format", "json", "--db", with_password});
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  EXPECT_NE(exported.out.find("bg_qh:***@"), std::string::npos) << exported.out;
+  EXPECT_NE(exported.out.find("sslpassword=***"), std::string::npos) << exported.out;
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"runs", "--db", with_password},
+           {"show", "--db", ssl},
+           {"db", "status", "--db", with_password},
+           {"report", "--html", dir.file("site"), "--db", with_password}}) {
+    EXPECT_EQ(check(args).exit_code, 0);
+  }
+  const auto wrong = check({"runs", "--db", "postgresql://bg_qh:x?ss#w0rd@/" + db_ + "?" + host});
+  EXPECT_EQ(wrong.exit_code, 2);
+  EXPECT_NE(wrong.err.find("bg_qh:***@"), std::string::npos) << wrong.err;
+  // The stored command lines hold the mask, never the secret.
+  EXPECT_EQ(count("SELECT COUNT(*) FROM runs WHERE command_line LIKE '%bg_qh:***@%'"), 2);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM runs WHERE command_line LIKE '%w0rd%' OR command_line "
+                  "LIKE '%k3y%'"),
+            0);
+  // A URL libpq cannot read is refused, its secret unshown.
+  const auto unreadable =
+      check({"runs", "--db", "postgresql://bg_qh:ss#w0rd%zz@/" + db_ + "?" + host});
+  EXPECT_EQ(unreadable.exit_code, 2);
+  EXPECT_NE(unreadable.err.find("libpq cannot read"), std::string::npos) << unreadable.err;
+
+  write_file(dir.file("s.yml"),
+             "instances: 2\nbenchmarks:\n  - name: t\n    command: [/bin/true]\n");
+  for (const std::string& db : {with_password, ssl}) {
+    const auto refused = check({"submit", dir.file("s.yml"), "--slurm", "--dry-run", "--job-dir",
+                                dir.file("refused"), "--db", db});
+    EXPECT_EQ(refused.exit_code, 2);
+    EXPECT_NE(refused.err.find("holds a password"), std::string::npos) << refused.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.file("refused")));
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir.path())) {
+    if (!entry.is_regular_file()) continue;
+    const std::string text = benchguard::testing::read_file(entry.path().string());
+    EXPECT_EQ(text.find("ss#w0rd"), std::string::npos) << entry.path();
+    EXPECT_EQ(text.find("k3y-s3cret"), std::string::npos) << entry.path();
+  }
+}
+
 }  // namespace
 }  // namespace benchguard::store::testing

@@ -4,7 +4,8 @@
 #   pg_server.sh stop DIR    stops it and removes DIR
 #   pg_server.sh restart DIR stops it (fast: every session ended) and starts it again
 # The tests reach it as postgresql:///DB?host=DIR&user=benchguard (trust authentication,
-# superuser benchguard; role bg_pw logs in with the password bg-pw-s3cret). As root the server
+# superuser benchguard; role bg_pw logs in with the password bg-pw-s3cret, role bg_qh with
+# pa?ss#w0rd, which a URL holds as libpq reads it, up to the '@'). As root the server
 # runs as Debian's `postgres` user (PostgreSQL refuses root). Without the server binaries,
 # `start` exits 77 (skipped) and says why.
 set -u
@@ -41,16 +42,17 @@ case "$action" in
     [ "$(id -u)" = 0 ] && chown postgres: "$dir"
     as_server "$bindir/initdb" -D "$dir/data" -U benchguard --auth=trust -E UTF8 \
       --locale=C --no-sync >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log"; exit 1; }
-    # User bg_pw logs in with a password (scram-sha-256), for the credential tests; everyone
-    # else is trusted.
-    as_server sed -i '1i local all bg_pw scram-sha-256' "$dir/data/pg_hba.conf"
+    # Users bg_pw and bg_qh log in with a password (scram-sha-256), for the credential tests;
+    # everyone else is trusted.
+    as_server sed -i '1i local all bg_pw,bg_qh scram-sha-256' "$dir/data/pg_hba.conf"
     # The socket directory must be reachable by the tests (as root they reach anything).
     chmod 711 "$dir"
     as_server "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
       -o "-k $dir -c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100" \
       start >/dev/null || { cat "$dir/server.log"; exit 1; }
     "$bindir/psql" -q -X "host=$dir user=benchguard dbname=postgres" \
-      -c "CREATE ROLE bg_pw LOGIN PASSWORD 'bg-pw-s3cret'" || exit 1
+      -c "CREATE ROLE bg_pw LOGIN PASSWORD 'bg-pw-s3cret'" \
+      -c "CREATE ROLE bg_qh LOGIN PASSWORD 'pa?ss#w0rd'" || exit 1
     echo "PostgreSQL $("$bindir/postgres" --version | awk '{print $3}') up at postgresql:///postgres?host=$dir&user=benchguard"
     ;;
   restart)

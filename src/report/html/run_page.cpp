@@ -9,6 +9,7 @@
 #include "report/html/page.hpp"
 #include "report/html/site.hpp"
 #include "stats/outliers.hpp"
+#include "store/location.hpp"
 
 namespace benchguard::report::html {
 namespace {
@@ -102,7 +103,7 @@ Result<std::string> render_run_page(store::Store& store, const std::string& ref,
                {"commit", r.git_commit},
                {"branch", r.git_branch},
                {"dirty", r.git_dirty},
-               {"commandLine", r.command_line},
+               {"commandLine", store::redact_command_line(r.command_line)},
                {"labels", labels},
                {"summaries", summaries}};
   return render_page({"run", fmt::format("Run {}", run.id), data, true, true});

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <future>
 #include <limits>
@@ -20,6 +19,7 @@
 
 #include "analysis/gate.hpp"
 #include "analysis/series_cache.hpp"
+#include "core/atomic_file.hpp"
 #include "core/build_id.hpp"
 #include "core/embedded.hpp"
 #include "core/hash.hpp"
@@ -872,17 +872,6 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
   return site;
 }
 
-namespace {
-
-// A path from the manifest that stays inside the site: relative, without "..".
-bool inside(const std::string& path) {
-  const std::filesystem::path p(path);
-  if (path.empty() || p.is_absolute()) return false;
-  return std::none_of(p.begin(), p.end(), [](const auto& part) { return part == ".."; });
-}
-
-}  // namespace
-
 Result<SiteWrite> write_site(const Site& site, const std::string& dir) {
   namespace fs = std::filesystem;
   SiteWrite done;
@@ -900,7 +889,10 @@ Result<SiteWrite> write_site(const Site& site, const std::string& dir) {
     now.insert(f.path);
     folders.insert((root / f.path).parent_path());
   }
+  // A folder of the site that is a link (planted in a shared or checked-out folder) would take
+  // the pages written into it elsewhere.
   for (const auto& folder : folders) {
+    BG_TRY(check_real_folders(dir, folder.lexically_relative(root).string()));
     fs::create_directories(folder, ec);
     if (ec) return Error{fmt::format("cannot create {}: {}", folder.string(), ec.message())};
   }
@@ -916,27 +908,27 @@ Result<SiteWrite> write_site(const Site& site, const std::string& dir) {
     // read back from this directory was just found there with them.
     if (!f.read_from.empty() && f.read_from == dir) return;
     const fs::path path = root / f.path;
-    if (const auto existing = yaml::read_text_file(path.string(), kNoLimit);
-        existing.ok() && *existing == f.content)
-      return;
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(f.content.data(), static_cast<std::streamsize>(f.content.size()));
-    out.close();
-    outcome[k] = out ? kWritten : kFailed;
+    // A link in the file's place is replaced, never read or written through.
+    std::error_code lec;
+    if (fs::is_regular_file(fs::symlink_status(path, lec))) {
+      if (const auto existing = yaml::read_text_file(path.string(), kNoLimit);
+          existing.ok() && *existing == f.content)
+        return;
+    }
+    outcome[k] = write_file_atomically(path.string(), f.content).ok() ? kWritten : kFailed;
   });
   for (std::size_t k = 0; k < site.files.size(); ++k) {
     if (outcome[k] == kFailed)
       return Error{fmt::format("cannot write {}", (root / site.files[k].path).string())};
     ++(outcome[k] == kWritten ? done.written : done.unchanged);
   }
+  // The manifest is read from the folder, which others may have written: only regular files
+  // reached through real folders beneath it are removed.
   for (const auto& path : before) {
-    if (now.contains(path) || !inside(path)) continue;
-    if (fs::remove(root / path, ec)) ++done.removed;
+    if (now.contains(path)) continue;
+    if (remove_file_beneath(dir, path)) ++done.removed;
   }
-  std::ofstream out(root / kSiteManifest, std::ios::binary | std::ios::trunc);
-  out << manifest;
-  out.close();
-  if (!out) return Error{fmt::format("cannot write {}", (root / kSiteManifest).string())};
+  BG_TRY(write_file_atomically((root / kSiteManifest).string(), manifest));
   std::string keys;
   if (!site.key.empty()) keys += fmt::format("site {}\n", site.key);
   for (const auto& [path, key] : site.keys) keys += fmt::format("page {} {}\n", key, path);
@@ -946,19 +938,13 @@ Result<SiteWrite> write_site(const Site& site, const std::string& dir) {
     std::replace(w.begin(), w.end(), '\n', ' ');
     keys += fmt::format("warning {}\n", w);
   }
-  std::ofstream keys_out(root / kSiteKeys, std::ios::binary | std::ios::trunc);
-  keys_out << keys;
-  keys_out.close();
-  if (!keys_out) return Error{fmt::format("cannot write {}", (root / kSiteKeys).string())};
+  BG_TRY(write_file_atomically((root / kSiteKeys).string(), keys));
   // Without a state the next build makes everything; a state left by an earlier build would
   // describe another site.
   if (site.state.empty()) {
     fs::remove(root / kSiteState, ec);
   } else {
-    std::ofstream state_out(root / kSiteState, std::ios::binary | std::ios::trunc);
-    state_out << site.state;
-    state_out.close();
-    if (!state_out) return Error{fmt::format("cannot write {}", (root / kSiteState).string())};
+    BG_TRY(write_file_atomically((root / kSiteState).string(), site.state));
   }
   return done;
 }

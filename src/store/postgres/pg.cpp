@@ -58,10 +58,13 @@ struct LibPq {
   decltype(&::PQclear) PQclear = nullptr;
   decltype(&::PQcmdTuples) PQcmdTuples = nullptr;
   decltype(&::PQconnectdbParams) PQconnectdbParams = nullptr;
+  decltype(&::PQconninfoFree) PQconninfoFree = nullptr;
+  decltype(&::PQconninfoParse) PQconninfoParse = nullptr;
   decltype(&::PQerrorMessage) PQerrorMessage = nullptr;
   decltype(&::PQexec) PQexec = nullptr;
   decltype(&::PQexecPrepared) PQexecPrepared = nullptr;
   decltype(&::PQfinish) PQfinish = nullptr;
+  decltype(&::PQfreemem) PQfreemem = nullptr;
   decltype(&::PQftype) PQftype = nullptr;
   decltype(&::PQgetisnull) PQgetisnull = nullptr;
   decltype(&::PQgetlength) PQgetlength = nullptr;
@@ -90,10 +93,13 @@ Result<const LibPq*> load_libpq() {
     get(l.PQclear, "PQclear");
     get(l.PQcmdTuples, "PQcmdTuples");
     get(l.PQconnectdbParams, "PQconnectdbParams");
+    get(l.PQconninfoFree, "PQconninfoFree");
+    get(l.PQconninfoParse, "PQconninfoParse");
     get(l.PQerrorMessage, "PQerrorMessage");
     get(l.PQexec, "PQexec");
     get(l.PQexecPrepared, "PQexecPrepared");
     get(l.PQfinish, "PQfinish");
+    get(l.PQfreemem, "PQfreemem");
     get(l.PQftype, "PQftype");
     get(l.PQgetisnull, "PQgetisnull");
     get(l.PQgetlength, "PQgetlength");
@@ -217,10 +223,36 @@ Conn::~Conn() {
   pq().PQfinish(conn_);
 }
 
+namespace {
+
+// The values libpq itself reads from `url` for its secret keywords (those it shows as "*"),
+// with `secrets`; an error when libpq cannot read the URL.
+Status add_libpq_secrets(const std::string& url, const std::string& where,
+                         std::vector<std::string>& secrets) {
+  char* why = nullptr;
+  PQconninfoOption* options = pq().PQconninfoParse(url.c_str(), &why);
+  if (options == nullptr) {
+    std::string message = why != nullptr ? one_line(why) : "out of memory";
+    if (why != nullptr) pq().PQfreemem(why);
+    return Error{where + ": libpq cannot read this URL: " + scrub(message, secrets)};
+  }
+  for (const PQconninfoOption* o = options; o->keyword != nullptr; ++o) {
+    if (o->val != nullptr && *o->val != '\0' && o->dispchar != nullptr &&
+        std::strchr(o->dispchar, '*') != nullptr)
+      secrets.emplace_back(o->val);
+  }
+  pq().PQconninfoFree(options);
+  return ok_status();
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Conn>> Conn::connect(const std::string& url) {
   const std::string where = redact_url(url);
-  const std::vector<std::string> secrets = url_secrets(url);
+  std::vector<std::string> secrets = url_secrets(url);
   if (auto lib = load_libpq(); !lib.ok()) return Error{where + ": " + lib.error().message};
+  BG_TRY(check_url(url));
+  BG_TRY(add_libpq_secrets(url, where, secrets));
   // The URL is expanded as libpq reads it; the application name is only a fallback.
   const char* keywords[] = {"dbname", "fallback_application_name", "client_encoding", nullptr};
   const char* values[] = {url.c_str(), "benchguard", "UTF8", nullptr};

@@ -122,7 +122,28 @@ Result<std::unique_ptr<Db>> Db::open(const std::string& path, int flags, const s
     return Error{path + ": cannot open database: " + message};
   }
   sqlite3_extended_result_codes(handle, 1);
-  return std::unique_ptr<Db>(new Db(path, handle));
+  // A database file may come from someone else (`compare FILE`, `db merge`): nothing in it
+  // may corrupt it on purpose (SQLITE_DBCONFIG_DEFENSIVE: no writable_schema, no direct
+  // page writes) or run functions with side effects from its schema (trusted_schema off).
+  sqlite3_db_config(handle, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+  sqlite3_db_config(handle, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+  std::unique_ptr<Db> db(new Db(path, handle));
+  sqlite3_progress_handler(
+      handle, 10000,
+      [](void* self) -> int {
+        const auto deadline = static_cast<Db*>(self)->deadline_;
+        return deadline != std::chrono::steady_clock::time_point{} &&
+                       std::chrono::steady_clock::now() > deadline
+                   ? 1
+                   : 0;
+      },
+      db.get());
+  return db;
+}
+
+void Db::bound_queries(std::chrono::milliseconds limit) {
+  deadline_ = limit.count() > 0 ? std::chrono::steady_clock::now() + limit
+                                : std::chrono::steady_clock::time_point{};
 }
 
 Db::~Db() {

@@ -3,6 +3,7 @@
 // as an Error naming the database path, never as an exception.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -138,6 +139,9 @@ class Db {
   sqlite3* handle() { return db_; }
   // Keeps `fd` open (a lock on the file) until the connection has closed.
   void hold_fd(int fd) { held_fd_ = fd; }
+  // Statements run from now on are interrupted (SQLITE_INTERRUPT) once `limit` has passed;
+  // zero lifts the bound. For the queries made of a file not yet known to be benchguard's.
+  void bound_queries(std::chrono::milliseconds limit);
 
   // "PATH: context: sqlite's message" for the connection's last failure. A full disk (or a
   // file size limit reached) says "PATH: disk full: ..." and what to do.
@@ -171,6 +175,7 @@ class Db {
   sqlite3* db_;
   int held_fd_ = -1;
   mutable bool disk_full_ = false;
+  std::chrono::steady_clock::time_point deadline_{};  // of bound_queries; {} when unbounded
   // Node-based, so the in_use flags handed to Stmt stay put as the cache grows.
   std::unordered_map<std::string, Cached, StringHash, std::equal_to<>> cache_;
 };

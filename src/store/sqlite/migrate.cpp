@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/embedded.hpp"
+#include "core/names.hpp"
 #include "store/sqlite/iteration_columns.hpp"
 
 namespace benchguard::store::sqlite {
@@ -186,8 +187,31 @@ int latest_schema_version() {
   return kLatest;
 }
 
+namespace {
+
+// benchguard's schema has tables and indexes only. A view or a trigger in a file is someone
+// else's code, run by reading a table it stands in for (a recursive view in place of
+// run_labels made `runs` hang) or by writing one: such a file is refused, naming it.
+Status refuse_views_and_triggers(Db& db) {
+  BG_ASSIGN(Stmt stmt, db.prepare("SELECT type, name FROM sqlite_master WHERE type IN "
+                                  "('view', 'trigger') ORDER BY type, name LIMIT 1"));
+  BG_ASSIGN(bool row, stmt.step());
+  if (!row) return ok_status();
+  return Error{db.path() + ": holds " + stmt.text(0) + " '" + escape_name(stmt.text(1)) +
+               "', which benchguard's schema has not; refusing to read it"};
+}
+
+}  // namespace
+
 Result<SchemaProbe> probe_schema(Db& db) {
   SchemaProbe probe;
+  // The file is not yet known to be benchguard's: no query of it may run for long.
+  db.bound_queries(std::chrono::seconds(10));
+  struct Unbound {
+    Db& db;
+    ~Unbound() { db.bound_queries(std::chrono::milliseconds(0)); }
+  } unbound{db};
+  BG_TRY(refuse_views_and_triggers(db));
   {
     BG_ASSIGN(Stmt stmt, db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND "
                                     "name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"));
