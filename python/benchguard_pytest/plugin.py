@@ -22,6 +22,7 @@ fixtures on the package.
 """
 
 import enum
+import json
 import os
 import platform
 import socket
@@ -29,7 +30,7 @@ import time
 
 import pytest
 
-from . import _measure, _record
+from . import _measure, _metrics, _record
 from ._version import __version__
 
 __all__ = [
@@ -62,6 +63,12 @@ def pytest_addoption(parser):
         help="iterations one benchmark_*(fn) call measures (default 1; under `benchguard run` "
         "$BENCHGUARD_ITERATIONS)")
     group.addoption(
+        "--benchguard-tracemalloc", dest="benchguard_tracemalloc", action="store_true",
+        default=False,
+        help="benchmark_memory and benchmark_time_memory also record python_peak_bytes, the "
+        "peak of the Python allocations tracemalloc traces during the body (slows the body: "
+        "docs/pytest.md); the benchguard_tracemalloc mark asks it for one test")
+    group.addoption(
         "--benchguard-label", dest="benchguard_labels", action="append", default=[],
         metavar="KEY=VALUE", help="label the imported run (repeatable; as `benchguard run "
         "--label`)")
@@ -82,6 +89,7 @@ class _State:
         self.current = {}  # nodeid -> Record of the test running now
         self.done = []  # Records of finished tests (direct mode)
         self.notes = []
+        self.declared = {}  # metric -> (unit, better), over the session
         self.started_at_ns = time.time_ns()
 
 
@@ -113,6 +121,9 @@ def _looks_like_test_path(value):
 
 
 def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "benchguard_tracemalloc: the test's benchguard fixture also records "
+        "python_peak_bytes (tracemalloc's peak of Python allocations during the body)")
     state = _State()
     _set_state(config, state)
     value = config.getoption("benchguard")
@@ -310,7 +321,30 @@ def _artifacts(config, state):
         ("benchguard_pytest_version", __version__),
         ("pytest_args", _clean(args, 1000)),
         ("pytest_outcomes", outcomes),
+        ("python_packages", _packages_json(state)),
+        # The CSV layout the session is imported in has no place for units and directions:
+        # kept here, so that they are on record with the run.
+        ("metric_declarations", _declarations_json(state)),
     ]
+
+
+def _packages_json(state):
+    from . import packages  # only when recording a session
+
+    try:
+        return packages.to_json()
+    except Exception as e:  # importlib.metadata can meet anything on sys.path
+        _note(state, "python_packages not recorded: {}: {}".format(type(e).__name__, e))
+        return ""
+
+
+def _declarations_json(state):
+    metrics = {}
+    for rec in state.done:
+        metrics.update(rec.declared)
+    return json.dumps({name: {"unit": unit, "better": better}
+                       for name, (unit, better) in sorted(metrics.items())},
+                      ensure_ascii=False, separators=(",", ":"))
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -322,6 +356,14 @@ def pytest_sessionfinish(session, exitstatus):
     if not state.done:
         _note(state, "no test used a benchmark fixture: nothing recorded")
         return
+    higher = sorted({name for rec in state.done for name, (unit, better) in rec.declared.items()
+                     if better == "higher" and name not in _metrics.BUILTIN})
+    if higher:
+        _note(state, "{}: higher is better, but the import stores no direction (benchguard's "
+                     "CSV layout has no place for it): a database that does not know a metric "
+                     "stores it lower-is-better. Units and directions are kept in the run's "
+                     "artifact metric_declarations; `benchguard run` stores them".format(
+                         ", ".join(higher)))
     path = _record.temp_csv_path()
     _record.write_csv(path, state.done, "pytest", state.started_at_ns,
                       _artifacts(session.config, state))
@@ -368,16 +410,23 @@ class Benchmark:
     `with bench:` measures its body as one iteration (a test may enter it several times,
     e.g. `for _ in range(bench.iterations)`); `bench(fn, *args, **kwargs)` measures
     `bench.iterations` calls of fn, one iteration each, and returns what the last returned.
-    Without --benchguard both run the code once each time and record nothing.
+    `bench.record(name, value, unit=None, better="lower")` adds a metric of its own to an
+    iteration. Without --benchguard all run the code once each time and record nothing.
     """
 
-    def __init__(self, fixture, iterations, record, notes):
+    def __init__(self, fixture, iterations, record, notes, nodeid="", declared=None,
+                 python_memory=False):
         self._fixture = fixture
         self._iterations = iterations
         self._record = record
         self._notes = notes
+        self._nodeid = nodeid
+        self._declared = {} if declared is None else declared
+        self._python_memory = python_memory
         self._measurement = None
         self._active = False
+        self._pending = {}
+        self._done = 0  # iterations measured (or, not recording, run) so far
 
     @property
     def iterations(self):
@@ -389,6 +438,29 @@ class Benchmark:
     def recording(self):
         """Whether the measurements go anywhere (--benchguard was given)."""
         return self._record is not None
+
+    def record(self, name, value, unit=None, better="lower"):
+        """Records metric `name` = `value` for an iteration: inside `with bench:` (or inside the
+        fn of `bench(fn)`) the iteration in progress, after it the last one measured. `unit`
+        ("s", "B", ...; default none) and `better` ("lower" or "higher") describe the metric;
+        a metric keeps one unit and direction. Recording a name twice in one iteration keeps
+        the last value. Wrong names, units or values (not a finite number; a negative time or
+        size) raise TypeError or ValueError naming the test, with or without --benchguard."""
+        where = "{}.record({!r}) in {}".format(
+            self._fixture, name if not isinstance(name, str) else name[:100], self._nodeid)
+        name, value, unit, better = _metrics.check(where, name, value, unit, better,
+                                                   self._declared)
+        if self._active:
+            self._pending[name] = value
+        elif self._done:
+            if self._record is not None and self._record.iterations:
+                self._record.iterations[-1][2][name] = value
+        else:
+            raise RuntimeError(
+                "{}: no iteration to record into yet: call it inside `with {}:` (the iteration "
+                "in progress) or after one (the last iteration)".format(where, self._fixture))
+        if self._record is not None:
+            self._record.declared[name] = (unit, better)
 
     def __call__(self, fn, *args, **kwargs):
         if not callable(fn):
@@ -404,24 +476,46 @@ class Benchmark:
             raise RuntimeError("{}: a measurement is already running (nested use)".format(
                 self._fixture))
         self._active = True
+        self._pending = {}
         if self._record is not None:
             if self._measurement is None:
-                self._measurement = _measure.Measurement(memory=self._fixture in _MEMORY)
+                self._measurement = _measure.Measurement(
+                    memory=self._fixture in _MEMORY, python_memory=self._python_memory)
                 if self._fixture in _MEMORY and not self._measurement.rss_available:
-                    self._notes.append("memory not measured: /proc/self/statm is not readable")
+                    _note_list(self._notes,
+                               "memory not measured: /proc/self/statm is not readable")
             self._measurement.start()
         return self
 
     def __exit__(self, exc_type, exc, tb):
         self._active = False
+        self._done += 1
         if self._record is not None:
-            self._record.iterations.append(self._measurement.stop())
+            start, end, metrics = self._measurement.stop()
+            for name in metrics:
+                if name in _metrics.MEASURED:
+                    self._record.declared[name] = _metrics.MEASURED[name]
+            metrics.update(self._pending)
+            self._record.iterations.append((start, end, metrics))
+        self._pending = {}
         return False
 
     def _close(self):
         if self._measurement is not None:
             self._measurement.close()
             self._measurement = None
+
+
+def _note_list(notes, text):
+    if text not in notes:
+        notes.append(text)
+
+
+def _wants_python_memory(request, fixture):
+    if request.node.get_closest_marker("benchguard_tracemalloc") is not None:
+        return True
+    return fixture in _MEMORY and bool(request.config.getoption("benchguard_tracemalloc",
+                                                                default=False))
 
 
 def _benchmark_fixture(request, fixture):
@@ -435,7 +529,10 @@ def _benchmark_fixture(request, fixture):
         record = state.current.get(request.node.nodeid)
     iterations = state.iterations if record is not None else 1
     notes = state.notes if state is not None else []
-    bench = Benchmark(fixture, iterations, record, notes)
+    declared = state.declared if state is not None else None
+    bench = Benchmark(fixture, iterations, record, notes, nodeid=request.node.nodeid,
+                      declared=declared,
+                      python_memory=_wants_python_memory(request, fixture))
     try:
         yield bench
     finally:
@@ -445,15 +542,16 @@ def _benchmark_fixture(request, fixture):
 @pytest.fixture
 def benchmark_time(request):
     """Measures the wall time of its body (`with benchmark_time:`) or of a call
-    (`benchmark_time(fn, *args)`): metric wall_time."""
+    (`benchmark_time(fn, *args)`): metric wall_time (s)."""
     yield from _benchmark_fixture(request, "benchmark_time")
 
 
 @pytest.fixture
 def benchmark_memory(request):
-    """Measures the memory of the process while its body runs: rss_peak_bytes (the resident
-    set's high-water mark) and rss_avg_bytes (its time-weighted mean, sampled), with the
-    iteration's wall_time."""
+    """Measures the memory of the process while its body runs (bytes): rss_peak_bytes (the
+    resident set's high-water mark), rss_avg_bytes (its time-weighted mean, sampled) and
+    rss_above_start_bytes (the peak above the resident set when the body started), with the
+    iteration's wall_time; python_peak_bytes too with --benchguard-tracemalloc."""
     yield from _benchmark_fixture(request, "benchmark_memory")
 
 
