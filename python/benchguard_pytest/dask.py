@@ -15,8 +15,12 @@ set-up and collection are not timed, or inside it) it records, with `bench.recor
   the wall time when threads compute in parallel.
 - dask_transfer_time (s): the same for the "transfer" phases (fetching inputs from other
   workers; 0 with one worker).
+- dask_disk_time (s): the same for "disk-write" and "disk-read" (spilling to disk and
+  reading back), and dask_deserialize_time (s) for "deserialize" (usually 0 where workers
+  share the client's process). These four are what Coiled's benchmark_task_durations
+  records.
 - dask_spilled_bytes (B): bytes the workers wrote to disk during the block (the difference of
-  their SpillBuffer's cumulative disk_write_bytes_total, distributed 2022.6 and later); not
+  their SpillBuffer's cumulative disk_write_bytes_total, as distributed 2022.12 has it); not
   recorded where the version does not expose it or a worker has no spill buffer.
 - dask_worker_peak_bytes (B): each worker process's resident set sampled every `interval`
   seconds (10 ms) by a thread on the worker during the block, the peaks of the workers
@@ -157,6 +161,9 @@ def cluster_metrics(client, bench, interval=0.01):
     phases = _phase_seconds(stream.data)
     bench.record("dask_compute_time", phases.get("compute", 0.0), unit="s")
     bench.record("dask_transfer_time", phases.get("transfer", 0.0), unit="s")
+    bench.record("dask_disk_time", phases.get("disk-write", 0.0) + phases.get("disk-read", 0.0),
+                 unit="s")
+    bench.record("dask_deserialize_time", phases.get("deserialize", 0.0), unit="s")
     per_worker = [r for r in results.values() if r is not None]
     spills = [r["spilled"] for r in per_worker]
     if per_worker and all(s is not None for s in spills):

@@ -92,6 +92,7 @@ def test_cluster_metrics_records_task_times_spill_and_worker_memory(
     m = it["metrics"]
     # 128 MB persisted on a worker that keeps 40 MB in memory: the rest went to disk.
     assert 60e6 < m["dask_spilled_bytes"] <= 128 * 1024 * 1024, m
+    assert m["dask_disk_time"] > 0, m
     assert m["dask_compute_time"] > 0 and m["wall_time"] > 0, m
 
 
@@ -108,6 +109,8 @@ def test_under_benchguard_run_the_cluster_metrics_have_units(pytester, clean_env
     table = metric_table(db)
     assert table["dask_compute_time"] == ("s", "lower")
     assert table["dask_transfer_time"] == ("s", "lower")
+    assert table["dask_disk_time"] == ("s", "lower")
+    assert table["dask_deserialize_time"] == ("s", "lower")
     assert table["dask_spilled_bytes"] == ("B", "lower")
     assert table["dask_worker_peak_bytes"] == ("B", "lower")
     assert table["dask_worker_above_start_bytes"] == ("B", "lower")
