@@ -11,15 +11,24 @@ the resident set of the whole process (every thread), read from /proc/self:
   every 2 ms by a thread while the body runs, plus a sample at its start and its end. The
   thread needs the GIL to take a sample, so a body that holds it (pure Python) is sampled
   about every 5 ms (the interpreter's switch interval) and runs a little slower.
+- rss_above_start_bytes: rss_peak_bytes minus the resident set when the body started: what
+  the body itself needed on top of what the process held (the interpreter, imports, input).
 
-tracemalloc is not used: its own tables grow with every live block (three times the resident
-set of a body that allocates a million tuples, and six times its time), so it would measure
-itself.
+All three are bytes (unit "B", lower is better).
+
+python_peak_bytes (only where asked: --benchguard-tracemalloc or the benchguard_tracemalloc
+mark): the peak of the Python allocations tracemalloc traced during the body, above what it
+traced when the body started. tracemalloc is started before the body and stopped after it
+(left running, with its peak reset, if something else started it). It is not on by default:
+its own tables grow with every live block (three times the resident set of a body that
+allocates a million tuples, and six times its time), so the iteration's time and RSS figures
+then include tracemalloc's cost.
 """
 
 import os
 import threading
 import time
+import tracemalloc
 
 from . import _count
 
@@ -110,10 +119,11 @@ class RssSampler:
         self._thread.start()
 
     def stop(self):
-        """(peak bytes, time-weighted mean bytes) since start()."""
+        """(peak bytes, time-weighted mean bytes, bytes at start) since start()."""
         end = (now_ns(), self._rss())
         self._stop.set()
         self._thread.join()
+        first = self._samples[0][1]
         samples = sorted(s for s in self._samples if s[0] <= end[0])
         samples.append(end)
         peak = max(rss for _, rss in samples)
@@ -129,11 +139,33 @@ class RssSampler:
             for (t0, r0), (t1, r1) in zip(samples, samples[1:]):
                 area += (t1 - t0) * (r0 + r1) / 2.0
             mean = area / span
-        return peak, mean
+        return peak, mean, first
 
     def close(self):
         self._statm.close()
         self._status.close()
+
+
+class _Tracer:
+    """The peak of traced Python allocations over the body (tracemalloc)."""
+
+    def __init__(self):
+        self._started = False
+        self._base = 0
+
+    def start(self):
+        self._started = not tracemalloc.is_tracing()
+        if self._started:
+            tracemalloc.start()
+        elif hasattr(tracemalloc, "reset_peak"):  # Python 3.9
+            tracemalloc.reset_peak()
+        self._base = tracemalloc.get_traced_memory()[0]
+
+    def stop(self):
+        peak = tracemalloc.get_traced_memory()[1]
+        if self._started:
+            tracemalloc.stop()
+        return max(0, peak - self._base)
 
 
 class Measurement:
@@ -142,11 +174,12 @@ class Measurement:
     hold the body's `instructions` too, and where hardware counters work its counts of them
     (_count.py)."""
 
-    def __init__(self, memory):
+    def __init__(self, memory, python_memory=False):
         self._rss = RssSampler() if memory else None
         if self._rss is not None and not self._rss.available:
             self._rss.close()
             self._rss = None
+        self._tracer = _Tracer() if python_memory else None
         self._count = _count.Counter()
         self._start = 0
 
@@ -155,6 +188,8 @@ class Measurement:
         return self._rss is not None
 
     def start(self):
+        if self._tracer is not None:
+            self._tracer.start()
         if self._rss is not None:
             self._rss.start()
         self._start = now_ns()
@@ -165,9 +200,12 @@ class Measurement:
         end = now_ns()
         metrics = dict(counted)
         if self._rss is not None:
-            peak, mean = self._rss.stop()
+            peak, mean, first = self._rss.stop()
             metrics["rss_peak_bytes"] = peak
             metrics["rss_avg_bytes"] = mean
+            metrics["rss_above_start_bytes"] = max(0, peak - first)
+        if self._tracer is not None:
+            metrics["python_peak_bytes"] = self._tracer.stop()
         return self._start, end, metrics
 
     def close(self):

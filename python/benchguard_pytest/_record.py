@@ -1,12 +1,15 @@
 """Where the measurements of a test go.
 
 - Under `benchguard run` (BENCHGUARD_RESULTS set): one JSON line per iteration appended to
-  that file, the iteration protocol (docs/protocol.md); benchguard stores them with the
+  that file, the iteration protocol (docs/protocol.md), after a declaration line for each
+  metric with a unit or a higher-is-better direction; benchguard stores them with the
   instance it launched.
 - Otherwise: every test's iterations, at the end of the session, in one file of benchguard's
   own CSV layout (what `benchguard export --format csv` writes and `benchguard import` reads
   back: one column per metric, a failure column), imported with `benchguard import` as one
-  run.
+  run. That layout has no place for a metric's unit or direction: the plugin keeps them in
+  the run artifact `metric_declarations` (JSON), and the database stores the metrics it does
+  not already know without a unit, lower is better.
 """
 
 import csv
@@ -15,6 +18,8 @@ import os
 import shutil
 import subprocess
 import tempfile
+
+from . import _metrics
 
 CSV_FIXED = [
     "suite", "benchmark", "type", "order", "pair", "runid", "iteration", "iteration_start_ns",
@@ -30,6 +35,7 @@ class Record:
         self.name = name
         self.fixture = fixture
         self.iterations = []  # (start_ns, end_ns, {metric: value})
+        self.declared = {}  # metric -> (unit, better) of the metrics in the iterations
         self.failure = ""  # empty: passed
         self.outcome = "passed"
         self.start_ns = 0  # when the test started and ended (CLOCK_MONOTONIC)
@@ -58,7 +64,17 @@ class Record:
 
 
 def protocol_lines(record):
+    """The test's lines of the iteration protocol: a declaration line for every metric with a
+    unit or a higher-is-better direction, then one line per iteration."""
     lines = []
+    present = set()
+    for _, _, metrics in record.iterations:
+        present.update(metrics)
+    for name in sorted(present):
+        if name in record.declared:
+            line = _metrics.declaration(name, *record.declared[name])
+            if line is not None:
+                lines.append(json.dumps(line, ensure_ascii=False))
     for i, (start, end, metrics, failure) in enumerate(record.rows()):
         line = {"iteration": i, "start_ns": start, "end_ns": end}
         if metrics:
