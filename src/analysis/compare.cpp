@@ -83,6 +83,17 @@ std::vector<std::string> metric_selection(
   return with_also(std::move(out));
 }
 
+// The unit and direction the store holds for `metric`, from the first benchmark whose variants
+// carry it (the first benchmark may not report a metric that others do), else as built in.
+MetricInfo described(const std::vector<std::pair<const VariantData*, const VariantData*>>& pairs,
+                     const std::string& metric) {
+  for (const auto& [va, vb] : pairs)
+    for (const auto* v : {va, vb})
+      for (const auto& m : v->metrics)
+        if (m.name == metric) return m;
+  return metric_info(metric);
+}
+
 // A row whose values say nothing about the benchmark gets no verdict, and says why: memory at
 // benchguard's launch floor (an upper bound), or a measure too coarse for the benchmark (CPU
 // times count in clock ticks: a short benchmark's are mostly 0, its ratio has no upper end).
@@ -104,6 +115,10 @@ void withhold_unmeasured(BenchmarkComparison& row) {
     r.warnings.push_back(floor_note(row));
     return;
   }
+  // Only CPU times are counted in ticks: a size or a count of 0 on both sides (nothing spilled)
+  // is a value like any other, and the same 0 on both sides is unchanged.
+  const std::string& name = row.metric.name;
+  if (name != "cpu_time" && name != "user_time" && name != "sys_time") return;
   const auto zeros = [](const MetricSample& m) {
     const auto xs = m.series.values();
     return static_cast<std::size_t>(std::count(xs.begin(), xs.end(), 0.0));
@@ -341,7 +356,7 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
     MetricComparison mc;
     std::vector<double> thresholds;
     std::vector<std::vector<std::string>> notes;  // per row: its burn-in and calibration
-    mc.metric = pairs.empty() ? metric_info(metric) : metric_info(*pairs.front().first, metric);
+    mc.metric = described(pairs, metric);
     std::vector<stats::Hierarchical> da, db;
     std::vector<stats::RatioSample> samples;
     for (const auto& [va, vb] : pairs) {

@@ -94,6 +94,35 @@ TEST(AnalysisCompare, ACustomMetricTakesTheDirectionTheStoreHolds) {
   }
 }
 
+// The description comes from a benchmark that has the metric, not from the first one: a
+// first benchmark without the rate must not make it lower-is-better for the others.
+TEST(AnalysisCompare, AMetricIsDescribedByTheBenchmarksThatReportIt) {
+  auto time_only = [](VariantData v) {
+    for (auto& in : v.instances)
+      for (auto& it : in.iterations) it.metrics.resize(1);
+    return v;
+  };
+  auto rate = [](VariantData v) {
+    for (auto& in : v.instances)
+      for (auto& it : in.iterations) it.metrics[1].first = "items_per_second";
+    v.metrics = {{"items_per_second", "1/s", Direction::kHigherIsBetter}};
+    return v;
+  };
+  const auto a1 = time_only(synthetic("first", 1.0, 10, 10, 1));
+  const auto b1 = time_only(synthetic("first", 1.0, 10, 10, 2));
+  const auto a2 = rate(synthetic("second", 1.0, 10, 10, 3));
+  const auto b2 = rate(synthetic("second", 1.2, 10, 10, 4));
+  Side a{"A", {&a1, &a2}}, b{"B", {&b1, &b2}};
+  auto o = quick_compare_options();
+  o.metrics = {"items_per_second"};
+  const auto r = compare_sides(a, b, o);
+  ASSERT_EQ(r.metrics.size(), 1u);
+  EXPECT_EQ(r.metrics[0].metric.unit, "1/s");
+  EXPECT_EQ(r.metrics[0].metric.direction, Direction::kHigherIsBetter);
+  ASSERT_EQ(r.metrics[0].rows.size(), 1u);
+  EXPECT_EQ(r.metrics[0].rows[0].result.verdict, stats::Verdict::kSlower);  // the rate fell
+}
+
 TEST(AnalysisCompare, UnmatchedBenchmarksAreReported) {
   const auto a1 = synthetic("x", 1.0, 5, 5, 1), a2 = synthetic("only-a", 1.0, 5, 5, 2);
   const auto b1 = synthetic("x", 1.0, 5, 5, 3), b2 = synthetic("only-b", 1.0, 5, 5, 4);
@@ -213,6 +242,16 @@ TEST(AnalysisCompare, CpuTimeAtTheClocksResolutionGetsNoVerdict) {
   const auto d = outside("sys_time", {0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0});
   const auto r2 = compare_sides(Side{"A", {&c}}, Side{"B", {&d}}, o);
   EXPECT_EQ(only_row(r2).result.verdict, stats::Verdict::kSlower);
+  // Ticks are CPU times' alone: a benchmark's own count that is 0 on both sides (nothing
+  // spilled) is unchanged, with no note about resolution.
+  o.metrics = {"spilled_bytes"};
+  const auto e = outside("spilled_bytes", {0, 0, 0, 0, 0});
+  const auto f = outside("spilled_bytes", {0, 0, 0, 0, 0});
+  const auto r3 = compare_sides(Side{"A", {&e}}, Side{"B", {&f}}, o);
+  const auto& zero = only_row(r3);
+  EXPECT_EQ(zero.result.verdict, stats::Verdict::kUnchanged);
+  for (const auto& w : zero.result.warnings)
+    EXPECT_EQ(w.find("below what it resolves"), std::string::npos) << w;
 }
 
 TEST(AnalysisCompare, MemoryAtTheLaunchFloorGetsNoVerdict) {
