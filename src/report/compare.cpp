@@ -25,6 +25,18 @@ const char* p_method(const stats::Comparison& c) {
 
 }  // namespace
 
+std::string verdict_word(stats::Verdict verdict, const MetricInfo& metric) {
+  const bool regression = verdict == stats::Verdict::kSlower;
+  if (!regression && verdict != stats::Verdict::kFaster) return stats::to_string(verdict);
+  const std::string& unit = metric.unit;
+  const bool rate = unit.size() > 2 && unit.compare(unit.size() - 2, 2, "/s") == 0;
+  if (unit == "B") return regression ? "more memory" : "less memory";
+  // Counts of work (instructions, cycles, cache misses) stand for time, as rates do.
+  if (unit == "s" || rate || find_builtin_metric(metric.name) != nullptr)
+    return stats::to_string(verdict);
+  return regression ? "worse" : "better";
+}
+
 nlohmann::json compare_json(const analysis::CompareReport& r, const std::string& description,
                             const std::string& statistic, double confidence) {
   nlohmann::json j = {
@@ -51,6 +63,7 @@ nlohmann::json compare_json(const analysis::CompareReport& r, const std::string&
                       {"p_value_bootstrap", json_number(c.p_value_bootstrap)},
                       {"p_value_bootstrap_holm", json_number(c.p_value_bootstrap_adjusted)},
                       {"verdict", stats::to_string(c.verdict)},
+                      {"says", verdict_word(c.verdict, m.metric)},
                       {"threshold", json_number(c.threshold)},
                       {"calibrated", row.calibrated != nullptr},
                       {"method", row.duet ? "duet" : "instances"},
@@ -111,7 +124,7 @@ void print_compare(std::ostream& out, const std::string& format, const analysis:
       auto v = [&](double x) {
         return machine ? num(x, "{:.9g}") : format_value(x, m.metric.unit);
       };
-      std::string verdict = stats::to_string(c.verdict);
+      std::string verdict = verdict_word(c.verdict, m.metric);
       if (md && (c.verdict == stats::Verdict::kSlower || c.verdict == stats::Verdict::kFaster))
         verdict = fmt::format("**{}**", verdict);
       t.add_row({row.benchmark, m.metric.name, v(c.value_a), v(c.value_b), num(c.ratio.value),

@@ -10,6 +10,12 @@
 
 namespace benchguard::report {
 
+// The verdict in the metric's own words: `more memory`/`less memory` for sizes (unit "B"),
+// `slower`/`faster` for times, rates and the built-in counts of work (instructions, cycles),
+// `worse`/`better` for any other metric; `unchanged` and `inconclusive` as they are. JSON keeps
+// `verdict` as it is and adds this as `says`.
+std::string verdict_word(stats::Verdict verdict, const MetricInfo& metric);
+
 nlohmann::json compare_json(const analysis::CompareReport& r, const std::string& description,
                             const std::string& statistic, double confidence);
 
