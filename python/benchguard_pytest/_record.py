@@ -36,6 +36,7 @@ class Record:
         self.fixture = fixture
         self.iterations = []  # (start_ns, end_ns, {metric: value})
         self.declared = {}  # metric -> (unit, better) of the metrics in the iterations
+        self.burn_in = 0  # the first iterations are warm-up (direct mode)
         self.failure = ""  # empty: passed
         self.outcome = "passed"
         self.start_ns = 0  # when the test started and ended (CLOCK_MONOTONIC)
@@ -119,7 +120,7 @@ def write_csv(path, records, suite, started_at_ns, artifacts):
             instances[r.name] = runid + 1
             for i, (start, end, m, failure) in enumerate(r.rows()):
                 row = [suite, r.name, "sequential", "", "default", runid, i, start, end,
-                       end - start, 0, 0, failure]
+                       end - start, 1 if i < r.burn_in else 0, 0, failure]
                 row += [_number(m[k]) if k in m else "" for k in metrics]
                 row += ["pytest", started_at_ns] + artifact_values
                 w.writerow(row)

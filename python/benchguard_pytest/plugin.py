@@ -22,6 +22,7 @@ fixtures on the package.
 """
 
 import enum
+import inspect
 import json
 import os
 import platform
@@ -36,7 +37,8 @@ from ._version import __version__
 __all__ = [
     "Benchmark", "FIXTURES", "benchmark_name", "benchmark_memory", "benchmark_time",
     "benchmark_time_memory", "pytest_addoption", "pytest_collection_finish",
-    "pytest_configure", "pytest_runtest_makereport", "pytest_runtest_protocol",
+    "pytest_configure", "pytest_pyfunc_call", "pytest_runtest_makereport",
+    "pytest_runtest_protocol",
     "pytest_sessionfinish", "pytest_terminal_summary",
 ]
 
@@ -60,8 +62,12 @@ def pytest_addoption(parser):
     group.addoption(
         "--benchguard-iterations", dest="benchguard_iterations", type=int, default=None,
         metavar="N",
-        help="iterations one benchmark_*(fn) call measures (default 1; under `benchguard run` "
-        "$BENCHGUARD_ITERATIONS)")
+        help="iterations measured per test after its warm-up (default 1; under `benchguard "
+        "run` $BENCHGUARD_ITERATIONS)")
+    group.addoption(
+        "--benchguard-warmup", dest="benchguard_warmup", type=int, default=None, metavar="N",
+        help="iterations run first and stored as burn-in, so that a cold first call is not "
+        "measured (default 1; under `benchguard run` its --burn-in)")
     group.addoption(
         "--benchguard-tracemalloc", dest="benchguard_tracemalloc", action="store_true",
         default=False,
@@ -80,7 +86,8 @@ def pytest_addoption(parser):
 class _State:
     def __init__(self):
         self.mode = "off"  # off | protocol | direct
-        self.iterations = 1
+        self.iterations = 1  # warm-up included
+        self.warmup = 0  # direct mode: the first iterations, stored as burn-in
         self.db = None
         self.binary = None
         self.labels = []
@@ -130,6 +137,9 @@ def pytest_configure(config):
     n = config.getoption("benchguard_iterations")
     if n is not None and n < 1:
         raise pytest.UsageError("--benchguard-iterations must be at least 1")
+    warmup = config.getoption("benchguard_warmup")
+    if warmup is not None and warmup < 0:
+        raise pytest.UsageError("--benchguard-warmup must be 0 or more")
     if value is None:
         return
     if _looks_like_test_path(value):
@@ -162,7 +172,8 @@ def pytest_configure(config):
         raise pytest.UsageError(
             "--benchguard: the benchguard program was not found: set BENCHGUARD_BIN or put "
             "benchguard on PATH")
-    state.iterations = n or 1
+    state.warmup = 1 if warmup is None else warmup
+    state.iterations = state.warmup + (n or 1)
     state.labels = labels
 
 
@@ -255,8 +266,34 @@ def pytest_runtest_protocol(item, nextitem):
     if state is not None and state.mode != "off" and item.nodeid in state.items:
         name, fixture = state.items[item.nodeid]
         rec = _record.Record(item.nodeid, name, fixture)
+        rec.burn_in = state.warmup
         rec.start_ns = _measure.now_ns()
         state.current[item.nodeid] = rec
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem):
+    """Rounds: a recorded benchmark test that measured fewer iterations in a call than it is
+    asked for (a body of one `with bench:` block) is called again with the same fixtures until
+    it has them, as pytest-benchmark's rounds. Its first call, cold, is then the warm-up that
+    is stored as burn-in (--benchguard-warmup, or `benchguard run`'s --burn-in), and the rest
+    are measured warm."""
+    state = _state(pyfuncitem.config)
+    if state is None or state.mode == "off" or pyfuncitem.nodeid not in state.items:
+        return None
+    bench = pyfuncitem.funcargs.get(state.items[pyfuncitem.nodeid][1])
+    function = pyfuncitem.obj
+    if (not isinstance(bench, Benchmark) or bench._record is None
+            or inspect.iscoroutinefunction(function) or inspect.isasyncgenfunction(function)):
+        return None
+    args = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+    function(**args)
+    while 0 < bench._done < bench.iterations:
+        before = bench._done
+        function(**args)
+        if bench._done == before:  # this call measured nothing: do not loop for ever
+            break
+    return True
 
 
 def _failure_text(report):

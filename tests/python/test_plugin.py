@@ -169,7 +169,8 @@ def test_the_flag_records_one_benchmark_per_test_with_params_time_and_memory(
     write(pytester, BENCH_TESTS)
     db = pytester.path / "results.db"
     result = pytester.runpytest("-p", "benchguard_pytest", "-p", "no:cacheprovider",
-                                "--benchguard={}".format(db), "--benchguard-iterations", "3",
+                                "--benchguard={}".format(db), "--benchguard-warmup=0",
+                                "--benchguard-iterations", "3",
                                 "--benchguard-label", "team=seed")
     result.assert_outcomes(passed=7)
     result.stdout.fnmatch_lines(["*6 test(s) recorded into*results.db*"])
@@ -187,8 +188,9 @@ def test_the_flag_records_one_benchmark_per_test_with_params_time_and_memory(
         assert len(v["instances"]) == 1 and v["instances"][0]["failure"] == "", name
         its = iterations(v)
         # A call measures --benchguard-iterations calls; `with` one each time it is entered,
-        # which test_with does `iterations` times and test_time_memory once.
-        assert len(its) == (1 if name.endswith("time_memory") else 3), name
+        # which test_with does `iterations` times, and test_time_memory once a call, so it is
+        # called again until it has them (rounds).
+        assert len(its) == 3, name
         for it in its:
             assert it["failure"] == "" and it["metrics"]["wall_time"] > 0, name
             assert it["end_ns"] > it["start_ns"] > 0
@@ -205,7 +207,8 @@ def test_the_flag_records_one_benchmark_per_test_with_params_time_and_memory(
 
     # A second session is a second run of the same benchmarks: what history and compare use.
     result = pytester.runpytest("-p", "benchguard_pytest", "-p", "no:cacheprovider",
-                                "test_bench.py::test_with", "--benchguard={}".format(db))
+                                "test_bench.py::test_with", "--benchguard={}".format(db),
+                                "--benchguard-warmup=0")
     result.assert_outcomes(passed=1)
     runs, _ = exported(clean_env, db)
     assert len(runs) == 2
@@ -238,7 +241,7 @@ def test_failed_skipped_and_unmeasured_tests_are_recorded_as_failed(pytester, cl
     write(pytester, OUTCOME_TESTS, name="test_outcomes")
     db = pytester.path / "outcomes.db"
     result = pytester.runpytest("-p", "benchguard_pytest", "-p", "no:cacheprovider",
-                                "--benchguard={}".format(db))
+                                "--benchguard={}".format(db), "--benchguard-warmup=0")
     result.assert_outcomes(passed=2, failed=1, errors=2, skipped=1, xfailed=1)
     result.stdout.fnmatch_lines(["*7 test(s) recorded into*(6 failed, skipped or not measured*"])
     (run,), variants = exported(clean_env, db)
@@ -430,9 +433,67 @@ def test_pip_installs_it_offline_and_pytest_loads_it_by_its_entry_point(
     monkeypatch.setenv("PYTHONPATH", str(site))
     db = pytester.path / "installed.db"
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           "test_bench.py::test_with", "--benchguard={}".format(db)],
+                           "test_bench.py::test_with", "--benchguard={}".format(db),
+                           "--benchguard-warmup=0"],
                           cwd=str(pytester.path), stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, universal_newlines=True)
     assert proc.returncode == 0, proc.stdout
     _, variants = exported(clean_env, db)
     assert set(variants) == {"test_bench.py::test_with"}
+
+
+WARM_TESTS = """
+    import os
+
+    def _called(name):
+        with open(os.path.join(os.environ["CALLS_DIR"], name), "a") as f:
+            f.write("x")
+
+    def test_one_block(benchmark_time):
+        _called("one_block")
+        with benchmark_time:
+            sum(range(1000))
+
+    def test_loop(benchmark_time):
+        _called("loop")
+        for _ in range(benchmark_time.iterations):
+            with benchmark_time:
+                sum(range(1000))
+"""
+
+
+def test_a_session_is_warm_by_default_and_calls_a_one_block_test_again(pytester, clean_env,
+                                                                       monkeypatch):
+    """The first iteration is a warm-up stored as burn-in (--benchguard-warmup, default 1);
+    a test that measures one block a call is called again until it has its iterations
+    (rounds), a test that loops over bench.iterations once."""
+    write(pytester, WARM_TESTS, name="test_warm")
+    calls = pytester.path / "calls"
+    calls.mkdir()
+    monkeypatch.setenv("CALLS_DIR", str(calls))
+    db = pytester.path / "warm.db"
+    result = pytester.runpytest("-p", "benchguard_pytest", "-p", "no:cacheprovider",
+                                "--benchguard={}".format(db))
+    result.assert_outcomes(passed=2)
+    _, variants = exported(clean_env, db)
+    for name in ("test_warm.py::test_one_block", "test_warm.py::test_loop"):
+        its = iterations(variants[name])
+        assert [it["burn_in"] for it in its] == [True, False], name
+    assert (calls / "one_block").read_text() == "xx"
+    assert (calls / "loop").read_text() == "x"
+
+    # No warm-up, three measured: three calls of the one-block test, none burn-in.
+    db = pytester.path / "cold.db"
+    for f in calls.iterdir():
+        f.unlink()
+    result = pytester.runpytest("-p", "benchguard_pytest", "-p", "no:cacheprovider",
+                                "--benchguard={}".format(db), "--benchguard-warmup=0",
+                                "--benchguard-iterations", "3")
+    result.assert_outcomes(passed=2)
+    _, variants = exported(clean_env, db)
+    its = iterations(variants["test_warm.py::test_one_block"])
+    assert [it["burn_in"] for it in its] == [False] * 3
+    assert (calls / "one_block").read_text() == "xxx"
+    assert (calls / "loop").read_text() == "x"
+    result = pytester.runpytest("-p", "benchguard_pytest", "--benchguard-warmup=-1")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
