@@ -22,6 +22,7 @@ packages=(
   valgrind  # the instructions channel (measure: instructions) and its tests
   libbenchmark-dev
   python3 python3-pytest python3-pip python3-setuptools
+  python3-dask python3-distributed python3-pandas  # benchguard pytest on real Dask (its tests)
   dpkg-dev zsh groff-base
   chromium            # the dashboard's browser tests (ctest -L browser)
 )

@@ -62,6 +62,7 @@ constexpr std::array kCommands = {
     Command{"gate", add_gate},
     Command{"confirm", add_confirm},
     Command{"ab", add_ab},
+    Command{"pytest", add_pytest},
     Command{"bisect", add_bisect},
     Command{"submit", add_submit},
     Command{"task", add_task},

@@ -80,6 +80,7 @@ Action add_ack(CLI::App& app, Context& ctx);
 Action add_unack(CLI::App& app, Context& ctx);
 Action add_gate(CLI::App& app, Context& ctx);
 Action add_ab(CLI::App& app, Context& ctx);
+Action add_pytest(CLI::App& app, Context& ctx);
 Action add_bisect(CLI::App& app, Context& ctx);
 Action add_submit(CLI::App& app, Context& ctx);
 Action add_task(CLI::App& app, Context& ctx);

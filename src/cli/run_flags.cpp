@@ -131,6 +131,10 @@ Status apply_flags(const RunFlags& f, Suite& s) {
 
 }  // namespace
 
+Status apply_run_flags(const RunFlags& f, Suite& s) {
+  return apply_flags(f, s);
+}
+
 void add_run_flags(CLI::App* c, RunFlags& f) {
   c->add_option("--plan", f.plan, "Plan YAML (from `benchguard plan`) overriding counts");
   c->add_option("--schedule", f.schedule,

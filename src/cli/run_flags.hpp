@@ -39,6 +39,9 @@ struct RunFlags {
 // --no-counters, --show-output.
 void add_run_flags(CLI::App* c, RunFlags& f);
 
+// The count, timeout, channel, layout and schedule flags applied to every benchmark of `s`.
+Status apply_run_flags(const RunFlags& f, Suite& s);
+
 // The suite file (or `-- CMD` from ctx.trailing), with the plan, the count flags and, with
 // f.null, the A/A form applied; warnings (unmatched plan entries) go to ctx.err.
 Result<Suite> prepare_suite(Context& ctx, const RunFlags& f);
