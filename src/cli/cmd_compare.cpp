@@ -55,6 +55,9 @@ Result<int> do_compare(Context& ctx, const CompareFlags& f) {
   auto report = analysis::compare_sides(inputs.a, inputs.b, opts);
   const auto conditions = analysis::condition_warnings(inputs.conditions_a, inputs.conditions_b);
   report.warnings.insert(report.warnings.begin(), conditions.begin(), conditions.end());
+  if (!inputs.packages_note.empty())
+    report.warnings.insert(report.warnings.begin() + static_cast<std::ptrdiff_t>(conditions.size()),
+                           inputs.packages_note);
   if (report.metrics.empty()) {
     // Why, when the comparison knows: the first of its warnings.
     return Error{"nothing to compare: no benchmark has measurements on both sides" +

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/compare.hpp"
+#include "analysis/conditions.hpp"
 #include "cli/analysis_flags.hpp"
 #include "cli/app.hpp"
 #include "cli/progress.hpp"
@@ -126,7 +127,7 @@ Result<int> do_pytest(Context& ctx, const PytestFlags& f) {
     BG_ASSIGN(suite, null_suite(suite, "A"));
   }
   BG_ASSIGN(schedule::RunOptions opts, run_options(ctx, f.run, suite));
-  opts.artifacts.emplace_back(pytest::kPackagesArtifact, pytest::packages_artifact(installed));
+  opts.artifacts.emplace_back(analysis::kPackagesArtifact, pytest::packages_artifact(installed));
   opts.artifacts.emplace_back("pytest_args", joined(ctx.trailing, " "));
   for (const auto& side : sides) opts.artifacts.emplace_back("python_" + side.variant, side.python);
   if (f.run.null) opts.labels.emplace_back("null", "A");
@@ -144,7 +145,7 @@ Result<int> do_pytest(Context& ctx, const PytestFlags& f) {
   for (const auto& side : sides)
     ctx.err << fmt::format("benchguard: {} = {}\n", side.variant, side.python);
   if (installed.size() == 2) {
-    const auto changes = pytest::package_changes(installed[0].second, installed[1].second);
+    const auto changes = analysis::package_changes(installed[0].second, installed[1].second);
     ctx.err << "benchguard: packages that differ between A and B: "
             << (changes.empty() ? std::string("none") : joined(changes, ", ")) << "\n";
   }
@@ -169,7 +170,11 @@ Result<int> do_pytest(Context& ctx, const PytestFlags& f) {
               store->load_run(std::to_string(outcome->run_id), {.columns = true}));
     analysis::Side a{"A", {}}, b{b_name, {}};
     for (const auto& v : data.variants) (v.variant.name == "A" ? a : b).variants.push_back(&v);
-    const auto report = analysis::compare_sides(a, b, compare);
+    auto report = analysis::compare_sides(a, b, compare);
+    if (installed.size() == 2)
+      if (auto note = analysis::packages_note(installed[0].second, installed[1].second);
+          !note.empty())
+        report.warnings.insert(report.warnings.begin(), std::move(note));
     const std::string statistic = stats::to_string(compare.verdict.statistic);
     const std::string description =
         f.run.null
@@ -180,7 +185,7 @@ Result<int> do_pytest(Context& ctx, const PytestFlags& f) {
       nlohmann::json j =
           report::compare_json(report, description, statistic, compare.verdict.confidence);
       if (installed.size() == 2)
-        j["packages_changed"] = pytest::package_changes(installed[0].second, installed[1].second);
+        j["packages_changed"] = analysis::package_changes(installed[0].second, installed[1].second);
       ctx.out << json_text(j, 2) << "\n";
     } else {
       report::print_compare(ctx.out, ctx.globals.format, report, description, statistic,

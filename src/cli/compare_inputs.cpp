@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "analysis/conditions.hpp"
 #include "analysis/samples.hpp"
 #include "ingest/ingest.hpp"
 #include "store/run_ref.hpp"
@@ -149,6 +150,9 @@ Result<CompareInputs> resolve_compare_inputs(const Context& ctx, LazyStore& lazy
     in.a = side_of(r, va, va);
     in.b = side_of(r, vb, vb);
     in.description = fmt::format("{} vs {} in {}", va, vb, where);
+    const auto pa = analysis::packages_of(r.run.artifacts, va);
+    const auto pb = analysis::packages_of(r.run.artifacts, vb);
+    if (pa && pb) in.packages_note = analysis::packages_note(*pa, *pb);
     if (names.size() >= 2 && va == names[0] && vb == names[1]) {
       BG_ASSIGN(in.sequential, analysis::read_sequential_record(r.run));
     }
@@ -237,6 +241,12 @@ Result<CompareInputs> resolve_compare_inputs(const Context& ctx, LazyStore& lazy
   in.b = side_of(*in.runs[1], variant_b, refs[1]);
   in.conditions_a = {with_layouts(in.runs[0]->run.artifacts, in.a)};
   in.conditions_b = {with_layouts(in.runs[1]->run.artifacts, in.b)};
+  const auto first_variant = [](const analysis::Side& s) {
+    return s.variants.empty() ? std::string() : s.variants.front()->variant.name;
+  };
+  const auto pa = analysis::packages_of(in.runs[0]->run.artifacts, first_variant(in.a));
+  const auto pb = analysis::packages_of(in.runs[1]->run.artifacts, first_variant(in.b));
+  if (pa && pb) in.packages_note = analysis::packages_note(*pa, *pb);
   auto named = [](const std::string& ref, const std::string& where) {
     return ref == where ? ref : fmt::format("{} ({})", ref, where);
   };

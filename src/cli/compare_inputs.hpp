@@ -20,6 +20,9 @@ struct CompareInputs {
   // The artifacts of each run or result file of a side (analysis/conditions.hpp); empty when
   // both sides come from one run.
   std::vector<KeyValues> conditions_a, conditions_b;
+  // The Python packages that differ between A and B, as one note (analysis::packages_note),
+  // where both sides' runs record theirs; else "".
+  std::string packages_note;
   // A and B are the two variants of a sequential run (run --until-decided): its record.
   std::optional<analysis::SequentialRecord> sequential;
 };

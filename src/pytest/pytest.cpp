@@ -29,19 +29,6 @@ std::string trimmed(std::string s) {
   return s;
 }
 
-// pip's normalized name (PEP 503): lower case, runs of '-', '_', '.' as one '-'.
-std::string normalized(const std::string& name) {
-  std::string out;
-  for (const char c : name) {
-    if (c == '-' || c == '_' || c == '.') {
-      if (out.empty() || out.back() != '-') out.push_back('-');
-    } else {
-      out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-    }
-  }
-  return out;
-}
-
 // importlib.metadata's view of the interpreter's distributions, as one JSON object.
 constexpr const char* kPackagesScript =
     "import importlib.metadata as m, json\n"
@@ -117,33 +104,6 @@ Result<std::map<std::string, std::string>> packages(const std::string& python,
   std::map<std::string, std::string> out;
   for (const auto& [name, version] : j.items())
     if (version.is_string()) out.emplace(name, version.get<std::string>());
-  return out;
-}
-
-std::vector<std::string> package_changes(const std::map<std::string, std::string>& a,
-                                         const std::map<std::string, std::string>& b) {
-  // By normalized name: (shown name, version in A, version in B).
-  std::map<std::string, std::array<std::string, 3>> all;
-  for (const auto& [name, version] : a) {
-    auto& e = all[normalized(name)];
-    e[0] = name;
-    e[1] = version;
-  }
-  for (const auto& [name, version] : b) {
-    auto& e = all[normalized(name)];
-    if (e[0].empty()) e[0] = name;
-    e[2] = version;
-  }
-  std::vector<std::string> out;
-  for (const auto& [key, e] : all) {
-    if (e[1] == e[2]) continue;
-    if (e[1].empty())
-      out.push_back(fmt::format("{} (only in B, {})", e[0], e[2]));
-    else if (e[2].empty())
-      out.push_back(fmt::format("{} (only in A, {})", e[0], e[1]));
-    else
-      out.push_back(fmt::format("{} {} -> {}", e[0], e[1], e[2]));
-  }
   return out;
 }
 

@@ -53,12 +53,6 @@ Result<Collection> collect(const std::string& python, const std::vector<std::str
 Result<std::map<std::string, std::string>> packages(const std::string& python,
                                                     const KeyValues& env);
 
-// What differs between two package sets, one entry each, sorted by name:
-// "dask 2023.3.2 -> 2024.2.1", "numba (only in B, 0.58.1)", "pyarrow (only in A, 14.0.1)".
-// Names compare as pip does: case-insensitive, with '-', '_' and '.' alike.
-std::vector<std::string> package_changes(const std::map<std::string, std::string>& a,
-                                         const std::map<std::string, std::string>& b);
-
 // The suite: one benchmark per test (in `tests`' order), a variant per interpreter, each
 // instance `python -m pytest -q -p no:cacheprovider -p benchguard_pytest TARGET --benchguard`
 // in `cwd` with `env`. Counts are the defaults of docs/pytest.md (5 instances, 1 warm-up
@@ -67,8 +61,8 @@ Suite suite_of(const std::vector<CollectedTest>& tests,
                const std::vector<Interpreter>& interpreters, const std::string& cwd,
                const KeyValues& env);
 
-// The run artifact that records each side's packages: {"A": {"dask": "2024.2.1", ...}, ...}.
-inline constexpr const char* kPackagesArtifact = "python_packages";
+// The run artifact analysis::kPackagesArtifact for each side's packages: {"A": {"dask":
+// "2024.2.1", ...}, ...}.
 std::string packages_artifact(
     const std::vector<std::pair<std::string, std::map<std::string, std::string>>>& sides);
 

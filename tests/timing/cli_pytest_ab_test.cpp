@@ -1,8 +1,10 @@
 // `benchguard pytest` from one command to a verdict: two "environments" (the same python3
 // behind two wrapper scripts, B's making the test sleep twice as long) give `slower` on the
-// changed test and not on the unchanged one; --null is an A/A; the packages are recorded.
+// changed test and not on the unchanged one; --null is an A/A; the packages are recorded, and
+// the one B has more (a distribution on its PYTHONPATH) is named by pytest and by compare.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "store/store.hpp"
@@ -37,11 +39,14 @@ def test_same(benchmark_time):
 def test_not_a_benchmark():
     assert True
 )PY");
-  for (const auto& [name, ms] : {std::pair{"py_a", "4"}, std::pair{"py_b", "8"}}) {
-    write_file(dir.file(name),
-               std::string("#!/bin/sh\nBG_SLEEP_MS=") + ms + " exec /usr/bin/python3 \"$@\"\n");
+  std::filesystem::create_directories(dir.file("site/fakepkg-1.0.dist-info"));
+  write_file(dir.file("site/fakepkg-1.0.dist-info/METADATA"),
+             "Metadata-Version: 2.1\nName: fakepkg\nVersion: 1.0\n");
+  write_file(dir.file("py_a"), "#!/bin/sh\nBG_SLEEP_MS=4 exec /usr/bin/python3 \"$@\"\n");
+  write_file(dir.file("py_b"), "#!/bin/sh\nPYTHONPATH=\"" + dir.file("site") +
+                                   ":$PYTHONPATH\" BG_SLEEP_MS=8 exec /usr/bin/python3 \"$@\"\n");
+  for (const char* name : {"py_a", "py_b"})
     EXPECT_EQ(run_program({"/bin/chmod", "+x", dir.file(name)}, {}).exit_code, 0);
-  }
 }
 
 const nlohmann::json* row_of(const nlohmann::json& j, const std::string& benchmark) {
@@ -66,7 +71,9 @@ TEST(CliPytestAB, TwoInterpretersFromOneCommandToAVerdict) {
       << r.err;
   EXPECT_NE(r.err.find("1 warm-up iteration(s) (burn-in) then 5 measured"), std::string::npos)
       << r.err;
-  EXPECT_NE(r.err.find("packages that differ between A and B: none"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("packages that differ between A and B: fakepkg (only in B, 1.0)"),
+            std::string::npos)
+      << r.err;
   const auto j = nlohmann::json::parse(r.out);
   const auto* changed = row_of(j, "test_ab.py::test_changed");
   const auto* same = row_of(j, "test_ab.py::test_same");
@@ -76,7 +83,7 @@ TEST(CliPytestAB, TwoInterpretersFromOneCommandToAVerdict) {
   EXPECT_GT((*changed)["ratio"].get<double>(), 1.5);
   EXPECT_NE((*same)["verdict"], "slower") << same->dump();
   EXPECT_NE((*same)["verdict"], "faster") << same->dump();
-  EXPECT_TRUE(j["packages_changed"].empty());
+  EXPECT_EQ(j["packages_changed"], nlohmann::json::array({"fakepkg (only in B, 1.0)"}));
 
   auto store = store::open_store(db);
   ASSERT_TRUE(store.ok());
@@ -86,7 +93,14 @@ TEST(CliPytestAB, TwoInterpretersFromOneCommandToAVerdict) {
   ASSERT_NE(packages, nullptr);
   const auto p = nlohmann::json::parse(*packages);
   EXPECT_TRUE(p["A"].contains("pytest")) << *packages;
-  EXPECT_EQ(p["A"], p["B"]);
+  EXPECT_FALSE(p["A"].contains("fakepkg"));
+  EXPECT_EQ(p["B"]["fakepkg"], "1.0");
+  // compare of the stored run names the difference among its notes.
+  const auto c = run_cli({"compare", "--db", db});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_NE(c.out.find("packages that differ between A and B: fakepkg (only in B, 1.0)"),
+            std::string::npos)
+      << c.out;
   // Every test instance measured its block, not the interpreter's start: 4 instances a side
   // of 2 tests, each with 6 iterations (the first flagged burn-in).
   ASSERT_EQ(run->variants.size(), 4u);

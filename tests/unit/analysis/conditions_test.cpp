@@ -77,5 +77,32 @@ TEST(Conditions, KeysInReportOrder) {
   EXPECT_EQ(d[1].key, "hostname");
 }
 
+// The packages of each side, from a session's one set or a `benchguard pytest` run's set per
+// variant, and what differs, named as pip names them.
+TEST(Conditions, PackagesOfEachSideAndWhatDiffers) {
+  const KeyValues session{{"python_packages", R"({"dask": "2023.3.2", "Foo_Bar": "1.0"})"}};
+  const KeyValues per_variant{
+      {"python_packages", R"({"A": {"dask": "2023.3.2"}, "B": {"dask": "2024.2.1", "x": "1"}})"}};
+  const auto s = packages_of(session, "default");
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(s->at("dask"), "2023.3.2");
+  const auto a = packages_of(per_variant, "A");
+  const auto b = packages_of(per_variant, "B");
+  ASSERT_TRUE(a && b);
+  EXPECT_FALSE(packages_of(per_variant, "C").has_value());
+  EXPECT_FALSE(packages_of({}, "A").has_value());
+  EXPECT_FALSE(packages_of({{"python_packages", "not json"}}, "A").has_value());
+  EXPECT_EQ(package_changes(*a, *b),
+            (std::vector<std::string>{"dask 2023.3.2 -> 2024.2.1", "x (only in B, 1)"}));
+  // foo-bar and Foo_Bar are one distribution to pip.
+  EXPECT_EQ(package_changes(*s, {{"dask", "2023.3.2"}, {"foo-bar", "1.0"}}),
+            std::vector<std::string>{});
+  EXPECT_EQ(package_changes(*s, {{"dask", "2023.3.2"}}),
+            std::vector<std::string>{"Foo_Bar (only in A, 1.0)"});
+  EXPECT_EQ(packages_note(*a, *b),
+            "packages that differ between A and B: dask 2023.3.2 -> 2024.2.1, x (only in B, 1)");
+  EXPECT_EQ(packages_note(*a, *a), "");
+}
+
 }  // namespace
 }  // namespace benchguard::analysis
