@@ -93,6 +93,9 @@ Action add_compare(CLI::App& app, Context& ctx) {
   c->add_option("--input-format", f->request.input_format,
                 "Format of result files given as references (default: recognised from content)")
       ->check(CLI::IsMember(formats));
+  c->add_flag("--pool", f->request.pool,
+              "With two KEY=VALUE labels: each side every run with its label, instances pooled "
+              "(repeated pytest sessions, say); without it a label is its newest run");
   f->verdict.add_to(c);
   c->add_option("--fail-on", f->fail_on, "Exit 1 when a benchmark is slower, faster, or either")
       ->check(CLI::IsMember({"slower", "faster", "change"}));

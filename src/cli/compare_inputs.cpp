@@ -94,6 +94,49 @@ Result<RunData> import_files(const std::vector<std::string>& files, const std::s
   return merged;
 }
 
+// Every run labelled `label` (KEY=VALUE), oldest first, merged into one: variants of the same
+// benchmark and name pool their instances (renumbered, in run order). Each run's artifacts go
+// to `artifacts`; `count` is how many runs there were.
+Result<RunData> pooled_runs(store::Store& store, const std::string& label,
+                            std::vector<KeyValues>& artifacts, std::size_t& count) {
+  const auto eq = label.find('=');
+  if (eq == std::string::npos || eq == 0)
+    return Error{fmt::format("--pool pools the runs of a label: give KEY=VALUE, not '{}'", label)};
+  const std::string key = label.substr(0, eq), value = label.substr(eq + 1);
+  BG_ASSIGN(auto runs, store.list_runs(store::ListOptions{.counts = false}));
+  std::reverse(runs.begin(), runs.end());  // oldest first
+  RunData merged;
+  count = 0;
+  int64_t order_offset = 0;
+  for (const auto& summary : runs) {
+    const std::string* v = find_value(summary.labels, key);
+    if (v == nullptr || *v != value) continue;
+    BG_ASSIGN(RunData run, store.load_run(summary.uuid));
+    artifacts.push_back(run.run.artifacts);
+    if (count++ == 0) merged.run = run.run;
+    int64_t next_offset = order_offset;
+    for (auto& var : run.variants) {
+      auto same = std::find_if(merged.variants.begin(), merged.variants.end(), [&](const auto& x) {
+        return x.variant.benchmark == var.variant.benchmark && x.variant.name == var.variant.name;
+      });
+      if (same == merged.variants.end()) {
+        merged.variants.push_back(VariantData{var.variant, {}, {}, var.metrics, {}});
+        same = merged.variants.end() - 1;
+      }
+      for (auto& inst : var.instances) {
+        inst.index = static_cast<int>(same->instances.size());
+        inst.order += order_offset;
+        next_offset = std::max(next_offset, inst.order + 1);
+        same->instances.push_back(std::move(inst));
+      }
+    }
+    order_offset = next_offset;
+  }
+  if (count == 0) return Error{fmt::format("no run has the label {}", label)};
+  merged.run.uuid.clear();
+  return merged;
+}
+
 std::string join_names(const std::vector<std::string>& files) {
   std::string s;
   for (const auto& f : files) s += (s.empty() ? "" : " + ") + f;
@@ -183,6 +226,20 @@ Result<CompareInputs> resolve_compare_inputs(const Context& ctx, LazyStore& lazy
   }
   if (refs.size() > 2)
     return Error{"compare takes at most two references, or result files as FILE... vs FILE..."};
+  if (request.pool) {
+    if (refs.size() != 2) return Error{"--pool compares two labels: KEY=VALUE KEY=VALUE"};
+    BG_ASSIGN(store::Store * store, lazy.get());
+    std::size_t na = 0, nb = 0;
+    BG_ASSIGN(RunData ra, pooled_runs(*store, refs[0], in.conditions_a, na));
+    BG_ASSIGN(RunData rb, pooled_runs(*store, refs[1], in.conditions_b, nb));
+    in.runs.push_back(std::make_unique<RunData>(std::move(ra)));
+    in.runs.push_back(std::make_unique<RunData>(std::move(rb)));
+    in.a = side_of(*in.runs[0], variant_a, refs[0]);
+    in.b = side_of(*in.runs[1], variant_b, refs[1]);
+    in.description = fmt::format("{} ({} run{}) vs {} ({} run{}), pooled", refs[0], na,
+                                 na == 1 ? "" : "s", refs[1], nb, nb == 1 ? "" : "s");
+    return in;
+  }
 
   // A reference: result files are imported, anything else is looked up in the store.
   auto side_run_from = [&](LazyStore& from, const std::string& ref, std::string& where,

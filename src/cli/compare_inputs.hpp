@@ -44,6 +44,8 @@ struct CompareRequest {
   std::vector<std::string> refs;
   std::string variant_a, variant_b;   // pick variants by name when a run has several
   std::string input_format = "auto";  // how result files are read
+  // Two labels, each side every run with its label, their instances pooled (--pool).
+  bool pool = false;
 };
 
 // Import warnings go to `warnings`, one line each, naming the file.

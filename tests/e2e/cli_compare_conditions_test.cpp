@@ -74,5 +74,41 @@ TEST(CliCompareConditions, TwoRunsOnThisMachineAgree) {
   EXPECT_TRUE(condition_warnings(nlohmann::json::parse(r.out)).empty()) << r.out;
 }
 
+// `compare --pool KEY=VALUE KEY=VALUE`: every run with each label pooled into its side (a
+// pytest session is one instance per test, so repeated sessions pool into a comparison).
+TEST(CliComparePool, RunsUnderALabelPoolIntoOneSide) {
+  TempDir dir;
+  const std::string db = dir.file("bg.db");
+  for (const char* side : {"side=a", "side=b"})
+    for (int k = 0; k < 3; ++k)
+      ASSERT_EQ(run_cli({"run", "--instances", "1", "--label", side, "--name", "t", "--db", db,
+                         "-q", "--", "/bin/true"})
+                    .exit_code,
+                0);
+  // A label alone is its newest run: one instance a side.
+  const auto newest = run_cli({"--format", "json", "compare", "side=a", "side=b", "--db", db});
+  ASSERT_EQ(newest.exit_code, 0) << newest.err;
+  const auto n = nlohmann::json::parse(newest.out);
+  EXPECT_EQ(n["metrics"][0]["rows"][0]["instances_a"], 1);
+
+  const auto pooled =
+      run_cli({"--format", "json", "compare", "--pool", "side=a", "side=b", "--db", db});
+  ASSERT_EQ(pooled.exit_code, 0) << pooled.err;
+  const auto p = nlohmann::json::parse(pooled.out);
+  EXPECT_EQ(p["description"], "side=a (3 runs) vs side=b (3 runs), pooled");
+  const auto& row = p["metrics"][0]["rows"][0];
+  EXPECT_EQ(row["instances_a"], 3);
+  EXPECT_EQ(row["instances_b"], 3);
+
+  auto bad = run_cli({"compare", "--pool", "side=a", "side=c", "--db", db});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("no run has the label side=c"), std::string::npos) << bad.err;
+  bad = run_cli({"compare", "--pool", "latest", "side=a", "--db", db});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--pool pools the runs of a label: give KEY=VALUE, not 'latest'"),
+            std::string::npos)
+      << bad.err;
+}
+
 }  // namespace
 }  // namespace benchguard
