@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "stats/simulate.hpp"
+#include "support/test_support.hpp"
 
 namespace benchguard::analysis {
 namespace {
@@ -374,9 +375,7 @@ TEST(BisectClassify, SameSeedSameResult) {
 }
 
 // Three standard errors of a binomial proportion p over `trials`.
-double three_se(double p, int trials) {
-  return 3.0 * std::sqrt(p * (1.0 - p) / trials);
-}
+using testing::three_se;
 
 TEST(BisectSimulation, FalseClassificationRate) {
   // A 5% step: 10 instances x 5 iterations a side, 3% lognormal instance offsets, 2% lognormal

@@ -14,7 +14,7 @@
 namespace benchguard::analysis {
 namespace {
 
-VariantData variant(const std::vector<std::vector<double>>& instances) {
+VariantData summary_variant(const std::vector<std::vector<double>>& instances) {
   VariantData v;
   v.variant.benchmark = "b";
   for (const auto& values : instances) {
@@ -46,7 +46,7 @@ bool has_warning(const VariantSummary& s, const std::string& part) {
 // Commands timed from outside: one iteration per instance. Ten values: [x_(2), x_(9)].
 TEST(AnalysisSummary, OneIterationPerInstanceUsesOrderStatistics) {
   const auto s = summarize_variant(
-      variant({{1.07}, {1.01}, {1.10}, {0.98}, {1.05}, {1.09}, {1.02}, {1.08}, {1.04}, {1.06}}),
+      summary_variant({{1.07}, {1.01}, {1.10}, {0.98}, {1.05}, {1.09}, {1.02}, {1.08}, {1.04}, {1.06}}),
       "wall_time", options());
   EXPECT_EQ(s.median_ci_method, MedianCiMethod::kOrderStatistics);
   EXPECT_DOUBLE_EQ(s.median_ci.ci.lower, 1.01);
@@ -61,7 +61,7 @@ TEST(AnalysisSummary, OneIterationPerInstanceUsesOrderStatistics) {
 TEST(AnalysisSummary, OrderStatisticsAtAnyCountOfSingleValues) {
   std::vector<std::vector<double>> inst;
   for (int i = 0; i < 40; ++i) inst.push_back({1.0 + 0.01 * ((i * 17) % 40)});
-  const auto s = summarize_variant(variant(inst), "wall_time", options());
+  const auto s = summarize_variant(summary_variant(inst), "wall_time", options());
   EXPECT_EQ(s.median_ci_method, MedianCiMethod::kOrderStatistics);
   EXPECT_EQ(stats::median_rank(40, 0.95).k, 14u);
   EXPECT_NEAR(s.median_ci.ci.lower, 1.13, 1e-12);
@@ -71,7 +71,7 @@ TEST(AnalysisSummary, OrderStatisticsAtAnyCountOfSingleValues) {
 // Five values cannot reach 95%: [min, max] with its 93.75%, and a warning.
 TEST(AnalysisSummary, TooFewValuesWarn) {
   const auto s =
-      summarize_variant(variant({{1.03}, {1.01}, {1.05}, {0.99}, {1.02}}), "wall_time", options());
+      summarize_variant(summary_variant({{1.03}, {1.01}, {1.05}, {0.99}, {1.02}}), "wall_time", options());
   EXPECT_EQ(s.median_ci_method, MedianCiMethod::kOrderStatistics);
   EXPECT_DOUBLE_EQ(s.median_ci.ci.lower, 0.99);
   EXPECT_DOUBLE_EQ(s.median_ci.ci.upper, 1.05);
@@ -89,7 +89,7 @@ TEST(AnalysisSummary, SeveralIterationsUseTheBootstrap) {
       const double offset = 1.0 + 0.01 * ((i * 7) % n);
       inst.push_back({offset * 0.99, offset, offset * 1.02});
     }
-    const auto s = summarize_variant(variant(inst), "wall_time", options());
+    const auto s = summarize_variant(summary_variant(inst), "wall_time", options());
     EXPECT_EQ(s.median_ci_method, MedianCiMethod::kBootstrap) << n;
     EXPECT_TRUE(std::isnan(s.median_ci_coverage));
     EXPECT_DOUBLE_EQ(s.median_ci.value, s.median);
@@ -99,7 +99,7 @@ TEST(AnalysisSummary, SeveralIterationsUseTheBootstrap) {
   }
   // One instance of several iterations and one of a single iteration: not one value per
   // instance, so the bootstrap.
-  const auto mixed = summarize_variant(variant({{1.0, 1.1}, {1.2}}), "wall_time", options());
+  const auto mixed = summarize_variant(summary_variant({{1.0, 1.1}, {1.2}}), "wall_time", options());
   EXPECT_EQ(mixed.median_ci_method, MedianCiMethod::kBootstrap);
 }
 
@@ -116,7 +116,7 @@ TEST(AnalysisSummary, InstanceMediansBracketAnotherQuantity) {
   const auto by_instance = stats::median_interval(medians, 0.95);
   EXPECT_DOUBLE_EQ(by_instance.ci.lower, 2.0);
   EXPECT_DOUBLE_EQ(by_instance.ci.upper, 2.0);
-  const auto s = summarize_variant(variant(inst), "wall_time", options());
+  const auto s = summarize_variant(summary_variant(inst), "wall_time", options());
   EXPECT_DOUBLE_EQ(s.median, 1.0);
   EXPECT_EQ(s.median_ci_method, MedianCiMethod::kBootstrap);
   EXPECT_TRUE(s.median_ci.ci.contains(1.0));
@@ -142,12 +142,12 @@ TEST(AnalysisSummary, LargeSampleBootstrapIsANoteWhereItIsUsed) {
     });
   };
   const auto large = summarize_variant(
-      variant({values(8000, 0), values(8000, 0.01), values(8000, 0.02)}), "wall_time", options());
+      summary_variant({values(8000, 0), values(8000, 0.01), values(8000, 0.02)}), "wall_time", options());
   EXPECT_EQ(large.mean_ci.method, stats::ResampleMethod::kNormalWithin);
   EXPECT_TRUE(note(large));
   EXPECT_FALSE(has_warning(large, "large-sample"));
   const auto small = summarize_variant(
-      variant({values(800, 0), values(800, 0.01), values(800, 0.02)}), "wall_time", options());
+      summary_variant({values(800, 0), values(800, 0.01), values(800, 0.02)}), "wall_time", options());
   EXPECT_EQ(small.mean_ci.method, stats::ResampleMethod::kFull);
   EXPECT_TRUE(small.notes.empty());
 }

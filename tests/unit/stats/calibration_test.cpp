@@ -13,6 +13,7 @@
 #include "stats/simulate.hpp"
 #include "stats/tests.hpp"
 #include "stats/verdict.hpp"
+#include "support/test_support.hpp"
 
 namespace benchguard::stats {
 namespace {
@@ -36,9 +37,7 @@ Hierarchical measured(const SimulationOptions& o, uint64_t seed, uint64_t stream
   return drop_leading(simulate(o, seed, stream), o.warmup_iterations);
 }
 
-double three_se(double p, int trials) {
-  return 3.0 * std::sqrt(p * (1.0 - p) / trials);
-}
+using testing::three_se;
 
 void note(const std::string& what, double value) {
   ::testing::Test::RecordProperty(what, std::to_string(value));

@@ -12,6 +12,7 @@
 #include "stats/rng.hpp"
 #include "stats/simulate.hpp"
 #include "stats/verdict.hpp"
+#include "support/test_support.hpp"
 
 namespace benchguard::stats {
 namespace {
@@ -119,9 +120,7 @@ SimulationOptions layout(double share) {
   return o;
 }
 
-double three_se(double p, int trials) {
-  return 3.0 * std::sqrt(p * (1.0 - p) / trials);
-}
+using testing::three_se;
 
 TEST(StatsSimulation, RobustMeanHoldsItsFalseAlarmsAndPowerWithSpikes) {
   const int aa = 1000, power = 600;
