@@ -33,6 +33,9 @@ import tracemalloc
 from . import _count
 
 SAMPLE_INTERVAL_S = 0.002
+# rss_avg_bytes needs this many samples inside the body (about 6 ms of it): a shorter body has
+# only its first and last reading, whose mean depends on when the allocator hands memory back.
+MIN_AVERAGE_SAMPLES = 3
 
 
 def now_ns():
@@ -119,7 +122,9 @@ class RssSampler:
         self._thread.start()
 
     def stop(self):
-        """(peak bytes, time-weighted mean bytes, bytes at start) since start()."""
+        """(peak bytes, time-weighted mean bytes, bytes at start) since start(); the mean is
+        None when the sampling thread took fewer than MIN_AVERAGE_SAMPLES samples inside the
+        body: the first and last alone are not an average of anything."""
         end = (now_ns(), self._rss())
         self._stop.set()
         self._thread.join()
@@ -132,7 +137,9 @@ class RssSampler:
             if hwm is not None:
                 peak = max(peak, hwm)
         span = samples[-1][0] - samples[0][0]
-        if span <= 0:
+        if len(samples) - 2 < MIN_AVERAGE_SAMPLES:
+            mean = None
+        elif span <= 0:
             mean = sum(rss for _, rss in samples) / len(samples)
         else:
             area = 0.0
@@ -202,7 +209,8 @@ class Measurement:
         if self._rss is not None:
             peak, mean, first = self._rss.stop()
             metrics["rss_peak_bytes"] = peak
-            metrics["rss_avg_bytes"] = mean
+            if mean is not None:
+                metrics["rss_avg_bytes"] = mean
             metrics["rss_above_start_bytes"] = max(0, peak - first)
         if self._tracer is not None:
             metrics["python_peak_bytes"] = self._tracer.stop()

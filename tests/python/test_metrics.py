@@ -164,8 +164,11 @@ def test_under_benchguard_run_the_declarations_carry_units_and_directions(pytest
     assert table["items_per_call"] == ("", "higher")
     assert table["scratch_bytes"] == ("B", "lower")
     assert table["tasks"] == ("", "lower")
-    for metric in ("rss_peak_bytes", "rss_avg_bytes", "rss_above_start_bytes"):
+    for metric in ("rss_peak_bytes", "rss_above_start_bytes"):
         assert table[metric] == ("B", "lower"), metric
+    # These blocks last well under 6 ms: too short for the sampled average, which is left out
+    # rather than made of the first and last reading.
+    assert "rss_avg_bytes" not in table
     assert table["wall_time"] == ("s", "lower")
 
 

@@ -49,6 +49,7 @@ BENCH_TESTS = """
     def test_time_memory(benchmark_time_memory):
         with benchmark_time_memory:
             sum(range(10000))
+            time.sleep(0.02)  # long enough for rss_avg_bytes (3 samples at least)
             ran("time_memory")
 
     def test_not_a_benchmark():
