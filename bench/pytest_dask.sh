@@ -60,6 +60,10 @@ total=0
 for r in $(seq 1 "$reps"); do
   "$bg" --format json pytest --python ./py_a --null --instances "$instances" --db "aa$r.db" \
     -- "$tests" -W ignore::DeprecationWarning >aa.json 2>aa.err || true
+  if ! python3 -c 'import json, sys; json.load(sys.stdin)' <aa.json 2>/dev/null; then
+    printf "run %2d: no comparison: %s\n" "$r" "$(tail -1 aa.err)"
+    continue
+  fi
   n=$(firm <aa.json | wc -l)
   total=$((total + n))
   printf "run %2d: %d firm verdict(s)%s\n" "$r" "$n" "$(firm <aa.json | tr '\n' ';' | sed 's/^./ &/')"
