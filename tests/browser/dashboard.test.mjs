@@ -317,6 +317,16 @@ test('a two-variant run page has its own A/B table, as `compare RUN` has it', as
   await page.close();
 });
 
+test('the overview says which series join runs of different settings', async () => {
+  const { page, problems } = await open(vfileUrl('index.html'));
+  assert.match(await page.locator('#mixed-settings').textContent(), /^6 series join runs of different settings/);
+  const notes = await page.$$eval('table.overview td .settings-note', (ds) => ds.map((d) => d.textContent));
+  assert.equal(notes.length, 6);
+  assert.ok(notes.every((n) => n === 'joins runs of different settings: warmup 0, 1'), String(notes));
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('the plan page of the newest run has the MDS grid of every benchmark', async () => {
   const { page, problems } = await open(fileUrl('run-40.html'));
   await Promise.all([page.waitForNavigation(), page.click('#plan-link')]);
