@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <string_view>
 #include <utility>
@@ -25,12 +26,78 @@ bool CompareReport::any(stats::Verdict v) const {
   return false;
 }
 
+std::string BenchmarkComparison::name() const {
+  return variant.empty() ? benchmark : benchmark + " [" + variant + "]";
+}
+
+std::vector<std::string> variant_names(const RunData& run) {
+  std::vector<std::string> names;
+  for (const auto& v : run.variants)
+    if (std::find(names.begin(), names.end(), v.variant.name) == names.end())
+      names.push_back(v.variant.name);
+  return names;
+}
+
+Side variant_side(const RunData& run, const std::string& variant, const std::string& label) {
+  Side s;
+  s.label = label;
+  for (const auto& v : run.variants) {
+    if (!variant.empty() && v.variant.name != variant) continue;
+    const bool seen = std::any_of(s.variants.begin(), s.variants.end(), [&](const auto* x) {
+      return x->variant.benchmark == v.variant.benchmark;
+    });
+    if (!seen) s.variants.push_back(&v);
+  }
+  return s;
+}
+
+RunSides run_sides(const RunData& a, const RunData& b, const std::string& label_a,
+                   const std::string& label_b, const std::string& variant_a,
+                   const std::string& variant_b) {
+  RunSides out;
+  const auto names_a = variant_names(a), names_b = variant_names(b);
+  if (variant_a.empty() && variant_b.empty() && (names_a.size() > 1 || names_b.size() > 1)) {
+    const bool shared = std::any_of(names_a.begin(), names_a.end(), [&](const std::string& n) {
+      return std::find(names_b.begin(), names_b.end(), n) != names_b.end();
+    });
+    if (shared) {
+      out.a.label = label_a;
+      out.b.label = label_b;
+      for (const auto& v : a.variants) out.a.variants.push_back(&v);
+      for (const auto& v : b.variants) out.b.variants.push_back(&v);
+      out.by_variant = true;
+      return out;
+    }
+    const auto list = [](const std::vector<std::string>& names) {
+      std::string s;
+      for (const auto& n : names) s += (s.empty() ? "'" : ", '") + n + "'";
+      return s;
+    };
+    out.notes.push_back(fmt::format(
+        "A's variants ({}) and B's ({}) share no name: each benchmark's first variant is "
+        "compared, '{}' of A with '{}' of B (--variant-a and --variant-b pick others)",
+        list(names_a), list(names_b), names_a.empty() ? "" : names_a.front(),
+        names_b.empty() ? "" : names_b.front()));
+  }
+  out.a = variant_side(a, variant_a, label_a);
+  out.b = variant_side(b, variant_b, label_b);
+  return out;
+}
+
 namespace {
 
-const VariantData* find(const Side& s, const std::string& benchmark) {
-  for (const auto* v : s.variants)
-    if (v->variant.benchmark == benchmark) return v;
+// The counterpart of `v` on side `s`: its benchmark's variant, of the same name too when
+// pairing by variant.
+const VariantData* find(const Side& s, const VariantData& v, bool by_variant) {
+  for (const auto* x : s.variants)
+    if (x->variant.benchmark == v.variant.benchmark &&
+        (!by_variant || x->variant.name == v.variant.name))
+      return x;
   return nullptr;
+}
+
+std::string side_name(const VariantData& v, bool by_variant) {
+  return by_variant ? v.variant.benchmark + " [" + v.variant.name + "]" : v.variant.benchmark;
 }
 
 // The metrics to compare, in order: as named, every metric both sides of some benchmark have
@@ -189,12 +256,12 @@ void exact_notes(CompareReport& report,
   std::vector<std::string> done;
   for (const auto& [m, i] : exact) {
     BenchmarkComparison& first = report.metrics[m].rows[i];
-    if (std::find(done.begin(), done.end(), first.benchmark) != done.end()) continue;
-    done.push_back(first.benchmark);
+    if (std::find(done.begin(), done.end(), first.name()) != done.end()) continue;
+    done.push_back(first.name());
     std::vector<std::string> names;
     for (const auto& [m2, i2] : exact) {
       const BenchmarkComparison& row = report.metrics[m2].rows[i2];
-      if (row.benchmark != first.benchmark) continue;
+      if (row.name() != first.name()) continue;
       names.push_back(row.metric.name == "instructions" ? "instruction" : row.metric.name);
     }
     std::string list = names.front();
@@ -313,7 +380,7 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
   auto pair_up = [&](const Side& bs) {
     std::vector<std::pair<const VariantData*, const VariantData*>> out;
     for (const auto* va : a.variants)
-      if (const auto* vb = find(bs, va->variant.benchmark)) out.emplace_back(va, vb);
+      if (const auto* vb = find(bs, *va, options.by_variant)) out.emplace_back(va, vb);
     return out;
   };
   const std::vector<std::string> metrics =
@@ -330,16 +397,16 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
   for (size_t k = 0; k < slowed.size(); ++k) b_side.variants[k] = &slowed[k];
 
   const auto pairs = pair_up(b_side);
+  const bool by_variant = options.by_variant;
   for (const auto* va : a.variants)
-    if (find(b_side, va->variant.benchmark) == nullptr)
-      report.only_in_a.push_back(va->variant.benchmark);
+    if (find(b_side, *va, by_variant) == nullptr)
+      report.only_in_a.push_back(side_name(*va, by_variant));
   for (const auto* vb : b_side.variants)
-    if (find(a, vb->variant.benchmark) == nullptr)
-      report.only_in_b.push_back(vb->variant.benchmark);
+    if (find(a, *vb, by_variant) == nullptr) report.only_in_b.push_back(side_name(*vb, by_variant));
 
   std::vector<std::string> in_blocks;
   for (const auto& [va, vb] : pairs)
-    if (ran_in_blocks(*va, *vb)) in_blocks.push_back(va->variant.benchmark);
+    if (ran_in_blocks(*va, *vb)) in_blocks.push_back(side_name(*va, by_variant));
 
   // The calibration's entries by (benchmark, metric), looked up once per row.
   std::map<std::pair<std::string_view, std::string_view>, const CalibrationEntry*> calibrated;
@@ -350,6 +417,7 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
   // Replicates only where the verdict reads them (a bootstrap interval): under the t interval
   // drawing them was most of a comparison's time.
   const int resamples = stats::verdict_resamples(options.verdict);
+  const stats::CiMethod interval = stats::interval_of(options.verdict);
   std::vector<std::pair<std::size_t, std::size_t>> exact;        // (metric, row) judged exactly
   std::vector<std::vector<std::vector<std::string>>> row_notes;  // by metric, row
   for (const auto& metric : metrics) {
@@ -362,6 +430,7 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
     for (const auto& [va, vb] : pairs) {
       BenchmarkComparison row;
       row.benchmark = va->variant.benchmark;
+      if (by_variant) row.variant = va->variant.name;
       row.metric = mc.metric;
       row.simulated =
           is_simulated_metric(metric) && counted_by_simulation(*va) && counted_by_simulation(*vb);
@@ -390,7 +459,7 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
         if (p.paired == 0) {
           report.warnings.push_back(
               fmt::format("{}: {} concurrent pairs, but no iterations overlap by {:.0f}% of each",
-                          row.benchmark, p.runs.size(), 100 * options.min_overlap));
+                          row.name(), p.runs.size(), 100 * options.min_overlap));
           continue;
         }
         sample = stats::duet_ratio_sample(p.runs, resamples, seed);
@@ -398,11 +467,11 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
         burn_in_note = share_burn_in(row.a, row.b);
         if (row.a.data.empty() || row.b.data.empty()) {
           if (row.a.instances_at_floor > 0 || row.b.instances_at_floor > 0)
-            report.warnings.push_back(row.benchmark + ": " + floor_note(row));
+            report.warnings.push_back(row.name() + ": " + floor_note(row));
           else if (metric == metrics.front() || (!row.a.data.empty() || !row.b.data.empty()))
-            report.warnings.push_back(
-                fmt::format("{}: no {} measurements on {} side{}", row.benchmark, metric,
-                            row.a.data.empty() ? "the A" : "the B", unmeasured_hint(metric)));
+            report.warnings.push_back(fmt::format("{}: no {} measurements on {} side{}", row.name(),
+                                                  metric, row.a.data.empty() ? "the A" : "the B",
+                                                  unmeasured_hint(metric)));
           continue;
         }
         sample =
@@ -442,11 +511,21 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
       mc.rows[i].a.data = std::move(da[i]);
       mc.rows[i].b.data = std::move(db[i]);
       mc.rows[i].result = std::move(set.benchmarks[i]);
-      if (mc.rows[i].simulated && apply_exact(mc.rows[i]))
+      mc.rows[i].p_worse = stats::probability_beyond(samples[i], mc.rows[i].result.threshold,
+                                                     mc.metric.direction, interval);
+      if (mc.rows[i].simulated && apply_exact(mc.rows[i])) {
         exact.emplace_back(report.metrics.size(), i);
+        const auto& r = mc.rows[i].result;
+        const bool lower = mc.metric.direction == Direction::kLowerIsBetter;
+        mc.rows[i].p_worse =
+            (lower ? r.ratio.value > 1 + r.threshold : r.ratio.value < 1 / (1 + r.threshold)) ? 1.0
+                                                                                              : 0.0;
+      }
       if (options.sequential != nullptr && options.sequential->setup.metric == metric)
-        if (const auto* o = options.sequential->find(mc.rows[i].benchmark))
+        if (const auto* o = options.sequential->find(mc.rows[i].benchmark)) {
           apply_sequential(*options.sequential, *o, mc.rows[i].result);
+          mc.rows[i].p_worse = std::numeric_limits<double>::quiet_NaN();  // no distribution
+        }
     }
     row_notes.push_back(std::move(notes));
     if (mc.rows.size() > 1) mc.geomean = set.geomean;

@@ -3,6 +3,7 @@
 // comparison; the geometric mean of the ratios.
 #pragma once
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,9 +17,30 @@
 namespace benchguard::analysis {
 
 struct Side {
-  std::string label;                         // how the user named it ("A", a run id, a label, ...)
-  std::vector<const VariantData*> variants;  // one per benchmark
+  std::string label;  // how the user named it ("A", a run id, a label, ...)
+  // One per benchmark; or, compared with CompareOptions::by_variant, any number per benchmark
+  // (each paired with its namesake).
+  std::vector<const VariantData*> variants;
 };
+
+// A run's variant names, in the order of its first benchmark variants.
+std::vector<std::string> variant_names(const RunData& run);
+
+// One variant per benchmark of `run`: the one named `variant`, or the first when empty.
+Side variant_side(const RunData& run, const std::string& variant, const std::string& label);
+
+// Two runs (or result files) as `compare RUN RUN` puts them on its sides. With a variant named
+// for either side, or one variant name on each, one variant per benchmark a side (variant_side).
+// Otherwise every variant of both, each to be compared with its namesake (by_variant), or, when
+// the two share no variant name, the first of each, which a note says.
+struct RunSides {
+  Side a, b;
+  bool by_variant = false;
+  std::vector<std::string> notes;
+};
+RunSides run_sides(const RunData& a, const RunData& b, const std::string& label_a,
+                   const std::string& label_b, const std::string& variant_a = "",
+                   const std::string& variant_b = "");
 
 // Which metrics a comparison covers when none are named: wall time and peak memory
 // (peak_memory: the benchmark's process tree at its largest, sampled; max_rss is the largest
@@ -52,6 +74,10 @@ struct CompareOptions {
   // The record of a sequential run whose A and B are compared (run --until-decided): its
   // benchmarks get the ratio, interval and verdict of the look that stopped them.
   const SequentialRecord* sequential = nullptr;
+  // Pair each variant of A with B's variant of the same benchmark and the same name (two runs
+  // of a suite with several variants), instead of with B's only variant of the benchmark. Rows
+  // then carry the variant's name.
+  bool by_variant = false;
 };
 
 // How a duet row was formed: runs (concurrent pairs of instances) and iterations paired.
@@ -64,6 +90,7 @@ struct DuetSummary {
 
 struct BenchmarkComparison {
   std::string benchmark;
+  std::string variant;  // the paired variants' name under CompareOptions::by_variant, else ""
   MetricInfo metric;
   MetricSample a, b;  // for a duet row, data holds the paired values, one instance per run
   std::optional<DuetSummary> duet;
@@ -73,6 +100,11 @@ struct BenchmarkComparison {
   // exact, and when each side's agree within kExactSpread the verdict is exact too.
   bool simulated = false;
   stats::Comparison result;
+  // P(B/A is worse than 1 + result.threshold) from the distribution the interval comes from
+  // (stats::probability_beyond): what the dashboard's heat map shows. For an exact row, 1 or 0.
+  double p_worse = std::numeric_limits<double>::quiet_NaN();
+  // "benchmark", or "benchmark [variant]" when the row is of a named variant.
+  std::string name() const;
 };
 
 struct MetricComparison {

@@ -214,9 +214,10 @@ HistoryBuilder::VariantSource variant_source(const std::string& benchmark, const
                                              bool simulated,
                                              const std::vector<std::string>& measured,
                                              const std::vector<SummaryRecord>& summaries,
+                                             const std::string& settings,
                                              const HistoryOptions& options, FollowedCache& followed,
                                              SampleFn&& sample) {
-  HistoryBuilder::VariantSource out{&benchmark, &name, &measured, &summaries, {}};
+  HistoryBuilder::VariantSource out{&benchmark, &name, &measured, &summaries, &settings, {}};
   if (!benchmark_followed(options, benchmark)) return out;
   for (const auto& m : followed.of(measured, simulated, summaries, options)) {
     auto [info, data] = sample(m);
@@ -263,15 +264,20 @@ HistoryBuilder::~HistoryBuilder() = default;
 
 void HistoryBuilder::add(const RunData& run) {
   std::vector<std::vector<std::string>> measured;
+  std::vector<std::string> settings;
   measured.reserve(run.variants.size());
-  for (const auto& v : run.variants) measured.push_back(metrics_of(v));
+  settings.reserve(run.variants.size());
+  for (const auto& v : run.variants) {
+    measured.push_back(metrics_of(v));
+    settings.push_back(settings_of(v));
+  }
   Prepared sources;
   sources.reserve(run.variants.size());
   for (std::size_t k = 0; k < run.variants.size(); ++k) {
     const VariantData& v = run.variants[k];
     sources.push_back(variant_source(v.variant.benchmark, v.variant.name, counted_by_simulation(v),
-                                     measured[k], v.summaries, state_->options, state_->followed,
-                                     [&](const std::string& m) {
+                                     measured[k], v.summaries, settings[k], state_->options,
+                                     state_->followed, [&](const std::string& m) {
                                        MetricSample s = extract(v, m, state_->options.burn_in);
                                        return std::pair{std::move(s.metric), std::move(s.data)};
                                      }));
@@ -285,7 +291,8 @@ HistoryBuilder::Prepared HistoryBuilder::prepare(const RunSeries& series) const 
   FollowedCache followed;
   for (const auto& v : series.variants())
     sources.push_back(variant_source(v.benchmark, v.name, v.simulated, v.measured, v.summaries,
-                                     state_->options, followed, [&](const std::string& m) {
+                                     v.settings, state_->options, followed,
+                                     [&](const std::string& m) {
                                        const RunSeries::Metric* c = v.find(m);
                                        if (c == nullptr)
                                          return std::pair{metric_info(m), stats::Hierarchical{}};
@@ -386,6 +393,16 @@ void HistoryBuilder::add_sources(const RunRecord& run, int64_t id,
         point.commit = commit;
         point.branch = branch;
         point.time = time;
+        // Mostly the settings of the point before: looked for from the newest.
+        auto& known = g.series.settings;
+        const std::string& settings = *v.settings;
+        std::size_t at = known.size();
+        while (at > 0 && known[at - 1] != settings) --at;
+        if (at == 0) {
+          known.push_back(settings);
+          at = known.size();
+        }
+        point.settings = static_cast<uint32_t>(at - 1);
         g.point_of[point_id] = static_cast<uint32_t>(g.series.points.size());
       }
       HistoryPoint& point = g.series.points[g.point_of[point_id] - 1];
@@ -400,6 +417,42 @@ void HistoryBuilder::add_sources(const RunRecord& run, int64_t id,
       if (sample.summary != nullptr) point.summaries.push_back(*sample.summary);
     }
   }
+}
+
+std::vector<std::string> differing_settings(const HistorySeries& series) {
+  if (series.settings.size() < 2) return {};
+  std::vector<bool> used(series.settings.size(), false);
+  for (const auto& p : series.points) used[p.settings] = true;
+  // key -> its values, in the order of the settings met; a key a variant does not record is
+  // "none".
+  std::vector<std::pair<std::string, std::vector<std::string>>> values;
+  for (const char* key : kSettingKeys) values.push_back({key, {}});
+  const auto value_of = [](std::string_view words, std::string_view key) -> std::string {
+    std::size_t at = 0;
+    while (at < words.size()) {
+      const std::size_t end = std::min(words.find(' ', at), words.size());
+      const std::string_view word = words.substr(at, end - at);
+      if (word.size() > key.size() && word.substr(0, key.size()) == key && word[key.size()] == '=')
+        return std::string(word.substr(key.size() + 1));
+      at = end + 1;
+    }
+    return "none";
+  };
+  for (std::size_t i = 0; i < series.settings.size(); ++i) {
+    if (!used[i]) continue;
+    for (auto& [key, seen] : values) {
+      std::string v = value_of(series.settings[i], key);
+      if (std::find(seen.begin(), seen.end(), v) == seen.end()) seen.push_back(std::move(v));
+    }
+  }
+  std::vector<std::string> out;
+  for (const auto& [key, seen] : values) {
+    if (seen.size() < 2) continue;
+    std::string text = key;
+    for (std::size_t k = 0; k < seen.size(); ++k) text += (k == 0 ? " " : ", ") + seen[k];
+    out.push_back(std::move(text));
+  }
+  return out;
 }
 
 History HistoryBuilder::finish() {

@@ -132,6 +132,8 @@ struct HistoryPoint {
   // within one process, not between instances).
   double centre = 0;
   stats::Interval interval{};
+  // Its first run's settings (settings_of), as an index into its series' `settings`.
+  uint32_t settings = 0;
 };
 
 static_assert(std::is_nothrow_move_constructible_v<HistoryPoint>);
@@ -143,6 +145,8 @@ struct HistorySeries {
   MetricInfo metric;
   std::vector<HistoryPoint> points;       // oldest first
   std::shared_ptr<const TextPool> texts;  // where its points' commits, branches and uuids live
+  // The settings of its runs' variants (settings_of), each once, first met first.
+  std::vector<std::string> settings;
   // "benchmark|variant|metric|machine": stable across runs, the key of stored detections.
   std::string key() const;
 };
@@ -155,6 +159,10 @@ struct History {
   std::vector<std::string> benchmarks, metrics, machines;
   std::size_t runs = 0;  // history runs read
 };
+
+// The settings in which the points of `series` differ, each as its key and its values in the
+// order met ("iterations 1, 6"); empty when they all ran with the same.
+std::vector<std::string> differing_settings(const HistorySeries& series);
 
 // Frees the points of `history`'s series, several series at once, leaving it without series:
 // a history of a million points takes a quarter of a second to free on one thread. For the
@@ -201,6 +209,7 @@ class HistoryBuilder {
     const std::string* name = nullptr;
     const std::vector<std::string>* measured = nullptr;  // metrics_of
     const std::vector<SummaryRecord>* summaries = nullptr;
+    const std::string* settings = nullptr;  // settings_of
     std::vector<Sample> samples;
   };
   using Prepared = std::vector<VariantSource>;

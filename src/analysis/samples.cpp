@@ -108,6 +108,22 @@ bool counted_by_simulation(const VariantData& v) {
          std::find(measure->begin(), measure->end(), "caches") != measure->end();
 }
 
+std::string settings_of(const VariantData& v) {
+  if (v.variant.config_json.empty()) return "";
+  const auto config = nlohmann::json::parse(v.variant.config_json, nullptr, false);
+  if (!config.is_object()) return "";
+  std::string out;
+  for (const char* key : kSettingKeys) {
+    const auto it = config.find(key);
+    if (it == config.end() || it->is_null()) continue;
+    if (!out.empty()) out += ' ';
+    out += key;
+    out += '=';
+    out += it->is_string() ? it->get<std::string>() : it->dump();
+  }
+  return out;
+}
+
 std::string layout_of(const VariantData& v) {
   if (v.variant.config_json.empty()) return "native";
   const auto config = nlohmann::json::parse(v.variant.config_json, nullptr, false);

@@ -72,6 +72,14 @@ std::string unmeasured_hint(const std::string& metric);
 // between runs (is_simulated_metric).
 bool counted_by_simulation(const VariantData& v);
 
+// The settings of its configuration that change what a measurement means (instances,
+// iterations, burn_in, warmup, measure, layout), as "key=value" words in that order: runs whose
+// settings differ are not one series without saying so (docs/dashboard.md). "" when its
+// configuration records none of them (imported runs, mostly).
+inline constexpr const char* kSettingKeys[] = {"instances", "iterations", "burn_in",
+                                               "warmup",    "measure",    "layout"};
+std::string settings_of(const VariantData& v);
+
 // The memory layout its instances ran with (BenchmarkSpec::layout, from its configuration):
 // "native" when it records none, else "randomized" or "fixed".
 std::string layout_of(const VariantData& v);

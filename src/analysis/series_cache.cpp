@@ -19,7 +19,8 @@ namespace {
 //   "BGSC", u32 version (little-endian), then varints (LEB128) and f64s (8 bytes little-endian,
 //   bit for bit: NaN payloads and -0.0 kept):
 //   n + n strings (length + bytes): the entry's texts, each once;
-//   n variants, each: text benchmark, text name, simulated (0/1), n + n texts measured,
+//   n variants, each: text benchmark, text name, simulated (0/1), text settings (version 3),
+//     n + n texts measured,
 //     n + n summaries (text metric, count + 2^62 (it may be negative), f64 mean, then for
 //     stddev, median, min and max: 0, or 1 and an f64),
 //     n + n metrics (text name, text unit, higher-is-better (0/1), instances, values,
@@ -168,6 +169,7 @@ RunSeries RunSeries::of(const RunData& run, const BurnInPolicy& policy) {
     w.text(v.variant.benchmark);
     w.text(v.variant.name);
     w.varint(counted_by_simulation(v) ? 1 : 0);
+    w.text(settings_of(v));
     std::vector<std::string> metrics = metrics_of(v);
     w.varint(metrics.size());
     for (const auto& m : metrics) w.text(m);
@@ -209,6 +211,7 @@ namespace {
 bool skip_variant(Reader& r, const std::vector<std::string_view>& texts) {
   r.text(texts);  // its name
   if (r.varint() > 1) return false;
+  r.text(texts);  // its settings
   const std::size_t measured = r.count(1);
   for (std::size_t i = 0; r.ok() && i < measured; ++i) r.text(texts);
   const std::size_t summaries = r.count(1);
@@ -262,6 +265,7 @@ Result<RunSeries> RunSeries::decode(std::string bytes, const std::vector<std::st
     const uint64_t simulated = r.varint();
     if (simulated > 1) break;
     v.simulated = simulated == 1;
+    v.settings = r.text(texts);
     const std::size_t measured = r.count(1);
     v.measured.reserve(measured);
     for (std::size_t i = 0; r.ok() && i < measured; ++i) v.measured.emplace_back(r.text(texts));

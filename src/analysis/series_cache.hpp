@@ -3,11 +3,11 @@
 // the run's instances.
 //
 // For each benchmark variant of the run: its name, the metrics it measured (metrics_of), its
-// summary records, whether Valgrind counted it, and for each of those metrics its description
-// and its steady-state values per instance under one burn-in policy (extract()'s `data`, bit
-// for bit). A point built from the cache is therefore the point built from the instances:
-// every statistic of history (centres, intervals, head checks, the confirmation of a change
-// point) comes out the same.
+// summary records, whether Valgrind counted it, its settings (settings_of), and for each of those
+// metrics its description and its steady-state values per instance under one burn-in policy
+// (extract()'s `data`, bit for bit). A point built from the cache is therefore the point built from
+// the instances: every statistic of history (centres, intervals, head checks, the confirmation of a
+// change point) comes out the same.
 //
 // The store keeps the bytes under a key that names the encoding and the burn-in policy
 // (series_cache_key); a change to the encoding or to how extract() derives values must change
@@ -28,11 +28,11 @@
 
 namespace benchguard::analysis {
 
-inline constexpr int kSeriesCacheVersion = 2;
+inline constexpr int kSeriesCacheVersion = 3;
 // Entries saved to a transaction when history derives them as it reads.
 inline constexpr std::size_t kSeriesCacheBatch = 64;
 
-// "history/2 burn-in=auto": the key of the entries derived under `policy`.
+// "history/3 burn-in=auto": the key of the entries derived under `policy`.
 std::string series_cache_key(const BurnInPolicy& policy);
 
 // One run's entry: its encoded bytes, read without copying the values until asked for.
@@ -49,6 +49,7 @@ class RunSeries {
     std::string benchmark;
     std::string name;
     bool simulated = false;             // counted_by_simulation
+    std::string settings;               // settings_of
     std::vector<std::string> measured;  // metrics_of, in its order
     std::vector<SummaryRecord> summaries;
     std::vector<Metric> metrics;  // the measured ones, then the summaries' others

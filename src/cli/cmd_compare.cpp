@@ -52,12 +52,14 @@ Result<int> do_compare(Context& ctx, const CompareFlags& f) {
     return Error{"--min-overlap must be above 0 and at most 100%, not '" + f.min_overlap + "'"};
   const std::string statistic = stats::to_string(opts.verdict.statistic);
   if (inputs.sequential) opts.sequential = &*inputs.sequential;
+  opts.by_variant = inputs.by_variant;
   auto report = analysis::compare_sides(inputs.a, inputs.b, opts);
   const auto conditions = analysis::condition_warnings(inputs.conditions_a, inputs.conditions_b);
   report.warnings.insert(report.warnings.begin(), conditions.begin(), conditions.end());
   if (!inputs.packages_note.empty())
     report.warnings.insert(report.warnings.begin() + static_cast<std::ptrdiff_t>(conditions.size()),
                            inputs.packages_note);
+  report.warnings.insert(report.warnings.begin(), inputs.notes.begin(), inputs.notes.end());
   if (report.metrics.empty()) {
     // Why, when the comparison knows: the first of its warnings.
     return Error{"nothing to compare: no benchmark has measurements on both sides" +

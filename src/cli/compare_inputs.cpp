@@ -16,28 +16,6 @@ namespace benchguard::cli {
 
 namespace {
 
-std::vector<std::string> variant_names(const RunData& run) {
-  std::vector<std::string> names;
-  for (const auto& v : run.variants)
-    if (std::find(names.begin(), names.end(), v.variant.name) == names.end())
-      names.push_back(v.variant.name);
-  return names;
-}
-
-// One variant per benchmark: the named one, or the first.
-analysis::Side side_of(const RunData& run, const std::string& variant, const std::string& label) {
-  analysis::Side s;
-  s.label = label;
-  for (const auto& v : run.variants) {
-    if (!variant.empty() && v.variant.name != variant) continue;
-    const bool seen = std::any_of(s.variants.begin(), s.variants.end(), [&](const auto* x) {
-      return x->variant.benchmark == v.variant.benchmark;
-    });
-    if (!seen) s.variants.push_back(&v);
-  }
-  return s;
-}
-
 std::string short_run(const RunData& r) {
   std::string s = "run " + r.run.uuid.substr(0, 8);
   if (!r.run.git_commit.empty()) s += " @" + r.run.git_commit.substr(0, 10);
@@ -155,6 +133,17 @@ KeyValues with_layouts(KeyValues artifacts, const analysis::Side& side) {
   return artifacts;
 }
 
+// The sides of two runs (or result files): analysis::run_sides.
+void two_sides(CompareInputs& in, const RunData& ra, const RunData& rb,
+               const CompareRequest& request, const std::string& label_a,
+               const std::string& label_b) {
+  auto sides = analysis::run_sides(ra, rb, label_a, label_b, request.variant_a, request.variant_b);
+  in.a = std::move(sides.a);
+  in.b = std::move(sides.b);
+  in.by_variant = sides.by_variant;
+  in.notes = std::move(sides.notes);
+}
+
 }  // namespace
 
 Result<store::Store*> LazyStore::get() {
@@ -175,7 +164,7 @@ Result<CompareInputs> resolve_compare_inputs(const Context& ctx, LazyStore& lazy
   // Variants of one run: no reference, one run, or two variant names of the latest run.
   auto one_run_variants = [&](RunData run, std::string va, std::string vb,
                               const std::string& where) -> Result<CompareInputs> {
-    const auto names = variant_names(run);
+    const auto names = analysis::variant_names(run);
     if (va.empty() && vb.empty()) {
       if (names.size() < 2)
         return Error{
@@ -190,8 +179,8 @@ Result<CompareInputs> resolve_compare_inputs(const Context& ctx, LazyStore& lazy
         return Error{fmt::format("{} has no variant '{}'", where, n)};
     in.runs.push_back(std::make_unique<RunData>(std::move(run)));
     const RunData& r = *in.runs.back();
-    in.a = side_of(r, va, va);
-    in.b = side_of(r, vb, vb);
+    in.a = analysis::variant_side(r, va, va);
+    in.b = analysis::variant_side(r, vb, vb);
     in.description = fmt::format("{} vs {} in {}", va, vb, where);
     const auto pa = analysis::packages_of(r.run.artifacts, va);
     const auto pb = analysis::packages_of(r.run.artifacts, vb);
@@ -219,8 +208,7 @@ Result<CompareInputs> resolve_compare_inputs(const Context& ctx, LazyStore& lazy
     BG_ASSIGN(RunData rb, import_files(files_b, request.input_format, warnings, &in.conditions_b));
     in.runs.push_back(std::make_unique<RunData>(std::move(ra)));
     in.runs.push_back(std::make_unique<RunData>(std::move(rb)));
-    in.a = side_of(*in.runs[0], variant_a, join_names(files_a));
-    in.b = side_of(*in.runs[1], variant_b, join_names(files_b));
+    two_sides(in, *in.runs[0], *in.runs[1], request, join_names(files_a), join_names(files_b));
     in.description = fmt::format("{} vs {}", join_names(files_a), join_names(files_b));
     return in;
   }
@@ -234,8 +222,7 @@ Result<CompareInputs> resolve_compare_inputs(const Context& ctx, LazyStore& lazy
     BG_ASSIGN(RunData rb, pooled_runs(*store, refs[1], in.conditions_b, nb));
     in.runs.push_back(std::make_unique<RunData>(std::move(ra)));
     in.runs.push_back(std::make_unique<RunData>(std::move(rb)));
-    in.a = side_of(*in.runs[0], variant_a, refs[0]);
-    in.b = side_of(*in.runs[1], variant_b, refs[1]);
+    two_sides(in, *in.runs[0], *in.runs[1], request, refs[0], refs[1]);
     in.description = fmt::format("{} ({} run{}) vs {} ({} run{}), pooled", refs[0], na,
                                  na == 1 ? "" : "s", refs[1], nb, nb == 1 ? "" : "s");
     return in;
@@ -271,7 +258,7 @@ Result<CompareInputs> resolve_compare_inputs(const Context& ctx, LazyStore& lazy
   if (!is_result_file(refs[0]) && !is_result_file(refs[1])) {
     BG_ASSIGN(store::Store * store, lazy.get());
     if (auto latest = store->load_run("latest", kForAnalysis); latest.ok()) {
-      const auto names = variant_names(*latest);
+      const auto names = analysis::variant_names(*latest);
       auto has = [&](const std::string& n) {
         return std::find(names.begin(), names.end(), n) != names.end();
       };
@@ -294,8 +281,7 @@ Result<CompareInputs> resolve_compare_inputs(const Context& ctx, LazyStore& lazy
   BG_ASSIGN(RunData rb, std::move(*read_b));
   in.runs.push_back(std::make_unique<RunData>(std::move(ra)));
   in.runs.push_back(std::make_unique<RunData>(std::move(rb)));
-  in.a = side_of(*in.runs[0], variant_a, refs[0]);
-  in.b = side_of(*in.runs[1], variant_b, refs[1]);
+  two_sides(in, *in.runs[0], *in.runs[1], request, refs[0], refs[1]);
   in.conditions_a = {with_layouts(in.runs[0]->run.artifacts, in.a)};
   in.conditions_b = {with_layouts(in.runs[1]->run.artifacts, in.b)};
   const auto first_variant = [](const analysis::Side& s) {

@@ -25,6 +25,11 @@ struct CompareInputs {
   std::string packages_note;
   // A and B are the two variants of a sequential run (run --until-decided): its record.
   std::optional<analysis::SequentialRecord> sequential;
+  // Two runs with several variants of a benchmark: each variant is compared with its namesake
+  // (analysis::CompareOptions::by_variant).
+  bool by_variant = false;
+  // What the comparison should say about how the sides were chosen (a note of the report).
+  std::vector<std::string> notes;
 };
 
 // The store of --db, opened on first use: comparing result files needs no database.

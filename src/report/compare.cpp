@@ -69,6 +69,7 @@ nlohmann::json compare_json(const analysis::CompareReport& r, const std::string&
                       {"method", row.duet ? "duet" : "instances"},
                       {"resampling", stats::to_string(c.ratio.method)},
                       {"warnings", c.warnings}});
+      if (!row.variant.empty()) rows.back()["variant"] = row.variant;
       const auto& t = c.tail;
       if (std::isfinite(t.mean_ratio.value))
         rows.back()["tail"] = {
@@ -127,7 +128,7 @@ void print_compare(std::ostream& out, const std::string& format, const analysis:
       std::string verdict = verdict_word(c.verdict, m.metric);
       if (md && (c.verdict == stats::Verdict::kSlower || c.verdict == stats::Verdict::kFaster))
         verdict = fmt::format("**{}**", verdict);
-      t.add_row({row.benchmark, m.metric.name, v(c.value_a), v(c.value_b), num(c.ratio.value),
+      t.add_row({row.name(), m.metric.name, v(c.value_a), v(c.value_b), num(c.ratio.value),
                  machine ? num(c.ratio.ci.lower) + " " + num(c.ratio.ci.upper)
                          : num(c.ratio.ci.lower) + " .. " + num(c.ratio.ci.upper),
                  num(c.p_value_bootstrap_adjusted, "{:.3g}"), verdict});
@@ -155,13 +156,13 @@ void print_compare(std::ostream& out, const std::string& format, const analysis:
         notes.push_back(fmt::format(
             "{}: duet analysis of {} concurrent runs, {} iterations paired, {} of A and {} of B "
             "unpaired",
-            row.benchmark, row.duet->runs, row.duet->paired, row.duet->unpaired_a,
+            row.name(), row.duet->runs, row.duet->paired, row.duet->unpaired_a,
             row.duet->unpaired_b));
       if (row.calibrated != nullptr && row.result.threshold > 0)
         notes.push_back(fmt::format(
             "{} {}: threshold {:.3g}% from calibration (A/A: {} of {} false alarms, largest "
             "change {:.3g}%)",
-            row.benchmark, m.metric.name, 100 * row.result.threshold,
+            row.name(), m.metric.name, 100 * row.result.threshold,
             row.calibrated->slower + row.calibrated->faster, row.calibrated->comparisons,
             100 * row.calibrated->max_change));
       if (row.result.interval != stats::CiMethod::kStudentT &&
@@ -169,9 +170,9 @@ void print_compare(std::ostream& out, const std::string& format, const analysis:
         notes.push_back(fmt::format(
             "{} {}: interval from the large-sample bootstrap ({}; {} and {} iterations; "
             "docs/statistics.md, \"Large samples\")",
-            row.benchmark, m.metric.name, stats::to_string(row.result.ratio.method),
-            row.a.data.size(), row.b.data.size()));
-      for (const auto& w : row.result.warnings) notes.push_back(row.benchmark + ": " + w);
+            row.name(), m.metric.name, stats::to_string(row.result.ratio.method), row.a.data.size(),
+            row.b.data.size()));
+      for (const auto& w : row.result.warnings) notes.push_back(row.name() + ": " + w);
     }
   }
   for (const auto& n : notes)

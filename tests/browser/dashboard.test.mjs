@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
-import { spawn } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -220,6 +220,109 @@ test('the compare page has the A/B table and a heat map of every benchmark', asy
   // Read from the t distribution of the table's interval (the verdict's), which the legend says.
   assert.match(await page.locator('p.legend-note').last().textContent(), /t distribution of the interval/);
   if (shots) await page.screenshot({ path: path.join(shots, 'dashboard-compare.png'), fullPage: true });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+// The two-variant database (run.sh: two runs of three benchmarks in variants A and B).
+const vsite = process.env.BG_VSITE;
+const vfileUrl = (name) => pathToFileURL(path.join(vsite, name)).href;
+const compareJson = (...args) => JSON.parse(execFileSync(process.env.BG_BINARY,
+  ['compare', '--db', process.env.BG_VDB, ...args, '--metric', 'wall_time', '--format', 'json'],
+  { encoding: 'utf8' }));
+
+// A value as BG.value shows it ("50.45 ms"), in seconds.
+function seconds(text) {
+  const m = /^(-?[0-9.e+-]+) (ns|\u00b5s|ms|s)$/.exec(text);
+  assert.ok(m, 'not a time: ' + text);
+  return Number(m[1]) * { ns: 1e-9, '\u00b5s': 1e-6, ms: 1e-3, s: 1 }[m[2]];
+}
+// `shown` is `value` to the digits shown: 4 significant ones, or `decimals` places.
+function near(shown, value, what, decimals) {
+  const tolerance = decimals !== undefined ? 0.5 * 10 ** -decimals + 1e-12 : Math.abs(value) * 5.01e-4;
+  assert.ok(Math.abs(shown - value) <= tolerance, what + ': shown ' + shown + ', compare says ' + value);
+}
+
+// Every row of the A/B table(s) in `page` against the rows of `compare --format json`: the
+// benchmark, the variant, A, B, B/A, its interval, the Holm p-value and the verdict.
+async function checkAbTable(page, tableSelector, cli) {
+  const rows = cli.metrics[0].rows;
+  const shown = await page.$$eval(tableSelector + ' tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  const head = await page.$$eval(tableSelector + ' thead th', (ths) => ths.map((t) => t.textContent));
+  assert.equal(shown.length, rows.length);
+  const named = head.includes('variant');
+  assert.equal(named, rows.some((r) => r.variant !== undefined));
+  for (const cells of shown) {
+    const [benchmark, ...rest] = cells;
+    const variant = named ? rest.shift() : undefined;
+    const r = rows.find((x) => x.benchmark === benchmark && x.variant === variant);
+    assert.ok(r, 'no row of compare for ' + benchmark + ' [' + variant + ']');
+    const [a, b, ratio, ci, p, verdict] = rest;
+    const what = benchmark + (variant ? ' [' + variant + ']' : '');
+    near(seconds(a), r.value_a, what + ' A');
+    near(seconds(b), r.value_b, what + ' B');
+    near(Number(ratio), r.ratio, what + ' B/A', 3);
+    const [lo, hi] = ci.split(' .. ').map(Number);
+    near(lo, r.ci[0], what + ' CI low', 3);
+    near(hi, r.ci[1], what + ' CI high', 3);
+    const digits = 1 - Math.floor(Math.log10(r.p_value_bootstrap_holm));
+    near(Number(p), r.p_value_bootstrap_holm, what + ' p', digits);
+    assert.equal(verdict, r.verdict, what + ' verdict');
+  }
+}
+
+test('the compare page of two two-variant runs shows what `compare 1 2` says, variant by variant', async () => {
+  const cli = compareJson('1', '2');
+  const rows = cli.metrics[0].rows;
+  assert.equal(rows.length, 6);
+  assert.ok(rows.every((r) => r.variant === 'A' || r.variant === 'B'));
+  // B is its own variant's value in each row, not the first variant's.
+  for (const bench of ['bench/0000', 'bench/0001', 'bench/0002']) {
+    const [a, b] = ['A', 'B'].map((v) => rows.find((r) => r.benchmark === bench && r.variant === v));
+    assert.ok(b.value_b < 0.95 * a.value_b, bench);
+  }
+  const { page, problems } = await open(vfileUrl('compare.html'));
+  await checkAbTable(page, 'table.ab', cli);
+  // The heat map: a row per benchmark variant; its one column (the newest run) is the table's
+  // rows: the same ratio, and P(worse by more than 1%) beyond 0.975 exactly when the
+  // interval's lower end is beyond 1.01.
+  const heat = await page.$$eval('table.heatmap tbody tr', (trs) => trs.map((tr) => ({
+    benchmark: tr.cells[0].textContent, variant: tr.cells[1].textContent,
+    cells: [...tr.querySelectorAll('td.heat')].map((t) => ({ text: t.textContent, title: t.title })),
+  })));
+  assert.equal(heat.length, 6);
+  for (const h of heat) {
+    const r = rows.find((x) => x.benchmark === h.benchmark && x.variant === h.variant);
+    assert.ok(r, h.benchmark + ' [' + h.variant + ']');
+    assert.equal(h.cells.length, 1);
+    const m = /^P = ([0-9.]+), B\/A = ([0-9.]+),/.exec(h.cells[0].title);
+    assert.ok(m, h.cells[0].title);
+    near(Number(m[2]), r.ratio, h.benchmark + ' [' + h.variant + '] heat B/A', 3);
+    const p = Number(m[1]);
+    near(Number(h.cells[0].text), p, 'heat P', 2);
+    if (r.ci[0] > 1.01) assert.ok(p >= 0.975, h.benchmark + ' ' + p);
+    else assert.ok(p <= 0.975, h.benchmark + ' ' + p);
+  }
+  if (shots) await page.screenshot({ path: path.join(shots, 'dashboard-compare-variants.png'), fullPage: true });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a two-variant run page has its own A/B table, as `compare RUN` has it', async () => {
+  const cli = compareJson('2');
+  const { page, problems } = await open(vfileUrl('run-2.html'));
+  assert.equal(await page.locator('section#ab h2').textContent(), 'A/B: A against B');
+  await checkAbTable(page, 'section#ab table.ab', cli);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the overview says which series join runs of different settings', async () => {
+  const { page, problems } = await open(vfileUrl('index.html'));
+  assert.match(await page.locator('#mixed-settings').textContent(), /^6 series join runs of different settings/);
+  const notes = await page.$$eval('table.overview td .settings-note', (ds) => ds.map((d) => d.textContent));
+  assert.equal(notes.length, 6);
+  assert.ok(notes.every((n) => n === 'joins runs of different settings: warmup 0, 1'), String(notes));
   assert.deepEqual(problems, []);
   await page.close();
 });

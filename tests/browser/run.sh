@@ -24,10 +24,15 @@ if ! cmp -s "$here/package-lock.json" "$work/package-lock.json" ||
     exit 77
   fi
 fi
-rm -rf "$work/site" "$work/h.db"*
+rm -rf "$work/site" "$work/h.db"* "$work/vsite" "$work/v.db"*
 "$history_db" "$work/h.db" --benchmarks 6 --commits 40 --hostile --wide-last
 "$benchguard" -q report --db "$work/h.db" --html "$work/site" --plan 40 --compare-runs 20
+# Two runs of three benchmarks in variants A and B, the first cold and the second warm: the
+# compare page and the run page against `compare --format json`.
+"$history_db" "$work/v.db" --benchmarks 3 --commits 2 --two-variants
+"$benchguard" -q report --db "$work/v.db" --html "$work/vsite"
 export BG_SITE="$work/site" BG_DB="$work/h.db" BG_BINARY="$benchguard" BG_CHROMIUM="$chromium"
+export BG_VSITE="$work/vsite" BG_VDB="$work/v.db"
 export NODE_PATH="$work/node_modules"
 cd "$work"
 exec node --test --test-reporter=spec "$here/dashboard.test.mjs"

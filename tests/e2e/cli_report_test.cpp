@@ -1,7 +1,9 @@
 // report --html end to end: a store with history written by the library, the site written by
-// the CLI, and what the pages say after `detect` and `ack`.
+// the CLI, and what the pages say after `detect` and `ack`; and two runs of two variants, whose
+// compare and run pages must say what `compare` says.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -137,6 +139,143 @@ TEST_F(CliReport, ExportNeverWritesThroughALinkBesideItsTarget) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(testing::read_file(dir_.file("victim.txt")), "keep\n");
   EXPECT_FALSE(fs::is_symlink(out));
+}
+
+// Two runs of a suite with two variants per benchmark: `compare RUN RUN` compares each variant
+// with its namesake and names it, says what it chose when the runs share no variant name, and
+// the dashboard's compare page and run page show the numbers `compare --format json` gives.
+// Five iterations a launch around $1 seconds (1% noise), reported through the protocol.
+constexpr const char* kEmit =
+    "#!/bin/sh\n"
+    "awk -v base=\"$1\" -v seed=\"$$\" 'BEGIN { srand(seed); for (i = 0; i < 5; i++) "
+    "printf \"{\\\"iteration\\\":%d,\\\"metrics\\\":{\\\"wall_time\\\":%.9g}}\\n\", i, "
+    "base * (1 + 0.01 * rand()) }' >> \"$BENCHGUARD_RESULTS\"\n";
+
+// A suite of benchmark "work" in two variants, each reporting around its base.
+std::string variants_suite(const std::string& emit, const std::string& va, double a,
+                           const std::string& vb, double b) {
+  return "name: variants\ninstances: 4\niterations: 5\nbenchmarks:\n"
+         "  - name: work\n    command: [sh, " +
+         emit + ", \"" + std::to_string(a) + "\"]\n    variants:\n      " + va + ": {}\n      " +
+         vb + ": {command: [sh, " + emit + ", \"" + std::to_string(b) + "\"]}\n";
+}
+
+// The JSON of a page's #bg-data element.
+json variants_page_data(const std::string& html) {
+  const std::string open = "id=\"bg-data\">";
+  const auto from = html.find(open) + open.size();
+  return json::parse(html.substr(from, html.find("</script>", from) - from));
+}
+
+json compare_json_of(const std::vector<std::string>& args) {
+  const testing::CliResult r = run_cli(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return r.exit_code == 0 ? json::parse(r.out) : json();
+}
+
+// Every row of `page` (as compare_json writes it) has its namesake in `cli`, with the same
+// numbers.
+void expect_same_rows(const json& page, const json& cli) {
+  ASSERT_EQ(page["metrics"].size(), cli["metrics"].size());
+  for (std::size_t m = 0; m < cli["metrics"].size(); ++m) {
+    const auto& rows = cli["metrics"][m]["rows"];
+    ASSERT_EQ(page["metrics"][m]["rows"].size(), rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const auto& p = page["metrics"][m]["rows"][i];
+      const auto& c = rows[i];
+      SCOPED_TRACE(c.dump());
+      EXPECT_EQ(p["benchmark"], c["benchmark"]);
+      EXPECT_EQ(p.value("variant", ""), c.value("variant", ""));
+      for (const char* k : {"value_a", "value_b", "ratio", "p_value_bootstrap_holm"})
+        EXPECT_DOUBLE_EQ(p[k].get<double>(), c[k].get<double>()) << k;
+      EXPECT_DOUBLE_EQ(p["ci"][0].get<double>(), c["ci"][0].get<double>());
+      EXPECT_DOUBLE_EQ(p["ci"][1].get<double>(), c["ci"][1].get<double>());
+      EXPECT_EQ(p["verdict"], c["verdict"]);
+    }
+  }
+}
+
+TEST(CliCompareVariants, TwoRunsPairEachVariantWithItsNamesake) {
+  TempDir dir;
+  const std::string db = dir.file("v.db");
+  const std::string emit = dir.file("emit.sh");
+  testing::write_file(emit, kEmit);
+  // Run 1: slow 50 ms, fast 40 ms. Run 2: slow the same, fast 48 ms.
+  testing::write_file(dir.file("one.yml"), variants_suite(emit, "slow", 0.05, "fast", 0.04));
+  testing::write_file(dir.file("two.yml"), variants_suite(emit, "slow", 0.05, "fast", 0.048));
+  for (const char* suite : {"one.yml", "two.yml"}) {
+    const testing::CliResult r = run_cli({"-q", "run", "--db", db, dir.file(suite)});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+
+  const json j = compare_json_of(
+      {"compare", "--db", db, "1", "2", "--metric", "wall_time", "--format", "json"});
+  ASSERT_EQ(j["metrics"].size(), 1u);
+  const auto& rows = j["metrics"][0]["rows"];
+  ASSERT_EQ(rows.size(), 2u) << j.dump();
+  EXPECT_EQ(rows[0]["variant"], "slow");
+  EXPECT_EQ(rows[1]["variant"], "fast");
+  // Each side's value is its own variant's, in both runs.
+  EXPECT_NEAR(rows[0]["value_a"].get<double>(), 0.05, 0.002);
+  EXPECT_NEAR(rows[0]["value_b"].get<double>(), 0.05, 0.002);
+  EXPECT_NEAR(rows[1]["value_a"].get<double>(), 0.04, 0.002);
+  EXPECT_NEAR(rows[1]["value_b"].get<double>(), 0.048, 0.002);
+  EXPECT_NEAR(rows[1]["ratio"].get<double>(), 1.2, 0.03);
+  EXPECT_EQ(rows[1]["verdict"], "slower");
+  EXPECT_TRUE(j["only_in_a"].empty() && j["only_in_b"].empty()) << j.dump();
+
+  // The table names the variant.
+  const testing::CliResult text =
+      run_cli({"compare", "--db", db, "1", "2", "--metric", "wall_time"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("work [slow]"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("work [fast]"), std::string::npos) << text.out;
+
+  // Named variants: one a side, as before, no variant named in the rows.
+  const json named =
+      compare_json_of({"compare", "--db", db, "1", "2", "--variant-a", "fast", "--variant-b",
+                       "fast", "--metric", "wall_time", "--format", "json"});
+  ASSERT_EQ(named["metrics"][0]["rows"].size(), 1u);
+  EXPECT_FALSE(named["metrics"][0]["rows"][0].contains("variant"));
+  EXPECT_NEAR(named["metrics"][0]["rows"][0]["ratio"].get<double>(), 1.2, 0.03);
+
+  // The dashboard: its compare page (run 1 the baseline, run 2 the newest) and run 2's page
+  // show what `compare` says.
+  if (report::html::dashboard_available()) {
+    const std::string site = dir.file("site");
+    const testing::CliResult r = run_cli({"report", "--db", db, "--html", site});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json page = variants_page_data(testing::read_file(site + "/compare.html"));
+    expect_same_rows(page["table"], j);
+    // The heat map's newest column is the table's rows.
+    ASSERT_EQ(page["rows"].size(), 2u) << page["rows"].dump();
+    for (const auto& hr : page["rows"]) {
+      const auto& cell = hr["cells"].back();
+      for (const auto& row : rows) {
+        if (row["variant"] == hr["variant"]) {
+          EXPECT_DOUBLE_EQ(cell["ratio"].get<double>(), row["ratio"].get<double>()) << hr.dump();
+        }
+      }
+    }
+    const json run2 = variants_page_data(testing::read_file(site + "/run-2.html"));
+    const json own =
+        compare_json_of({"compare", "--db", db, "2", "--metric", "wall_time", "--format", "json"});
+    ASSERT_TRUE(run2["ab"].is_object()) << run2.dump().substr(0, 300);
+    expect_same_rows(run2["ab"], own);
+    EXPECT_EQ(run2["ab"]["a"], "slow");
+    EXPECT_EQ(run2["ab"]["b"], "fast");
+  }
+
+  // A run whose variants share no name with run 1's: the first of each, said in a note.
+  testing::write_file(dir.file("three.yml"), variants_suite(emit, "left", 0.05, "right", 0.04));
+  ASSERT_EQ(run_cli({"-q", "run", "--db", db, dir.file("three.yml")}).exit_code, 0);
+  const json other = compare_json_of(
+      {"compare", "--db", db, "1", "3", "--metric", "wall_time", "--format", "json"});
+  ASSERT_EQ(other["metrics"][0]["rows"].size(), 1u);
+  bool said = false;
+  for (const auto& w : other["warnings"])
+    said = said || w.get<std::string>().find("share no name") != std::string::npos;
+  EXPECT_TRUE(said) << other["warnings"].dump();
 }
 
 }  // namespace

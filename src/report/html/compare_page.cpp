@@ -1,12 +1,14 @@
-// The compare page: the newest run against a baseline as `compare` tables it, and a heat map of
-// the probability that each benchmark got slower than the baseline by more than the threshold,
-// one column per recent run (the baseline: the run before the newest `compare_runs`).
+// The compare page: the newest run against a baseline as `compare` tables it (each benchmark
+// variant against its namesake), and a heat map of the probability that each benchmark variant
+// got slower than the baseline by more than the threshold, one column per recent run (the
+// baseline: the run before the newest `compare_runs`); its newest column is the table's rows.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -73,6 +75,17 @@ Column column_of(const analysis::RunSeries& run, const std::string& metric) {
 
 }  // namespace
 
+analysis::CompareOptions compare_options(const SiteOptions& options,
+                                         std::vector<std::string> metrics) {
+  analysis::CompareOptions copts;
+  copts.metrics = std::move(metrics);
+  copts.burn_in = options.history.burn_in;
+  copts.verdict.threshold = options.threshold;
+  copts.verdict.seed = options.summary.seed;
+  copts.verdict.resamples = options.summary.resamples;
+  return copts;
+}
+
 std::vector<const store::RunSummary*> compare_page_runs(const std::vector<store::RunSummary>& runs,
                                                         const SiteOptions& options) {
   std::vector<const store::RunSummary*> picked;
@@ -125,19 +138,29 @@ Result<std::string> render_compare_page(store::Store& store,
   const RunData& newest = whole.back();
   data["baseline"] = run_json(base);
 
-  // The A/B table: the baseline against the newest run, as `compare` has it.
-  analysis::Side a{fmt::format("run {}", base.id), {}}, b{fmt::format("run {}", newest.id), {}};
-  for (const auto& v : base.variants) a.variants.push_back(&v);
-  for (const auto& v : newest.variants) b.variants.push_back(&v);
-  analysis::CompareOptions copts;
-  copts.metrics = {metric};
-  copts.burn_in = burn_in;
-  copts.verdict.threshold = options.threshold;
-  copts.verdict.seed = options.summary.seed;
-  copts.verdict.resamples = options.summary.resamples;
-  const auto report = analysis::compare_sides(a, b, copts);
-  data["table"] = compare_json(report, a.label + " vs " + b.label,
+  // The A/B table: the baseline against the newest run, as `compare BASE NEWEST` has it: each
+  // benchmark variant against its namesake (or, when the runs share no variant name, the
+  // first of each, which a note says).
+  const analysis::RunSides sides = analysis::run_sides(base, newest, fmt::format("run {}", base.id),
+                                                       fmt::format("run {}", newest.id));
+  analysis::CompareOptions copts = compare_options(options, {metric});
+  copts.by_variant = sides.by_variant;
+  auto report = analysis::compare_sides(sides.a, sides.b, copts);
+  report.warnings.insert(report.warnings.begin(), sides.notes.begin(), sides.notes.end());
+  data["table"] = compare_json(report, sides.a.label + " vs " + sides.b.label,
                                stats::to_string(copts.verdict.statistic), copts.verdict.confidence);
+  // The newest column of the heat map is the table's rows: their ratio, and the probability
+  // read from the distribution of their interval; each under the baseline's variant it
+  // compared.
+  std::map<std::string_view, std::string_view> a_variant;  // by benchmark, without by_variant
+  for (const auto* v : sides.a.variants)
+    a_variant.try_emplace(v->variant.benchmark, v->variant.name);
+  std::map<std::pair<std::string, std::string>, const analysis::BenchmarkComparison*> table_rows;
+  for (const auto& m : report.metrics)
+    for (const auto& row : m.rows)
+      table_rows.try_emplace(
+          {row.benchmark, sides.by_variant ? row.variant : std::string(a_variant[row.benchmark])},
+          &row);
 
   // The heat map: every benchmark variant of the baseline against each column. Each cell's
   // probability comes from the distribution the table's interval comes from: the t
@@ -151,6 +174,16 @@ Result<std::string> render_compare_page(store::Store& store,
   for (const auto& [key, sa] : columns.front()) {
     json cells = json::array();
     for (std::size_t c = 1; c < columns.size(); ++c) {
+      if (c + 1 == columns.size()) {
+        const auto row = table_rows.find(key);
+        if (row == table_rows.end()) {
+          cells.push_back(nullptr);
+        } else {
+          cells.push_back({{"p", json_number(row->second->p_worse)},
+                           {"ratio", json_number(row->second->result.ratio.value)}});
+        }
+        continue;
+      }
       const auto found = columns[c].find(key);
       if (found == columns[c].end()) {
         cells.push_back(nullptr);

@@ -1,10 +1,14 @@
-// The run page: what `summary` reports per benchmark variant and metric, and each instance's
-// iterations in order so that burn-in and outliers can be seen.
+// The run page: what `summary` reports per benchmark variant and metric, each instance's
+// iterations in order so that burn-in and outliers can be seen, and, for a run of two variants
+// or more, its own A/B table (its first two variants, as `compare RUN`).
 #include <fmt/format.h>
 
 #include <algorithm>
 
+#include "analysis/compare.hpp"
+#include "analysis/sequential.hpp"
 #include "analysis/summary.hpp"
+#include "report/compare.hpp"
 #include "report/html/encode.hpp"
 #include "report/html/page.hpp"
 #include "report/html/site.hpp"
@@ -90,6 +94,22 @@ Result<std::string> render_run_page(store::Store& store, const std::string& ref,
       summaries.push_back(summary_json(analysis::summarize_variant(v, m, options.summary)));
     }
   }
+  // The run's own A/B: its first two variants, as `compare RUN` has them (the look that stopped
+  // a sequential run included), over the metrics above.
+  json ab = nullptr;
+  if (const auto names = analysis::variant_names(run); names.size() >= 2) {
+    const analysis::Side a = analysis::variant_side(run, names[0], names[0]);
+    const analysis::Side b = analysis::variant_side(run, names[1], names[1]);
+    analysis::CompareOptions copts = compare_options(options, wanted);
+    auto sequential = analysis::read_sequential_record(run.run);
+    if (sequential.ok() && *sequential) copts.sequential = &**sequential;
+    const auto report = analysis::compare_sides(a, b, copts);
+    if (!report.metrics.empty()) {
+      ab = compare_json(report, fmt::format("{} vs {} in run {}", names[0], names[1], run.id),
+                        stats::to_string(copts.verdict.statistic), copts.verdict.confidence);
+      ab["variants"] = names.size();
+    }
+  }
   const auto& r = run.run;
   json labels = json::object();
   for (const auto& [k, v] : r.labels) labels[k] = v;
@@ -105,7 +125,8 @@ Result<std::string> render_run_page(store::Store& store, const std::string& ref,
                {"dirty", r.git_dirty},
                {"commandLine", store::redact_command_line(r.command_line)},
                {"labels", labels},
-               {"summaries", summaries}};
+               {"summaries", summaries},
+               {"ab", ab}};
   return render_page({"run", fmt::format("Run {}", run.id), data, true, true});
 }
 

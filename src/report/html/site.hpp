@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/compare.hpp"
 #include "analysis/detection.hpp"
 #include "analysis/history.hpp"
 #include "analysis/summary.hpp"
@@ -144,9 +145,15 @@ Result<Site> build_site(store::Store& store, const SiteOptions& options, int64_t
                         const PreviousSite* previous = nullptr);
 
 // The page of one run ("run-ID.html"): what `summary` says of it, with per-iteration values
-// of each instance.
+// of each instance, and, when it has two variants or more, its first two compared as
+// `compare RUN` compares them.
 Result<std::string> render_run_page(store::Store& store, const std::string& ref,
                                     const SiteOptions& options);
+
+// The options of the site's A/B tables (the compare page's, a run page's): `metrics`, the
+// history's burn-in policy, the threshold, and the run pages' seed and resamples.
+analysis::CompareOptions compare_options(const SiteOptions& options,
+                                         std::vector<std::string> metrics);
 
 // The runs of the compare page, newest first: the newest `compare_runs` history runs of `runs`
 // (as list_runs returns them, newest first) and the baseline before them.

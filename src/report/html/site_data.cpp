@@ -143,6 +143,8 @@ json overview_row(const analysis::HistorySeries& s, const analysis::ChangeRow* n
             {"status", status},
             {"severity", severity(status)}};
   j["change"] = newest != nullptr ? change_json(*newest) : json(nullptr);
+  // Runs of different settings joined into the series: said, with what differs.
+  if (auto differ = analysis::differing_settings(s); !differ.empty()) j["settings"] = differ;
   return j;
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 namespace benchguard::analysis {
@@ -131,6 +132,116 @@ TEST(AnalysisCompare, UnmatchedBenchmarksAreReported) {
   EXPECT_EQ(r.only_in_a, std::vector<std::string>{"only-a"});
   EXPECT_EQ(r.only_in_b, std::vector<std::string>{"only-b"});
   EXPECT_EQ(r.metrics[0].rows.size(), 1u);
+}
+
+// Two runs of a suite with two variants per benchmark: each variant is compared with its
+// namesake, the rows say which, and a variant on one side only is listed with its name; the
+// probability the dashboard's heat map shows is read from the row's own interval.
+TEST(AnalysisCompare, ByVariantPairsEachVariantWithItsNamesake) {
+  auto named = [](VariantData v, const std::string& name) {
+    v.variant.name = name;
+    return v;
+  };
+  const auto a_old = named(synthetic("x", 1.0, 8, 8, 1), "old");
+  const auto a_new = named(synthetic("x", 2.0, 8, 8, 2), "new");
+  const auto a_gone = named(synthetic("x", 1.0, 8, 8, 3), "gone");
+  const auto b_old = named(synthetic("x", 1.0, 8, 8, 4), "old");
+  const auto b_new = named(synthetic("x", 2.4, 8, 8, 5), "new");
+  Side a{"A", {&a_old, &a_new, &a_gone}}, b{"B", {&b_old, &b_new}};
+  auto o = quick_compare_options();
+  o.by_variant = true;
+  const auto r = compare_sides(a, b, o);
+  ASSERT_EQ(r.metrics.size(), 1u);
+  const auto& rows = r.metrics[0].rows;
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].variant, "old");
+  EXPECT_EQ(rows[0].name(), "x [old]");
+  EXPECT_EQ(rows[1].variant, "new");
+  // Each side's value is its own variant's: B of "new" is not B of "old".
+  EXPECT_NEAR(rows[0].result.ratio.value, 1.0, 0.05);
+  EXPECT_NEAR(rows[1].result.ratio.value, 1.2, 0.05);
+  EXPECT_NEAR(rows[0].result.value_b, 1.0, 0.05);
+  EXPECT_NEAR(rows[1].result.value_b, 2.4, 0.1);
+  EXPECT_EQ(rows[1].result.verdict, stats::Verdict::kSlower);
+  EXPECT_EQ(r.only_in_a, std::vector<std::string>{"x [gone]"});
+  EXPECT_TRUE(r.only_in_b.empty());
+  // The row's P(worse beyond the threshold) is that of its interval: above 0.975 exactly when
+  // the interval's lower end lies beyond 1 + threshold.
+  for (const auto& row : rows) {
+    ASSERT_TRUE(std::isfinite(row.p_worse)) << row.name();
+    EXPECT_EQ(row.p_worse > 0.975, row.result.ratio.ci.lower > 1 + row.result.threshold)
+        << row.name() << " " << row.p_worse << " " << row.result.ratio.ci.lower;
+  }
+  EXPECT_GT(rows[1].p_worse, 0.975);
+  EXPECT_LT(rows[0].p_worse, 0.5);
+
+  // Without it, as before: the first variant of each benchmark on each side, no name.
+  Side a1{"A", {&a_new}}, b1{"B", {&b_old}};
+  const auto plain = compare_sides(a1, b1, quick_compare_options());
+  ASSERT_EQ(plain.metrics[0].rows.size(), 1u);
+  EXPECT_EQ(plain.metrics[0].rows[0].variant, "");
+  EXPECT_EQ(plain.metrics[0].rows[0].name(), "x");
+  EXPECT_NEAR(plain.metrics[0].rows[0].result.ratio.value, 0.5, 0.03);
+}
+
+// variant_side keeps one variant per benchmark, the named one; variant_names lists them in
+// the order met.
+TEST(AnalysisCompare, VariantSidePicksTheNamedVariantOfEachBenchmark) {
+  RunData run;
+  for (const char* b : {"x", "y"})
+    for (const char* n : {"a", "b"}) {
+      auto v = synthetic(b, 1.0, 2, 2, 1);
+      v.variant.name = n;
+      run.variants.push_back(std::move(v));
+    }
+  EXPECT_EQ(variant_names(run), (std::vector<std::string>{"a", "b"}));
+  const Side b = variant_side(run, "b", "B");
+  ASSERT_EQ(b.variants.size(), 2u);
+  EXPECT_EQ(b.variants[0]->variant.name, "b");
+  EXPECT_EQ(b.variants[1]->variant.benchmark, "y");
+  const Side first = variant_side(run, "", "A");
+  ASSERT_EQ(first.variants.size(), 2u);
+  EXPECT_EQ(first.variants[0]->variant.name, "a");
+}
+
+// Two runs as `compare RUN RUN` puts them on its sides: every variant, paired by name, when they
+// share a variant name; the first of each, said in a note, when they share none; one a side
+// when named.
+TEST(AnalysisCompare, RunSidesPairVariantsByNameOrSayWhatTheyChose) {
+  const auto run_of = [](std::vector<std::string> names) {
+    RunData run;
+    for (const char* b : {"x", "y"})
+      for (const auto& n : names) {
+        auto v = synthetic(b, 1.0, 2, 2, 1);
+        v.variant.name = n;
+        run.variants.push_back(std::move(v));
+      }
+    return run;
+  };
+  const RunData one = run_of({"a", "b"}), two = run_of({"a", "b"}), other = run_of({"c", "d"});
+  const RunSides same = run_sides(one, two, "1", "2");
+  EXPECT_TRUE(same.by_variant);
+  EXPECT_EQ(same.a.variants.size(), 4u);
+  EXPECT_EQ(same.b.variants.size(), 4u);
+  EXPECT_TRUE(same.notes.empty());
+  const RunSides none = run_sides(one, other, "1", "3");
+  EXPECT_FALSE(none.by_variant);
+  ASSERT_EQ(none.a.variants.size(), 2u);
+  EXPECT_EQ(none.a.variants[0]->variant.name, "a");
+  EXPECT_EQ(none.b.variants[0]->variant.name, "c");
+  ASSERT_EQ(none.notes.size(), 1u);
+  EXPECT_NE(none.notes[0].find("share no name"), std::string::npos) << none.notes[0];
+  EXPECT_NE(none.notes[0].find("'a' of A with 'c' of B"), std::string::npos) << none.notes[0];
+  const RunSides named = run_sides(one, other, "1", "3", "b", "d");
+  EXPECT_FALSE(named.by_variant);
+  EXPECT_TRUE(named.notes.empty());
+  ASSERT_EQ(named.b.variants.size(), 2u);
+  EXPECT_EQ(named.b.variants[1]->variant.name, "d");
+  // One variant a side: paired by benchmark whatever their names, as always.
+  const RunData plain = run_of({"default"}), renamed = run_of({"new"});
+  const RunSides single = run_sides(plain, renamed, "1", "2");
+  EXPECT_FALSE(single.by_variant);
+  EXPECT_TRUE(single.notes.empty());
 }
 
 TEST(AnalysisCompare, SimulatedSlowdownScalesB) {

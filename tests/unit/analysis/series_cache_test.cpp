@@ -4,6 +4,7 @@
 // is damaged or that its run no longer gives; a malformed entry is never trusted.
 #include "analysis/series_cache.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -40,6 +41,10 @@ std::vector<RunData> varied_runs(std::vector<MetricInfo>& metrics) {
     for (auto& v : r.variants)
       for (auto& in : v.instances)
         for (auto& it : in.iterations) it.burn_in = k % 2 == 1 && it.index < 2;
+    // bench/0000 ran cold before commit 6 and warm from it: its settings differ.
+    for (auto& v : r.variants)
+      v.variant.config_json = fmt::format(R"({{"instances":3,"iterations":12,"warmup":{}}})",
+                                          v.variant.benchmark == "bench/0000" && k >= 6 ? 1 : 0);
     if (k == 4) {
       VariantData sim;
       sim.variant.benchmark = "counted";
@@ -123,10 +128,13 @@ void expect_same_history(const History& a, const History& b, bool warnings = tru
     EXPECT_EQ(x.key(), y.key());
     EXPECT_EQ(x.metric.unit, y.metric.unit);
     EXPECT_EQ(x.metric.direction, y.metric.direction);
+    EXPECT_EQ(x.settings, y.settings);
+    EXPECT_EQ(differing_settings(x), differing_settings(y));
     ASSERT_EQ(x.points.size(), y.points.size());
     for (size_t p = 0; p < x.points.size(); ++p) {
       const HistoryPoint& u = x.points[p];
       const HistoryPoint& v = y.points[p];
+      EXPECT_EQ(u.settings, v.settings);
       EXPECT_EQ(u.commit, v.commit);
       EXPECT_EQ(u.branch, v.branch);
       EXPECT_EQ(u.time, v.time);
@@ -202,6 +210,15 @@ TEST(SeriesCache, HistoryFromTheEntriesIsHistoryFromTheInstances) {
   }
   EXPECT_EQ(entries(path), 0);
   ASSERT_GT(expected[0].series.size(), 10u);
+  // The series whose runs' settings differ say how; the others say nothing.
+  for (const auto& series : expected[0].series) {
+    SCOPED_TRACE(series.key());
+    if (series.benchmark == "bench/0000") {
+      EXPECT_EQ(differing_settings(series), std::vector<std::string>{"warmup 0, 1"});
+    } else if (series.benchmark.starts_with("bench/")) {
+      EXPECT_TRUE(differing_settings(series).empty());
+    }
+  }
   {
     auto store = store::open_store(path);
     ASSERT_TRUE(store.ok());

@@ -95,7 +95,7 @@ TEST(DbCheck, DerivesTheSeriesCacheAgainAndNamesAnEntryItsRunNoLongerGives) {
   {
     auto store = open_or_die(path);
     ASSERT_TRUE(store);
-    const std::string key = "history/2 burn-in=auto";
+    const std::string key = "history/3 burn-in=auto";
     auto two = store->load_cached_run(2, key, {});
     ASSERT_TRUE(two.ok() && two->cache.has_value());
     ASSERT_TRUE(store->save_series_cache({{1, key, *two->cache}}).ok());

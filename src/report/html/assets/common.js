@@ -164,6 +164,34 @@
     return BG.el('ul', { class: 'warnings' }, ...list.map((w) => BG.el('li', { text: w })));
   };
 
+  // An A/B comparison as `compare --format json` has it: a table per metric (the variant
+  // named where the rows pair variants by name), then its notes.
+  BG.abTables = function (t) {
+    const out = [];
+    for (const m of t.metrics) {
+      const named = m.rows.some((r) => r.variant !== undefined);
+      const rows = m.rows.map((r) => [
+        BG.el('td', { class: 'name', text: r.benchmark }),
+        ...(named ? [BG.el('td', { class: 'name variant', text: r.variant === undefined ? '' : r.variant })] : []),
+        BG.el('td', { class: 'num', text: BG.value(r.value_a, m.unit) }),
+        BG.el('td', { class: 'num', text: BG.value(r.value_b, m.unit) }),
+        BG.el('td', { class: 'num', text: r.ratio === null ? '-' : r.ratio.toFixed(3) }),
+        BG.el('td', { class: 'num', text: r.ci[0] === null ? '-' : r.ci[0].toFixed(3) + ' .. ' + r.ci[1].toFixed(3) }),
+        BG.el('td', { class: 'num', text: r.p_value_bootstrap_holm === null ? '-' : r.p_value_bootstrap_holm.toPrecision(2) }),
+        BG.el('td', null, BG.el('span', { class: 'badge verdict-' + r.verdict, text: r.verdict })),
+      ]);
+      if (t.metrics.length > 1) out.push(BG.el('h3', { text: m.metric }));
+      const head = ['benchmark', ...(named ? ['variant'] : []), 'A', 'B', 'B/A', Math.round(100 * t.confidence) + '% CI', 'p (Holm)', 'verdict'];
+      const table = BG.table(head, rows, 'data ab');
+      table.setAttribute('data-metric', m.metric);
+      out.push(table);
+    }
+    const notes = (t.warnings || []).concat((t.only_in_a || []).map((b) => b + ': only in A'), (t.only_in_b || []).map((b) => b + ': only in B'));
+    const warn = BG.warnings(notes);
+    if (warn) out.push(warn);
+    return out;
+  };
+
   // Width for a chart: the page's content width.
   BG.chartWidth = function () {
     return Math.max(320, Math.min(1200, BG.main().clientWidth - 8));

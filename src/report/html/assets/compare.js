@@ -16,33 +16,20 @@
     return page ? el('a', { href: page, text: runLabel(r) }) : runLabel(r);
   };
 
-  main.append(el('h2', { text: 'A/B: the newest run against the baseline' }));
+  main.append(el('h2', { text: 'A/B: the newest run against the baseline, each benchmark variant against its namesake' }));
   main.append(el('p', { class: 'subtitle' }, 'A = ', runLink(d.baseline), ', B = ', runLink(d.columns[d.columns.length - 1]),
     ' \u00b7 ' + d.table.statistic + ', ' + Math.round(100 * d.table.confidence) + '% intervals, threshold ' + BG.percent(d.threshold)));
-  for (const m of d.table.metrics) {
-    const rows = m.rows.map((r) => [
-      el('td', { class: 'name', text: r.benchmark }),
-      el('td', { class: 'num', text: BG.value(r.value_a, m.unit) }),
-      el('td', { class: 'num', text: BG.value(r.value_b, m.unit) }),
-      el('td', { class: 'num', text: r.ratio === null ? '-' : r.ratio.toFixed(3) }),
-      el('td', { class: 'num', text: r.ci[0] === null ? '-' : r.ci[0].toFixed(3) + ' .. ' + r.ci[1].toFixed(3) }),
-      el('td', { class: 'num', text: r.p_value_bootstrap_holm === null ? '-' : r.p_value_bootstrap_holm.toPrecision(2) }),
-      el('td', null, el('span', { class: 'badge verdict-' + r.verdict, text: r.verdict })),
-    ]);
-    main.append(BG.table(['benchmark', 'A', 'B', 'B/A', '95% CI', 'p (Holm)', 'verdict'], rows, 'data ab'));
-  }
-  const warn = BG.warnings(d.table.warnings);
-  if (warn) main.append(warn);
+  main.append(...BG.abTables(d.table));
 
   main.append(el('h2', { text: 'P(' + d.metric + ' worse by more than ' + BG.percent(d.threshold) + ') against the baseline' }));
   const from = d.heatFrom === 't'
     ? 'the probability that B/A is beyond the threshold under the t distribution of the interval in the table above'
     : 'the share of bootstrap replicates of B/A beyond the threshold';
-  main.append(el('p', { class: 'legend-note', text: 'Each cell: ' + from + ', B the run of the column, A ' + runLabel(d.baseline) + '. White: no sign of a change; red: slower almost surely.' }));
-  const head = el('tr', null, el('th', { text: 'benchmark' }), ...d.columns.map((c) => el('th', { class: 'col' }, runLink(c))));
+  main.append(el('p', { class: 'legend-note', text: 'Each cell: ' + from + ', B the run of the column, A ' + runLabel(d.baseline) + '; the newest column is the table\'s rows. White: no sign of a change; red: slower almost surely.' }));
+  const head = el('tr', null, el('th', { text: 'benchmark' }), el('th', { text: 'variant' }), ...d.columns.map((c) => el('th', { class: 'col' }, runLink(c))));
   const body = el('tbody');
   for (const r of d.rows) {
-    const tr = el('tr', null, el('td', { class: 'name', text: r.benchmark + (r.variant !== 'default' ? ' [' + r.variant + ']' : '') }));
+    const tr = el('tr', null, el('td', { class: 'name', text: r.benchmark }), el('td', { class: 'name variant', text: r.variant }));
     r.cells.forEach((c, i) => {
       const td = el('td', { class: 'heat num' });
       if (c && c.p !== null) {

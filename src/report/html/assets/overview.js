@@ -31,13 +31,16 @@
   const rows = data.series.map((s) => {
     const last = BG.commit(s.last.commit);
     const link = el('a', { href: 'benchmark-' + s.page + '.html', class: 'series-link', text: s.benchmark });
+    const nameCell = el('td', { class: 'name' }, link);
+    if (s.settings)
+      nameCell.append(el('div', { class: 'settings-note', text: 'joins runs of different settings: ' + s.settings.join('; ') }));
     const change = s.change
       ? el('span', null, el('span', { class: 'badge status-' + (s.change.kind === 'regression' ? (s.change.ack !== null ? 'acknowledged' : s.change.status === 'confirmed' ? 'regression' : 'suspected') : 'improvement'), text: s.change.kind }),
         ' ' + BG.change(s.change) + ' at ' + BG.short(s.change.first_bad))
       : el('span', { class: 'muted', text: 'none' });
     const tr = BG.row([
       BG.statusBadge(s.status),
-      el('td', { class: 'name' }, link),
+      nameCell,
       el('td', { class: 'name', text: s.variant }),
       el('td', { text: s.metric }),
       el('td', { class: 'name', text: s.machine }),
@@ -51,6 +54,10 @@
     const magnitude = s.change && s.change.change !== null ? Math.abs(s.change.change) : 0;
     return { s, tr, text, magnitude };
   });
+
+  const mixed = data.series.filter((s) => s.settings).length;
+  if (mixed > 0)
+    main.append(el('p', { class: 'settings-note', id: 'mixed-settings', text: mixed + ' series join runs of different settings (instances, iterations, burn-in, warm-up, measure or layout): their points are not all alike; each such row names what differs.' }));
 
   const tableEl = BG.table(['status', 'benchmark', 'variant', 'metric', 'machine', 'recent', 'latest', 'at commit', 'latest change'], [], 'data overview');
   const tbody = tableEl.querySelector('tbody');

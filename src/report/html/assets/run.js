@@ -39,6 +39,14 @@
   main.append(el('h2', { text: 'Summary' }));
   main.append(BG.table(['benchmark', 'variant', 'metric', 'inst', 'iter', 'mean', '95% CI', 'cv', 'cv within', 'cv between', 'steady state', 'burn-in', 'outliers', 'warnings'], rows));
 
+  if (d.ab) {
+    const sec = el('section', { id: 'ab' });
+    sec.append(el('h2', { text: 'A/B: ' + d.ab.a + ' against ' + d.ab.b }));
+    sec.append(el('p', { class: 'subtitle', text: 'The run\'s first two variants' + (d.ab.variants > 2 ? ' of ' + d.ab.variants : '') + ', as `benchguard compare ' + d.id + '` compares them \u00b7 ' + d.ab.statistic + ', ' + Math.round(100 * d.ab.confidence) + '% intervals' }));
+    sec.append(...BG.abTables(d.ab));
+    main.append(sec);
+  }
+
   function burnInPlugin(count) {
     return {
       hooks: {
