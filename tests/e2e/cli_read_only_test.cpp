@@ -70,7 +70,7 @@ const std::vector<std::vector<std::string>> kReadOnlyCommands = {
     {"db", "check"},
 };
 
-int64_t stored_instances(const std::string& db) {
+int64_t read_only_stored_instances(const std::string& db) {
   auto s = store::open_store(db, {.create = false, .read_only = true});
   if (!s.ok()) return 0;
   auto runs = (*s)->list_runs();
@@ -84,7 +84,7 @@ void kill_a_run(const std::string& db, int64_t at_least) {
       testing::start_cli({"run", "--instances", "1000000", "--db", db, "--", "/bin/true"});
   ASSERT_GT(pid, 0);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (stored_instances(db) < at_least && std::chrono::steady_clock::now() < deadline)
+  while (read_only_stored_instances(db) < at_least && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   std::this_thread::sleep_for(std::chrono::milliseconds(100));  // inside a batch, most likely
   ASSERT_EQ(kill(pid, SIGKILL), 0);
@@ -141,7 +141,7 @@ TEST(CliReadOnly, AKilledWritersWalAndLogAreReadAsAnotherUser) {
   // Commits in the -wal file, their index in -shm, and the instances logged since the last.
   ASSERT_TRUE(fs::exists(shared.db + "-wal"));
   ASSERT_TRUE(fs::exists(shared.db + "-shm"));
-  const int64_t expected = stored_instances(shared.db);
+  const int64_t expected = read_only_stored_instances(shared.db);
   ASSERT_GE(expected, 50);
   shared.make_read_only();
   const auto before = snapshot(shared.db_dir);
