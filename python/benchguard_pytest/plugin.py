@@ -393,14 +393,6 @@ def pytest_sessionfinish(session, exitstatus):
     if not state.done:
         _note(state, "no test used a benchmark fixture: nothing recorded")
         return
-    higher = sorted({name for rec in state.done for name, (unit, better) in rec.declared.items()
-                     if better == "higher" and name not in _metrics.BUILTIN})
-    if higher:
-        _note(state, "{}: higher is better, but the import stores no direction (benchguard's "
-                     "CSV layout has no place for it): a database that does not know a metric "
-                     "stores it lower-is-better. Units and directions are kept in the run's "
-                     "artifact metric_declarations; `benchguard run` stores them".format(
-                         ", ".join(higher)))
     path = _record.temp_csv_path()
     _record.write_csv(path, state.done, "pytest", state.started_at_ns,
                       _artifacts(session.config, state))

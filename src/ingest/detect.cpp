@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <unordered_set>
 
 #include "core/json_error.hpp"
@@ -152,6 +153,33 @@ std::vector<std::string> format_names() {
   return names;
 }
 
+namespace {
+
+// The run artifact `metric_declarations`, {"name": {"unit": "B", "better": "lower"}, ...}, as
+// metrics not built in and not declared yet; an unreadable one is ignored (it only describes).
+void declared_in_artifact(const RunData& run, std::vector<MetricInfo>& metrics) {
+  const std::string* text = find_value(run.run.artifacts, "metric_declarations");
+  if (text == nullptr) return;
+  const auto j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return;
+  for (const auto& item : j.items()) {
+    const std::string& name = item.key();  // (clang 14 cannot capture structured bindings)
+    const auto& d = item.value();
+    if (!d.is_object() || find_builtin_metric(name) != nullptr) continue;
+    if (std::any_of(metrics.begin(), metrics.end(),
+                    [&](const MetricInfo& m) { return m.name == name; }))
+      continue;
+    const auto unit = d.value("unit", nlohmann::json(""));
+    const auto better = d.value("better", nlohmann::json("lower"));
+    if (!unit.is_string() || !better.is_string()) continue;
+    metrics.push_back({name, unit.get<std::string>(),
+                       better.get<std::string>() == "higher" ? Direction::kHigherIsBetter
+                                                             : Direction::kLowerIsBetter});
+  }
+}
+
+}  // namespace
+
 Result<Imported> import_text(const std::string& path, std::string text, const std::string& format,
                              int64_t fallback_time) {
   Source src;
@@ -189,6 +217,9 @@ Result<Imported> import_text(const std::string& path, std::string text, const st
     std::string why = imp.warnings.empty() ? "it holds no measurements" : imp.warnings.front();
     return src.error(0, fmt::format("nothing to import as {}: {}", imp.format, why));
   }
+  // A pytest plugin session carries its metrics' units and directions as a run artifact
+  // (benchguard's CSV layout has no place for them): declared as the protocol would.
+  for (const RunData* run : imp.runs()) declared_in_artifact(*run, imp.metrics);
   // Whatever the format: names that can be shown anywhere, values that can be.
   for (const auto& m : imp.metrics)
     if (auto st = check_name("metric name", m.name); !st.ok())

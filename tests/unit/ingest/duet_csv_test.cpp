@@ -202,5 +202,32 @@ TEST(IngestDuetCsv, BenchguardExportReadsBack) {
   EXPECT_TRUE(b.instances[0].iterations[0].burn_in);
 }
 
+// A pytest plugin session's units and directions travel in the run's artifact
+// metric_declarations (the CSV layout has no column for them): the import declares them.
+TEST(IngestDuetCsv, MetricDeclarationsInTheArtifactsAreDeclared) {
+  RunData run = duet_run();
+  run.run.artifacts.emplace_back(
+      "metric_declarations",
+      R"({"cpu_time": {"unit": "", "better": "higher"}, "tasks_per_s": {"unit": "1/s",
+          "better": "higher"}, "spilled": {"unit": "B"}, "odd": 3})");
+  std::ostringstream out;
+  report::export_csv({run}, out);
+  auto r = import_text("session.csv", out.str());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const auto declared = [&](const std::string& name) -> const MetricInfo* {
+    for (const auto& m : r->metrics)
+      if (m.name == name) return &m;
+    return nullptr;
+  };
+  ASSERT_NE(declared("tasks_per_s"), nullptr);
+  EXPECT_EQ(declared("tasks_per_s")->unit, "1/s");
+  EXPECT_EQ(declared("tasks_per_s")->direction, Direction::kHigherIsBetter);
+  ASSERT_NE(declared("spilled"), nullptr);
+  EXPECT_EQ(declared("spilled")->unit, "B");
+  EXPECT_EQ(declared("spilled")->direction, Direction::kLowerIsBetter);
+  EXPECT_EQ(declared("cpu_time"), nullptr);  // built in: keeps its own
+  EXPECT_EQ(declared("odd"), nullptr);       // not a declaration
+}
+
 }  // namespace
 }  // namespace benchguard::ingest
