@@ -99,6 +99,8 @@ struct BenchmarkSpec {
   // "google-benchmark": the command is a Google Benchmark binary, run with
   // --benchmark_repetitions and --benchmark_out, each repetition one iteration.
   std::string format;
+  bool google_benchmark() const { return std::string_view(format) == kGoogleBenchmark; }
+  static constexpr const char* kGoogleBenchmark = "google-benchmark";
   std::vector<VariantSpec> variants;  // never empty after resolution
   int line = 0;                       // where it is declared in the suite file
 

@@ -239,12 +239,12 @@ Result<bool> read_setting(const Reader& r, const Field& f, RawSettings& s) {
   } else if (k == "shell") {
     BG_TRY(r.get_bool(f, s.shell));
   } else if (k == "format") {
-    std::string format;
-    BG_TRY(r.get_string(f, format));
-    if (format != "protocol" && format != "google-benchmark")
-      return r.error(f,
-                     "format is protocol (the default) or google-benchmark, not '" + format + "'");
-    s.spec.format = format == "protocol" ? "" : format;
+    std::string protocol;
+    BG_TRY(r.get_string(f, protocol));
+    if (protocol != "protocol" && protocol != BenchmarkSpec::kGoogleBenchmark)
+      return r.error(
+          f, "format is protocol (the default) or google-benchmark, not '" + protocol + "'");
+    s.spec.format = protocol == "protocol" ? "" : protocol;
   } else if (k == "variants") {
     // A benchmark's own variants replace the suite-wide ones rather than adding to them.
     BG_ASSIGN(s.variants, read_variants(r, f));

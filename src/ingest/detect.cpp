@@ -180,7 +180,7 @@ void declared_in_artifact(const RunData& run, std::vector<MetricInfo>& metrics) 
 
 }  // namespace
 
-Result<Imported> import_text(const std::string& path, std::string text, const std::string& format,
+Result<Imported> import_text(const std::string& path, std::string text, const std::string& importer,
                              int64_t fallback_time) {
   Source src;
   src.path = path;
@@ -193,13 +193,13 @@ Result<Imported> import_text(const std::string& path, std::string text, const st
 
   const Importer* chosen = nullptr;
   for (const auto& imp : importers()) {
-    if (format == "auto" ? imp.detect(src) : imp.name == format) {
+    if (importer == "auto" ? imp.detect(src) : imp.name == importer) {
       chosen = &imp;
       break;
     }
   }
-  if (chosen == nullptr && format != "auto")
-    return Error{fmt::format("unknown import format '{}' (formats: {})", format, tried_list())};
+  if (chosen == nullptr && importer != "auto")
+    return Error{fmt::format("unknown import format '{}' (formats: {})", importer, tried_list())};
   if (chosen == nullptr) {
     // Damaged JSON matches no format; say where it breaks rather than "unknown format".
     if (looks_like_json(src.text) && !src.json) {
@@ -233,7 +233,7 @@ Result<Imported> import_text(const std::string& path, std::string text, const st
   return imp;
 }
 
-Result<Imported> import_file(const std::string& path, const std::string& format) {
+Result<Imported> import_file(const std::string& path, const std::string& importer) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return Error{path + ": is a directory"};
   const auto too_large = [&] {
@@ -266,7 +266,7 @@ Result<Imported> import_file(const std::string& path, const std::string& format)
     if (text.size() > kMaxImportBytes) return too_large();
   }
   if (in.bad()) return Error{path + ": cannot read the file"};
-  return import_text(path, std::move(text), format, mtime);
+  return import_text(path, std::move(text), importer, mtime);
 }
 
 Result<std::vector<IterationRecord>> google_benchmark_iterations(const std::string& path,

@@ -43,14 +43,15 @@ inline constexpr size_t kMaxImportBytes = size_t{1} << 30;
 // The formats, in the order auto-detection tries them.
 std::vector<std::string> format_names();
 
-// Reads one file and parses it as `format` ("auto": recognised from the content, not from
-// the name). Errors are one line naming the file, and the line or JSON field where it can.
-Result<Imported> import_file(const std::string& path, const std::string& format = "auto");
+// Reads one file and parses it with `importer` (a name of format_names(); "auto": recognised from
+// the content, not from the name). Errors are one line naming the file, and the line or JSON field
+// where it can.
+Result<Imported> import_file(const std::string& path, const std::string& importer = "auto");
 
 // The same for text already in memory; `fallback_time` (unix ns) is the run's start when
 // the text records none (import_file passes the file's modification time).
 Result<Imported> import_text(const std::string& path, std::string text,
-                             const std::string& format = "auto", int64_t fallback_time = 0);
+                             const std::string& importer = "auto", int64_t fallback_time = 0);
 
 // What one instance of a Google Benchmark binary wrote with --benchmark_out (a suite's
 // `format: google-benchmark`): its repetition rows as iterations, in order, with their times

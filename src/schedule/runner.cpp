@@ -162,7 +162,7 @@ Status preflight(const Suite& suite) {
     }
     for (const auto& v : b.variants) {
       if (v.command.empty()) return Error{"benchmark '" + b.name + "' has an empty command"};
-      if (b.format == "google-benchmark" && v.command.size() == 3 && v.command[0] == "/bin/sh" &&
+      if (b.google_benchmark() && v.command.size() == 3 && v.command[0] == "/bin/sh" &&
           v.command[1] == "-c")
         return Error{(suite.path.empty() ? "" : suite.path + ":" + std::to_string(b.line) + ": ") +
                      "benchmark '" + b.name +
@@ -200,9 +200,9 @@ std::string gbench_out(const std::string& results_path) {
 // Reads what the instance reported and removes the file, so the next instance starts without
 // one. A benchmark that reports nothing leaves no file: nothing to remove.
 Measured collect(const measure::LaunchResult& launch, const std::string& results_path,
-                 const std::string& format) {
+                 bool google_benchmark) {
   Measured m{launch, {}, {}, {}};
-  if (format == "google-benchmark") {
+  if (google_benchmark) {
     // Whatever the binary wrote; nothing when it died before writing (the instance failed).
     const std::string out = gbench_out(results_path);
     std::ifstream in(out, std::ios::binary);
@@ -280,7 +280,8 @@ Result<std::vector<Measured>> run_together(std::vector<measure::LaunchSpec> spec
   std::vector<Measured> out;
   for (int k = 0; k < 2; ++k) {
     if (!waited[k]->ok()) return waited[k]->error();
-    out.push_back(collect(waited[k]->value(), results[k], formats[k]));
+    out.push_back(
+        collect(waited[k]->value(), results[k], formats[k] == BenchmarkSpec::kGoogleBenchmark));
   }
   return out;
 }
@@ -356,7 +357,7 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
 
   BG_ASSIGN(const int64_t run_id, store.begin_run(run));
   if (std::any_of(suite.benchmarks.begin(), suite.benchmarks.end(),
-                  [](const BenchmarkSpec& b) { return b.format == "google-benchmark"; }))
+                  [](const BenchmarkSpec& b) { return b.google_benchmark(); }))
     BG_TRY(store.declare_metrics(ingest::google_benchmark_metrics()));
 
   // variant ids per (benchmark, variant)
@@ -389,7 +390,7 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
     measure::LaunchSpec spec;
     spec.argv = v.command;
     spec.argv[0] = resolve_in(v.command[0], v.cwd);
-    if (b.format == "google-benchmark") {
+    if (b.google_benchmark()) {
       spec.argv.push_back("--benchmark_repetitions=" + std::to_string(b.burn_in + b.iterations));
       spec.argv.push_back("--benchmark_out=" + gbench_out(results_path));
       spec.argv.push_back("--benchmark_out_format=json");
@@ -458,7 +459,7 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
       for (const Slot& slot : step.slots) {
         auto launched = measure::launch(spec_for(slot, results, options.cpus));
         if (!launched.ok()) return abort_run(b, launched.error());
-        measured.push_back(collect(launched.value(), results, b.format));
+        measured.push_back(collect(launched.value(), results, b.google_benchmark()));
         pins.push_back(cpus);
       }
     }
