@@ -23,6 +23,7 @@ packages=(
   libbenchmark-dev
   python3 python3-pytest python3-pip python3-setuptools
   python3-dask python3-distributed python3-pandas  # benchguard pytest on real Dask (its tests)
+  python3-jsonschema  # every command's JSON checked against docs/schema (tests/golden)
   dpkg-dev zsh groff-base
   chromium            # the dashboard's browser tests (ctest -L browser)
 )

@@ -84,6 +84,20 @@ RunSides run_sides(const RunData& a, const RunData& b, const std::string& label_
   return out;
 }
 
+// A row whose values say nothing about the benchmark gets no verdict, and says why: memory at
+// benchguard's launch floor (an upper bound), or a measure too coarse for the benchmark (CPU
+// times count in clock ticks: a short benchmark's are mostly 0, its ratio has no upper end).
+std::string floor_note(const BenchmarkComparison& row) {
+  return fmt::format(
+      "{} of {} A and {} of {} B instances ended before their memory was sampled {} times "
+      "(every 10 ms): their {} is known only to lie below benchguard's own size at launch "
+      "({:.1f} MiB), left out; no verdict",
+      row.a.instances_at_floor, row.a.instances_ok, row.b.instances_at_floor, row.b.instances_ok,
+      kMinTreeSamples, row.metric.name,
+      static_cast<double>(std::max(row.a.launch_floor_bytes, row.b.launch_floor_bytes)) /
+          (1024.0 * 1024.0));
+}
+
 namespace {
 
 // The counterpart of `v` on side `s`: its benchmark's variant, of the same name too when
@@ -159,20 +173,6 @@ MetricInfo described(const std::vector<std::pair<const VariantData*, const Varia
       for (const auto& m : v->metrics)
         if (m.name == metric) return m;
   return metric_info(metric);
-}
-
-// A row whose values say nothing about the benchmark gets no verdict, and says why: memory at
-// benchguard's launch floor (an upper bound), or a measure too coarse for the benchmark (CPU
-// times count in clock ticks: a short benchmark's are mostly 0, its ratio has no upper end).
-std::string floor_note(const BenchmarkComparison& row) {
-  return fmt::format(
-      "{} of {} A and {} of {} B instances ended before their memory was sampled {} times "
-      "(every 10 ms): their {} is known only to lie below benchguard's own size at launch "
-      "({:.1f} MiB), left out; no verdict",
-      row.a.instances_at_floor, row.a.instances_ok, row.b.instances_at_floor, row.b.instances_ok,
-      kMinTreeSamples, row.metric.name,
-      static_cast<double>(std::max(row.a.launch_floor_bytes, row.b.launch_floor_bytes)) /
-          (1024.0 * 1024.0));
 }
 
 void withhold_unmeasured(BenchmarkComparison& row) {
@@ -466,9 +466,12 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
       } else {
         burn_in_note = share_burn_in(row.a, row.b);
         if (row.a.data.empty() || row.b.data.empty()) {
-          if (row.a.instances_at_floor > 0 || row.b.instances_at_floor > 0)
+          if (row.a.instances_at_floor > 0 || row.b.instances_at_floor > 0) {
             report.warnings.push_back(row.name() + ": " + floor_note(row));
-          else if (metric == metrics.front() || (!row.a.data.empty() || !row.b.data.empty()))
+            report.floored.push_back(
+                {row.name(), metric, report.warnings.back(),
+                 std::max(row.a.launch_floor_bytes, row.b.launch_floor_bytes)});
+          } else if (metric == metrics.front() || (!row.a.data.empty() || !row.b.data.empty()))
             report.warnings.push_back(fmt::format("{}: no {} measurements on {} side{}", row.name(),
                                                   metric, row.a.data.empty() ? "the A" : "the B",
                                                   unmeasured_hint(metric)));

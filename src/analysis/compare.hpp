@@ -118,9 +118,20 @@ struct CompareReport {
   std::vector<MetricComparison> metrics;
   std::vector<std::string> only_in_a, only_in_b;  // benchmarks without a counterpart
   std::vector<std::string> warnings;
+  // Benchmarks whose every value of a memory metric was at benchguard's launch floor: the
+  // metric's row left out, its warning (benchmark + ": " + floor_note) in `warnings`.
+  struct Floored {
+    std::string benchmark, metric, warning;
+    int64_t floor_bytes = 0;
+  };
+  std::vector<Floored> floored;
   bool any(stats::Verdict v) const;
 };
 
 CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& options);
+
+// The warning a row gets when its memory is at benchguard's launch floor (no verdict): said
+// once for all such rows when a comparison is shown (report/compare.cpp).
+std::string floor_note(const BenchmarkComparison& row);
 
 }  // namespace benchguard::analysis

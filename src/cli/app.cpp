@@ -46,34 +46,39 @@ namespace {
 struct Command {
   std::string_view name;
   Action (*add)(CLI::App&, Context&);
+  report::Formats formats;  // what --format may ask of it
 };
+// export writes the stored runs for scripts only (import reads them back); table, the
+// default, is CSV.
+constexpr report::Formats kExportFormats{report::Format::kTable, report::Format::kCsv,
+                                         report::Format::kJson, report::Format::kJsonl};
 constexpr std::array kCommands = {
-    Command{"run", add_run},
-    Command{"runs", add_runs},
-    Command{"show", add_show},
-    Command{"summary", add_summary},
-    Command{"compare", add_compare},
-    Command{"plan", add_plan},
-    Command{"calibrate", add_calibrate},
-    Command{"history", add_history},
-    Command{"detect", add_detect},
-    Command{"ack", add_ack},
-    Command{"unack", add_unack},
-    Command{"gate", add_gate},
-    Command{"confirm", add_confirm},
-    Command{"ab", add_ab},
-    Command{"pytest", add_pytest},
-    Command{"bisect", add_bisect},
-    Command{"submit", add_submit},
-    Command{"task", add_task},
-    Command{"status", add_status},
-    Command{"collect", add_collect},
-    Command{"report", add_report},
-    Command{"serve", add_serve},
-    Command{"import", add_import},
-    Command{"export", add_export},
-    Command{"db", add_db},
-    Command{"system", add_system},
+    Command{"run", add_run, report::kAllFormats},
+    Command{"runs", add_runs, report::kAllFormats},
+    Command{"show", add_show, report::kAllFormats},
+    Command{"summary", add_summary, report::kAllFormats},
+    Command{"compare", add_compare, report::kAllFormats},
+    Command{"plan", add_plan, report::kAllFormats},
+    Command{"calibrate", add_calibrate, report::kAllFormats},
+    Command{"history", add_history, report::kAllFormats},
+    Command{"detect", add_detect, report::kAllFormats},
+    Command{"ack", add_ack, report::kTextOnly},
+    Command{"unack", add_unack, report::kTextOnly},
+    Command{"gate", add_gate, report::kAllFormats},
+    Command{"confirm", add_confirm, report::kAllFormats},
+    Command{"ab", add_ab, report::kAllFormats},
+    Command{"pytest", add_pytest, report::kAllFormats},
+    Command{"bisect", add_bisect, report::kAllFormats},
+    Command{"submit", add_submit, report::kTextOnly},
+    Command{"task", add_task, report::kTextOnly},
+    Command{"status", add_status, report::kAllFormats},
+    Command{"collect", add_collect, report::kTextOnly},
+    Command{"report", add_report, report::kTextOnly},
+    Command{"serve", add_serve, report::kTextOnly},
+    Command{"import", add_import, report::kTextOnly},
+    Command{"export", add_export, kExportFormats},
+    Command{"db", add_db, report::kAllFormats},
+    Command{"system", add_system, report::kAllFormats},
 };
 
 // The runs are stored: a series cache that could not be saved is a warning.
@@ -96,6 +101,12 @@ void Context::cache_series(store::Store& store, const std::vector<int64_t>& ids)
 
 std::string Context::db_name() const {
   return store::display_location(globals.db);
+}
+
+Status Context::offers(const std::string& what, report::Formats formats) const {
+  if (formats.has(globals.format)) return ok_status();
+  return Error{what + " writes " + formats.names() + "; not --format " +
+               std::string(report::format_name(globals.format))};
 }
 
 bool Context::interactive() const {
@@ -164,8 +175,12 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   app.fallthrough();  // global options may follow the subcommand
   app.option_defaults()->always_capture_default();
   app.add_option("--db", ctx.globals.db, "Database file or postgresql:// URL (or $BENCHGUARD_DB)");
-  app.add_option("--format", ctx.globals.format, "Output format")
-      ->check(CLI::IsMember({"table", "md", "json", "csv", "jsonl"}));
+  std::string format = "table";
+  std::vector<std::string> format_names;
+  for (const report::Format f : report::kEveryFormat)
+    format_names.emplace_back(report::format_name(f));
+  app.add_option("--format", format, "Output format (each command says which it writes)")
+      ->check(CLI::IsMember(format_names));
   app.add_flag("-q,--quiet", ctx.globals.quiet, "No progress output");
   app.add_flag("-v,--verbose", ctx.globals.verbose, "More detail");
 
@@ -212,8 +227,16 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     return static_cast<int>(ExitCode::kInput);
   }
 
-  for (auto& [sub, action] : commands) {
+  ctx.globals.format = *report::parse_format(format);
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    auto& [sub, action] = commands[i];
     if (!sub->parsed()) continue;
+    const Command& command = named != nullptr ? *named : kCommands[i];
+    if (const auto offered = ctx.offers(std::string(command.name), command.formats);
+        !offered.ok()) {
+      err << "benchguard: " << offered.error().message << "\n";
+      return static_cast<int>(offered.error().code);
+    }
     // The last line of defence: every known failure is an Error where it starts; what still
     // escapes becomes one line and exit code 2, never std::terminate.
     Result<int> r = Error{"no result"};

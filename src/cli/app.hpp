@@ -11,16 +11,17 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "report/format.hpp"
 #include "store/store.hpp"
 
 namespace benchguard::cli {
 
 // Options every subcommand shares.
 struct Globals {
-  std::string db = "benchguard.db";  // --db, or $BENCHGUARD_DB
-  std::string format = "table";      // --format table|md|json|csv
-  bool quiet = false;                // -q
-  int verbose = 0;                   // -v
+  std::string db = "benchguard.db";                // --db, or $BENCHGUARD_DB
+  report::Format format = report::Format::kTable;  // --format, offered per command
+  bool quiet = false;                              // -q
+  int verbose = 0;                                 // -v
 };
 
 struct Context {
@@ -37,6 +38,9 @@ struct Context {
   Result<std::unique_ptr<store::Store>> open_store_read_only() const;
   // --db as messages and output show it: a URL without its password.
   std::string db_name() const;
+  // Ok when --format is one of `formats`, else the error (exit 2) naming them: for a part of
+  // a command that writes fewer formats than the command (`db status` beside `db check`).
+  Status offers(const std::string& what, report::Formats formats) const;
   // Progress bars only on a terminal and never in CI.
   bool interactive() const;
   // A run by reference (store/run_ref.hpp), git refs resolved in the current directory.

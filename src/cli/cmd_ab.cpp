@@ -16,6 +16,7 @@
 #include "refs/refs.hpp"
 #include "report/compare.hpp"
 #include "report/table.hpp"
+#include "report/write.hpp"
 
 namespace benchguard::cli {
 
@@ -90,36 +91,31 @@ Result<int> do_ab(Context& ctx, const AbFlags& f) {
   const std::string description =
       fmt::format("{}, {} (run {})", side_text(outcome->a), side_text(outcome->b),
                   outcome->run.uuid.substr(0, 8));
-  if (ctx.globals.format == "json") {
-    nlohmann::json j = {{"a",
-                         {{"ref", outcome->a.ref},
-                          {"commit", outcome->a.commit},
-                          {"worktree", outcome->a.worktree}}},
-                        {"b",
-                         {{"ref", outcome->b.ref},
-                          {"commit", outcome->b.commit},
-                          {"worktree", outcome->b.worktree}}},
-                        {"build", f.build},
-                        {"run", outcome->run.uuid},
-                        {"comparison", report::compare_json(ab.second, description, statistic,
-                                                            compare.verdict.confidence)},
-                        {"null", nullptr}};
-    if (aa)
-      j["null"] = {{"run", outcome->null_run->uuid},
-                   {"comparison", report::compare_json(aa->second, "A/A: " + side_text(outcome->a),
-                                                       statistic, compare.verdict.confidence)}};
-    ctx.out << json_text(j, 2) << "\n";
-  } else {
-    report::print_compare(ctx.out, ctx.globals.format, ab.second, description, statistic,
-                          compare.verdict.confidence);
-    if (aa) {
-      ctx.out << "\n";
-      report::print_compare(ctx.out, ctx.globals.format, aa->second,
-                            fmt::format("A/A control: {} twice (run {})", side_text(outcome->a),
-                                        outcome->null_run->uuid.substr(0, 8)),
-                            statistic, compare.verdict.confidence);
-    }
+  report::Document d =
+      report::compare_document(ab.second, description, statistic, compare.verdict.confidence);
+  d.schema = "ab";
+  d.json = {
+      {"a",
+       {{"ref", outcome->a.ref}, {"commit", outcome->a.commit}, {"worktree", outcome->a.worktree}}},
+      {"b",
+       {{"ref", outcome->b.ref}, {"commit", outcome->b.commit}, {"worktree", outcome->b.worktree}}},
+      {"build", f.build},
+      {"run", outcome->run.uuid},
+      {"comparison", std::move(d.json)},
+      {"null", nullptr}};
+  if (aa) {
+    report::Document null_doc = report::compare_document(
+        aa->second,
+        fmt::format("A/A control: {} twice (run {})", side_text(outcome->a),
+                    outcome->null_run->uuid.substr(0, 8)),
+        statistic, compare.verdict.confidence);
+    d.json["null"] = {
+        {"run", outcome->null_run->uuid},
+        {"comparison", report::compare_json(aa->second, "A/A: " + side_text(outcome->a), statistic,
+                                            compare.verdict.confidence)}};
+    d.blank().append(std::move(null_doc));
   }
+  report::write(d, ctx.globals.format, ctx.out);
   ctx.err << fmt::format("benchguard: stored run {}{} in {}\n", outcome->run.uuid.substr(0, 8),
                          aa ? " and A/A run " + outcome->null_run->uuid.substr(0, 8) : "",
                          ctx.db_name());

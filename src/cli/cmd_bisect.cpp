@@ -10,6 +10,7 @@
 #include "core/json_error.hpp"
 #include "refs/refs.hpp"
 #include "report/bisect.hpp"
+#include "report/write.hpp"
 
 namespace benchguard::cli {
 
@@ -67,10 +68,8 @@ Result<int> do_bisect(Context& ctx, const BisectFlags& f) {
   if (interactive) ctx.err << "\r\033[K" << std::flush;
   if (!outcome.ok()) return outcome.error();
   const std::string benchmark = o.benchmark.empty() ? suite.benchmarks.front().name : o.benchmark;
-  if (ctx.globals.format == "json")
-    ctx.out << json_text(report::bisect_json(*outcome, benchmark, o.metric), 2) << "\n";
-  else
-    report::print_bisect(ctx.out, ctx.globals.format, *outcome, benchmark, o.metric, o.confidence);
+  report::write(report::bisect_document(*outcome, benchmark, o.metric, o.confidence),
+                ctx.globals.format, ctx.out);
   return 0;
 }
 

@@ -17,6 +17,7 @@
 #include "core/suite.hpp"
 #include "core/units.hpp"
 #include "report/calibrate.hpp"
+#include "report/write.hpp"
 
 namespace benchguard::cli {
 
@@ -105,11 +106,9 @@ Result<int> do_calibrate(Context& ctx, CalibrateFlags f) {
   if (layouts.size() > 1) analysis::add_fixed_layout(c, fixed_runs, opts);
   c.schedule = suite.schedule;
   std::map<std::string, double> planned;
-  if (ctx.globals.format == "json")
-    ctx.out << format_calibration(c);
-  else
-    report::print_calibration(ctx.out, ctx.globals.format, c,
-                              plan ? &(planned = planned_rates(*plan, suite)) : nullptr);
+  report::write(
+      report::calibration_document(c, plan ? &(planned = planned_rates(*plan, suite)) : nullptr),
+      ctx.globals.format, ctx.out);
   if (!f.output.empty()) {
     if (auto written = write_file_atomically(f.output, format_calibration(c)); !written.ok())
       return Error{"cannot write the calibration to " + f.output + ": " + written.error().message};

@@ -15,6 +15,7 @@
 #include "core/units.hpp"
 #include "ingest/ingest.hpp"
 #include "report/compare.hpp"
+#include "report/write.hpp"
 
 namespace benchguard::cli {
 
@@ -65,15 +66,9 @@ Result<int> do_compare(Context& ctx, const CompareFlags& f) {
     return Error{"nothing to compare: no benchmark has measurements on both sides" +
                  (report.warnings.empty() ? std::string() : "; " + report.warnings.front())};
   }
-  if (ctx.globals.format == "json")
-    ctx.out << json_text(report::compare_json(report, inputs.description, statistic,
-                                              opts.verdict.confidence),
-                         2)
-            << "\n";
-  else
-    report::print_compare(ctx.out, ctx.globals.format, report, inputs.description, statistic,
-                          opts.verdict.confidence);
-
+  report::write(
+      report::compare_document(report, inputs.description, statistic, opts.verdict.confidence),
+      ctx.globals.format, ctx.out);
   return fails_on(f.fail_on, report) ? static_cast<int>(ExitCode::kRegression) : 0;
 }
 

@@ -11,6 +11,7 @@
 #include "core/names.hpp"
 #include "refs/confirm.hpp"
 #include "report/history.hpp"
+#include "report/write.hpp"
 
 namespace benchguard::cli {
 
@@ -64,7 +65,7 @@ Result<int> do_confirm(Context& ctx, const std::string& id, const ConfirmFlags& 
   if (outcome.verdict == "confirmed" || outcome.verdict == "refuted")
     BG_TRY(analysis::set_change_status(*store, change.id, outcome.verdict));
   change.status = outcome.verdict;
-  report::render_confirmation(change, outcome, ctx.globals.format, ctx.out);
+  report::write(report::confirmation_document(change, outcome), ctx.globals.format, ctx.out);
   return 0;
 }
 

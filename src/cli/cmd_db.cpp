@@ -5,9 +5,9 @@
 
 #include "analysis/series_cache.hpp"
 #include "cli/app.hpp"
-#include "core/json_error.hpp"
 #include "core/names.hpp"
 #include "core/units.hpp"
+#include "report/write.hpp"
 
 namespace benchguard::cli {
 
@@ -39,46 +39,50 @@ Result<int> check(Context& ctx) {
   const std::size_t derived =
       analysis::check_series_cache(r, [&ctx] { return ctx.open_store_read_only(); });
   constexpr size_t kShown = 1000;
-  if (ctx.globals.format == "json") {
-    nlohmann::json problems = nlohmann::json::array();
-    for (const auto& p : r.problems)
-      problems.push_back({{"source", p.source}, {"problem", p.text}});
-    const nlohmann::json j = {{"database", ctx.db_name()},
-                              {"ok", r.problems.empty()},
-                              {"schema_version", r.schema_version},
-                              {"runs", r.runs},
-                              {"variants", r.variants},
-                              {"instances", r.instances},
-                              {"checksums_verified", r.checksums_verified},
-                              {"checksums_absent", r.checksums_absent},
-                              {"series_cache_entries", r.series_cache_entries},
-                              {"problems", problems},
-                              {"notes", r.notes}};
-    ctx.out << json_text(j, 2) << "\n";
-    return r.problems.empty() ? 0 : 1;
-  }
+  report::Document d;
+  d.schema = "db-check";
+  nlohmann::json problems = nlohmann::json::array();
+  for (const auto& p : r.problems) problems.push_back({{"source", p.source}, {"problem", p.text}});
+  d.json = {{"database", ctx.db_name()},
+            {"ok", r.problems.empty()},
+            {"schema_version", r.schema_version},
+            {"runs", r.runs},
+            {"variants", r.variants},
+            {"instances", r.instances},
+            {"checksums_verified", r.checksums_verified},
+            {"checksums_absent", r.checksums_absent},
+            {"series_cache_entries", r.series_cache_entries},
+            {"problems", problems},
+            {"notes", r.notes}};
+  report::Table t;
+  t.columns = {report::Column::left("source", "source"),
+               report::Column::left("problem", "problem")};
+  for (const auto& p : r.problems) t.add_row({p.source, p.text});
+  d.table(std::move(t), true);
+  d.blocks.back().text = d.blocks.back().markdown = false;
   // A problem line quotes what the database holds, damaged bytes included: escaped, each
   // stays one line.
   for (size_t i = 0; i < r.problems.size() && i < kShown; ++i)
-    ctx.out << escape_text(r.problems[i].text) << "\n";
+    d.line({report::data(r.problems[i].text)});
   if (r.problems.size() > kShown)
-    ctx.out << fmt::format("... and {} more\n", r.problems.size() - kShown);
+    d.line({report::own(fmt::format("... and {} more", r.problems.size() - kShown))});
   if (!ctx.globals.quiet)
-    for (const auto& note : r.notes) ctx.out << "note: " << escape_text(note) << "\n";
+    for (const auto& note : r.notes) d.line({report::own("note: "), report::data(note)});
   const std::string counted =
       fmt::format("{} run(s), {} variant(s), {} instance(s); {} checksum(s) verified", r.runs,
                   r.variants, r.instances, r.checksums_verified) +
       (derived > 0 ? fmt::format("; {} series cache entr{} derived again", derived,
                                  derived == 1 ? "y" : "ies")
                    : "");
-  if (r.problems.empty()) {
-    ctx.out << fmt::format("{}: ok: integrity, foreign keys, invariants and checksums ({})\n",
-                           ctx.db_name(), counted);
-    return 0;
-  }
-  ctx.out << fmt::format("{}: {} problem(s) found ({})\n", ctx.db_name(), r.problems.size(),
-                         counted);
-  return 1;
+  if (r.problems.empty())
+    d.line(
+        {report::data(ctx.db_name()),
+         report::own(": ok: integrity, foreign keys, invariants and checksums (" + counted + ")")});
+  else
+    d.line({report::data(ctx.db_name()),
+            report::own(fmt::format(": {} problem(s) found ({})", r.problems.size(), counted))});
+  report::write(d, ctx.globals.format, ctx.out);
+  return r.problems.empty() ? 0 : 1;
 }
 
 Result<int> migrate(Context& ctx) {
@@ -142,8 +146,15 @@ Action add_db(CLI::App& app, Context& ctx) {
   pr->add_option("--benchmark", f->benchmark, "Benchmark name")->required();
   pr->add_option("--before", f->before, "Only runs started before this date (UTC)");
   return [&ctx, f, st, ck, mi, me, ca, pr]() -> Result<int> {
-    if (st->parsed()) return status(ctx);
     if (ck->parsed()) return check(ctx);
+    // The others say what they did, for people.
+    BG_TRY(ctx.offers("db " + std::string(st->parsed()   ? "status"
+                                          : mi->parsed() ? "migrate"
+                                          : me->parsed() ? "merge"
+                                          : ca->parsed() ? "cache"
+                                                         : "prune"),
+                      report::kTextOnly));
+    if (st->parsed()) return status(ctx);
     if (mi->parsed()) return migrate(ctx);
     if (me->parsed()) return merge(ctx, *f);
     if (ca->parsed()) return cache(ctx);

@@ -14,9 +14,7 @@ struct ExportFlags {
 };
 
 Result<int> do_export(Context& ctx, const ExportFlags& f) {
-  std::string format = ctx.globals.format;
-  if (format == "table") format = "csv";
-  if (format == "md") return Error{"export writes csv, json or jsonl (--format)"};
+  const report::Format format = ctx.globals.format;  // table, the default, writes CSV
   BG_ASSIGN(auto store, ctx.open_store_read_only());
   std::vector<RunData> runs;
   std::vector<std::string> refs = f.runs;

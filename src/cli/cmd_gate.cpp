@@ -11,6 +11,7 @@
 #include "cli/history_flags.hpp"
 #include "core/suite.hpp"
 #include "report/history.hpp"
+#include "report/write.hpp"
 #include "vcs/git.hpp"
 #include "vcs/log.hpp"
 
@@ -79,8 +80,7 @@ Action add_gate(CLI::App& app, Context& ctx) {
       BG_ASSIGN(o.confirm, make_confirmer(ctx, *cf, *store));
     }
     BG_ASSIGN(auto gate, analysis::run_gate(*store, o, now_ns()));
-    const std::string format = ctx.globals.format;
-    report::render_gate(gate, format, ctx.out);
+    report::write(report::gate_document(gate), ctx.globals.format, ctx.out);
     // GitHub Actions shows this file on the run's summary page.
     if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary && *summary) {
       std::ostringstream md;

@@ -6,6 +6,7 @@
 #include "cli/history_flags.hpp"
 #include "core/names.hpp"
 #include "report/history.hpp"
+#include "report/write.hpp"
 
 namespace benchguard::cli {
 namespace {
@@ -30,7 +31,7 @@ Action add_history(CLI::App& app, Context& ctx) {
     BG_ASSIGN(auto history, analysis::load_history(reader(ctx), opts, std::move(runs)));
     BG_TRY(analysis::check_selection(history, opts, ctx.db_name()));
     for (const auto& w : history.warnings) ctx.err << "benchguard: " << escape_text(w) << "\n";
-    report::render_history(history, ctx.globals.format, ctx.out);
+    report::write(report::history_document(history), ctx.globals.format, ctx.out);
     analysis::free_series(history);
     return 0;
   };
@@ -58,8 +59,8 @@ Action add_detect(CLI::App& app, Context& ctx) {
     BG_ASSIGN(auto acks, store->load_acks());
     auto rows = analysis::with_acks(found.changes, acks);
     if (!*all) std::erase_if(rows, [](const auto& r) { return r.ack != nullptr; });
-    report::render_changes(rows, ctx.globals.format, ctx.out);
-    if (!ctx.globals.quiet && ctx.globals.format == "table")
+    report::write(report::changes_document(rows), ctx.globals.format, ctx.out);
+    if (!ctx.globals.quiet)
       ctx.err << fmt::format(
           "benchguard: {} series examined ({} incrementally), {} change "
           "point(s)\n",

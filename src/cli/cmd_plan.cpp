@@ -14,6 +14,7 @@
 #include "core/suite.hpp"
 #include "core/units.hpp"
 #include "report/plan.hpp"
+#include "report/write.hpp"
 
 namespace benchguard::cli {
 
@@ -92,7 +93,8 @@ Result<int> do_plan(Context& ctx, const PlanFlags& f) {
   if (f.output == "-") {
     ctx.out << yaml;
   } else {
-    report::print_plan(ctx.out, ctx.globals.format, ctx.globals.verbose, run, plans, options);
+    report::write(report::plan_document(ctx.globals.verbose, run, plans, options),
+                  ctx.globals.format, ctx.out);
     BG_TRY(write_plan_file(f.output, yaml));
     if (!ctx.globals.quiet)
       ctx.err << fmt::format("benchguard: wrote the plan for {} benchmark(s) to {}\n", plans.size(),

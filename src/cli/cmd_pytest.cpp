@@ -18,6 +18,7 @@
 #include "core/suite.hpp"
 #include "pytest/pytest.hpp"
 #include "report/compare.hpp"
+#include "report/write.hpp"
 #include "schedule/runner.hpp"
 
 namespace benchguard::cli {
@@ -181,16 +182,13 @@ Result<int> do_pytest(Context& ctx, const PytestFlags& f) {
             ? fmt::format("A/A: {} twice (run {})", sides[0].python, outcome->uuid.substr(0, 8))
             : fmt::format("A = {}, B = {} (run {})", sides[0].python, sides[1].python,
                           outcome->uuid.substr(0, 8));
-    if (ctx.globals.format == "json") {
-      nlohmann::json j =
-          report::compare_json(report, description, statistic, compare.verdict.confidence);
-      if (installed.size() == 2)
-        j["packages_changed"] = analysis::package_changes(installed[0].second, installed[1].second);
-      ctx.out << json_text(j, 2) << "\n";
-    } else {
-      report::print_compare(ctx.out, ctx.globals.format, report, description, statistic,
-                            compare.verdict.confidence);
-    }
+    report::Document d =
+        report::compare_document(report, description, statistic, compare.verdict.confidence);
+    d.schema = "pytest";
+    if (installed.size() == 2)
+      d.json["packages_changed"] =
+          analysis::package_changes(installed[0].second, installed[1].second);
+    report::write(d, ctx.globals.format, ctx.out);
     if (fails_on(f.fail_on, report) && code == 0) code = static_cast<int>(ExitCode::kRegression);
   } else if (!ctx.globals.quiet) {
     ctx.err << "benchguard: one interpreter: `benchguard summary` shows the run; give a second "

@@ -5,6 +5,7 @@
 #include "cli/app.hpp"
 #include "core/json_error.hpp"
 #include "report/summary.hpp"
+#include "report/write.hpp"
 
 namespace benchguard::cli {
 
@@ -17,10 +18,7 @@ Result<int> do_summary(Context& ctx, const std::string& ref, const AnalysisFlags
   BG_ASSIGN(const auto opts, f.summary_options());
   const analysis::RunSummary summary =
       analysis::summarize_run(run, f.metrics, ctx.globals.verbose > 0, opts);
-  if (ctx.globals.format == "json")
-    ctx.out << json_text(report::summary_json(run, summary), 2) << "\n";
-  else
-    report::print_summary(ctx.out, ctx.globals.format, run, summary);
+  report::write(report::summary_document(run, summary), ctx.globals.format, ctx.out);
   return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "core/json_error.hpp"
 #include "measure/system.hpp"
 #include "report/system.hpp"
+#include "report/write.hpp"
 
 namespace benchguard::cli {
 
@@ -29,7 +30,7 @@ constexpr std::chrono::milliseconds kSwapInterval{200};
 
 Result<int> check(Context& ctx, const SystemFlags& f) {
   const auto findings = measure::check_system(measure::SystemRoot(f.root), kSwapInterval);
-  report::print_system_check(ctx.out, ctx.globals.format, findings);
+  report::write(report::system_check_document(findings), ctx.globals.format, ctx.out);
   const bool warned = std::any_of(findings.begin(), findings.end(), [](const auto& x) {
     return x.severity == measure::Severity::kWarning;
   });
@@ -47,21 +48,12 @@ bool confirmed(Context& ctx, size_t writes) {
 Result<int> tune(Context& ctx, const SystemFlags& f) {
   const measure::SystemRoot root(f.root);
   const auto writes = measure::tune_writes(measure::read_system_facts(root));
-  const std::string& format = ctx.globals.format;
-  const bool json = format == "json";
   if (writes.empty()) {
-    if (json)
-      ctx.out << json_text(
-                     nlohmann::json({{"dry_run", f.dry_run}, {"writes", nlohmann::json::array()}}),
-                     2)
-              << "\n";
-    else
-      ctx.out << "nothing to tune: the CPU governor, turbo, ASLR and perf_event_paranoid are as "
-                 "benchmarks want them or cannot be read (see benchguard system check)\n";
+    report::write(report::tune_outcome_document(f.dry_run, root, writes, {}), ctx.globals.format,
+                  ctx.out);
     return 0;
   }
-
-  if (!json) report::print_tune_plan(ctx.out, format, root, writes);
+  report::write(report::tune_plan_document(root, writes), ctx.globals.format, ctx.out);
 
   if (root.root() == "/" && geteuid() != 0)
     ctx.err << "benchguard: note: not running as root, so the kernel will most likely refuse "
@@ -79,7 +71,8 @@ Result<int> tune(Context& ctx, const SystemFlags& f) {
   if (apply)
     for (size_t i = 0; i < writes.size(); ++i)
       errors[i] = root.write(writes[i].path, writes[i].value);
-  report::print_tune_outcome(ctx.out, format, f.dry_run, root, writes, errors);
+  report::write(report::tune_outcome_document(f.dry_run, root, writes, errors), ctx.globals.format,
+                ctx.out);
 
   int failed = 0;
   bool denied = false;

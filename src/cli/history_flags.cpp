@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cstdlib>
 
 #include "cli/analysis_flags.hpp"
 #include "core/units.hpp"
@@ -22,6 +23,13 @@ Result<store::ChangeRecord> find_change(const std::string& where, store::Store& 
 }
 
 int64_t now_ns() {
+  // The reproducible-builds convention: a fixed "now" for output that must not change from
+  // one run to the next (the golden outputs of tests/golden).
+  if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH"); epoch != nullptr && *epoch != '\0') {
+    char* end = nullptr;
+    const long long seconds = std::strtoll(epoch, &end, 10);
+    if (end != epoch && *end == '\0' && seconds >= 0) return seconds * 1'000'000'000LL;
+  }
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();

@@ -15,7 +15,8 @@
 
 namespace benchguard::cli {
 
-// Now, in unix ns: when a detection or an acknowledgement was made.
+// Now, in unix ns: when a detection or an acknowledgement was made; $SOURCE_DATE_EPOCH
+// (seconds) when it is set.
 int64_t now_ns();
 
 // The change point `id` (with `prefix`, the one whose id starts with it) of the store, or an

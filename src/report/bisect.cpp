@@ -5,13 +5,14 @@
 #include <cmath>
 
 #include "core/json_number.hpp"
+#include "report/number_text.hpp"
 #include "report/table.hpp"
 
 namespace benchguard::report {
 namespace {
 
 std::string num(double x) {
-  return std::isfinite(x) ? fmt::format("{:.2f}", x) : "-";
+  return fixed_text(x, 2);
 }
 
 }  // namespace
@@ -54,46 +55,61 @@ nlohmann::json bisect_json(const refs::BisectOutcome& o, const std::string& benc
   return j;
 }
 
-void print_bisect(std::ostream& out, const std::string& format, const refs::BisectOutcome& o,
-                  const std::string& benchmark, const std::string& metric, double confidence) {
-  const bool md = format == "md";
-  const auto text = [&](const std::string& t) { return md ? markdown_text(t) : terminal_text(t); };
-  out << (md ? "**benchguard bisect**: " : "")
-      << text(fmt::format("{} {}, good {} .. bad {} ({} commits)", benchmark, metric,
-                          o.good.substr(0, 12), o.bad.substr(0, 12), o.commits.size()))
-      << "\n\n";
+Document bisect_document(const refs::BisectOutcome& o, const std::string& benchmark,
+                         const std::string& metric, double confidence) {
+  Document d;
+  d.schema = "bisect";
+  d.json = bisect_json(o, benchmark, metric);
+  d.raw(Format::kMarkdown, "**benchguard bisect**: ");
+  d.line({data(fmt::format("{} {}, good {} .. bad {} ({} commits)", benchmark, metric,
+                           o.good.substr(0, 12), o.bad.substr(0, 12), o.commits.size()))})
+      .blank();
+  const std::string ci = fmt::format("{:.0f}% CI", 100 * confidence);
+  const std::string level = fmt::format("{:.0f}", 100 * confidence);
   Table t;
-  t.header = {"step",      "commit", "position", fmt::format("{:.0f}% CI", 100 * confidence),
-              "instances", "verdict"};
-  t.right = {true, false, true, true, true, false};
+  t.columns = {Column::number("step", "step"),
+               Column::left("commit", "commit"),
+               Column::number("position", "position"),
+               Column::number(ci, "position_ci").people_only(),
+               Column::number(ci, "position_ci" + level + "_lower").scripts_only(),
+               Column::number(ci, "position_ci" + level + "_upper").scripts_only(),
+               Column::number("instances", "instances"),
+               Column::left("verdict", "verdict"),
+               Column::left("verdict", "uncertain").scripts_only()};
   int k = 0;
   for (const auto& s : o.steps) {
     ++k;
+    const Cell commit = Cell::both(s.commit.substr(0, 12), s.commit);
     if (s.skipped) {
-      t.add_row({std::to_string(k), s.commit.substr(0, 12), "", "", "", "skipped"});
+      t.add_row({Cell::count(k), commit, Cell::none(""), Cell::none(""), Cell::none(""),
+                 Cell::none(""), Cell::none(""), "skipped", Cell::none("")});
       continue;
     }
     std::string verdict = analysis::to_string(s.decided);
-    if (s.uncertain) verdict += " (uncertain)";
-    t.add_row({std::to_string(k), s.commit.substr(0, 12), num(s.result.position),
-               num(s.result.position_lower) + " .. " + num(s.result.position_upper),
-               std::to_string(s.instances), verdict});
+    const auto v = [](double x) { return Cell::value(x, num(x)); };
+    t.add_row({Cell::count(k), commit, v(s.result.position),
+               Cell::none(num(s.result.position_lower) + " .. " + num(s.result.position_upper)),
+               v(s.result.position_lower), v(s.result.position_upper), Cell::count(s.instances),
+               Cell::both(s.uncertain ? verdict + " (uncertain)" : verdict, verdict),
+               s.uncertain ? "true" : "false"});
   }
-  render(t, format == "csv" ? "csv" : format, out);
-  out << "\n"
-      << (md ? "First bad commit: **" + o.culprit + "**" : "first bad commit: " + o.culprit)
-      << "\n";
+  d.table(std::move(t), true);
+  d.blank();
+  d.raw(Format::kTable, "first bad commit: ");
+  d.raw(Format::kMarkdown, "First bad commit: ");
+  d.line({Span{o.culprit, true, true}});
   if (o.final_check) {
     const auto& c = *o.final_check;
-    out << text(fmt::format("against its parent {}: {:.3f}x ({:.3f} .. {:.3f}), {}",
-                            o.parent.substr(0, 12), c.ratio.value, c.ratio.ci.lower,
-                            c.ratio.ci.upper, stats::to_string(c.verdict)))
-        << "\n";
+    d.line({data(fmt::format("against its parent {}: {:.3f}x ({:.3f} .. {:.3f}), {}",
+                             o.parent.substr(0, 12), c.ratio.value, c.ratio.ci.lower,
+                             c.ratio.ci.upper, stats::to_string(c.verdict)))});
   }
   if (!o.warnings.empty()) {
-    out << (md ? "\n**Warnings**\n\n" : "\nwarnings:\n");
-    for (const auto& w : o.warnings) out << (md ? "- " : "  ") << text(w) << "\n";
+    d.raw(Format::kTable, "\nwarnings:\n");
+    d.raw(Format::kMarkdown, "\n**Warnings**\n\n");
+    for (const auto& w : o.warnings) d.item({data(w)});
   }
+  return d;
 }
 
 }  // namespace benchguard::report

@@ -7,12 +7,13 @@
 #include <string>
 
 #include "refs/refs.hpp"
+#include "report/document.hpp"
 
 namespace benchguard::report {
 
 nlohmann::json bisect_json(const refs::BisectOutcome& o, const std::string& benchmark,
                            const std::string& metric);
-void print_bisect(std::ostream& out, const std::string& format, const refs::BisectOutcome& o,
-                  const std::string& benchmark, const std::string& metric, double confidence);
+Document bisect_document(const refs::BisectOutcome& o, const std::string& benchmark,
+                         const std::string& metric, double confidence);
 
 }  // namespace benchguard::report

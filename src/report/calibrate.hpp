@@ -8,12 +8,12 @@
 #include <string>
 
 #include "core/calibration.hpp"
+#include "report/document.hpp"
 
 namespace benchguard::report {
 
 // `planned`: the simulated A/A rate of a plan per benchmark (a column of its own when a plan
 // was given; empty: no column).
-void print_calibration(std::ostream& out, const std::string& format, const Calibration& c,
-                       const std::map<std::string, double>* planned);
+Document calibration_document(const Calibration& c, const std::map<std::string, double>* planned);
 
 }  // namespace benchguard::report

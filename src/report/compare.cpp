@@ -2,18 +2,21 @@
 #include "report/compare.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/json_number.hpp"
 #include "core/units.hpp"
+#include "report/number_text.hpp"
 #include "report/table.hpp"
 
 namespace benchguard::report {
 namespace {
 
-std::string num(double x, const char* spec = "{:.3f}") {
-  return std::isfinite(x) ? fmt::format(fmt::runtime(spec), x) : "-";
+std::string num(double x) {
+  return fixed_text(x, 3);
 }
 
 // How the U test's p-value was found: over the exact permutation distribution, or by the
@@ -103,51 +106,72 @@ nlohmann::json compare_json(const analysis::CompareReport& r, const std::string&
   return j;
 }
 
-void print_compare(std::ostream& out, const std::string& format, const analysis::CompareReport& r,
-                   const std::string& description, const std::string& statistic,
-                   double confidence) {
-  const bool md = format == "md";
-  const bool machine = format == "csv";
-  if (!machine)
-    out << (md ? "**benchguard compare**: " : "")
-        << (md ? markdown_text(description) : terminal_text(description)) << " (" << statistic
-        << "s)\n\n";
-  const std::string ci_head = fmt::format("{:.0f}% CI", 100 * confidence);
+Document compare_document(const analysis::CompareReport& r, const std::string& description,
+                          const std::string& statistic, double confidence) {
+  Document d;
+  d.schema = "compare";
+  d.json = compare_json(r, description, statistic, confidence);
+  d.raw(Format::kMarkdown, "**benchguard compare**: ");
+  d.line({data(description), own(" (" + statistic + "s)")}).blank();
+  const std::string ci = fmt::format("{:.0f}% CI", 100 * confidence);
+  const std::string level = fmt::format("{:.0f}", 100 * confidence);
   Table t;
-  t.header = {"benchmark", "metric", statistic + " A", statistic + " B",
-              "B/A",       ci_head,  "p (Holm)",       "verdict"};
-  t.right = {false, false, true, true, true, true, true, false};
+  t.columns = {Column::left("benchmark", "benchmark"),
+               Column::left("variant", "variant").scripts_only(),
+               Column::left("metric", "metric"),
+               Column::left("unit", "unit").scripts_only(),
+               Column::number(statistic + " A", column_key(statistic) + "_a"),
+               Column::number(statistic + " B", column_key(statistic) + "_b"),
+               Column::number("B/A", "ratio"),
+               Column::number(ci, "ci" + level + "_lower").scripts_only(),
+               Column::number(ci, "ci" + level + "_upper").scripts_only(),
+               Column::number(ci, "ci").people_only(),
+               Column::number("p (Holm)", "p_holm"),
+               Column::left("verdict", "verdict")};
   int counts[4] = {0, 0, 0, 0};
+  const auto interval = [](const stats::Interval& ci) {
+    return Cell::none(num(ci.lower) + " .. " + num(ci.upper));
+  };
   for (const auto& m : r.metrics) {
     for (const auto& row : m.rows) {
       const auto& c = row.result;
       ++counts[static_cast<int>(c.verdict)];
-      auto v = [&](double x) {
-        return machine ? num(x, "{:.9g}") : format_value(x, m.metric.unit);
-      };
-      std::string verdict = verdict_word(c.verdict, m.metric);
-      if (md && (c.verdict == stats::Verdict::kSlower || c.verdict == stats::Verdict::kFaster))
-        verdict = fmt::format("**{}**", verdict);
-      t.add_row({row.name(), m.metric.name, v(c.value_a), v(c.value_b), num(c.ratio.value),
-                 machine ? num(c.ratio.ci.lower) + " " + num(c.ratio.ci.upper)
-                         : num(c.ratio.ci.lower) + " .. " + num(c.ratio.ci.upper),
-                 num(c.p_value_bootstrap_adjusted, "{:.3g}"), verdict});
+      const auto v = [&](double x) { return Cell::value(x, format_value(x, m.metric.unit)); };
+      Cell verdict = verdict_word(c.verdict, m.metric);
+      if (c.verdict == stats::Verdict::kSlower || c.verdict == stats::Verdict::kFaster)
+        verdict.strong = true;
+      t.add_row({row.name(), row.variant, m.metric.name, m.metric.unit, v(c.value_a), v(c.value_b),
+                 Cell::value(c.ratio.value, num(c.ratio.value)), Cell::value(c.ratio.ci.lower, ""),
+                 Cell::value(c.ratio.ci.upper, ""), interval(c.ratio.ci),
+                 Cell::value(c.p_value_bootstrap_adjusted,
+                             significant_text(c.p_value_bootstrap_adjusted, 3)),
+                 verdict});
     }
     if (std::isfinite(m.geomean.value))
-      t.add_row({"geometric mean", m.metric.name, "", "", num(m.geomean.value),
-                 machine ? num(m.geomean.ci.lower) + " " + num(m.geomean.ci.upper)
-                         : num(m.geomean.ci.lower) + " .. " + num(m.geomean.ci.upper),
-                 "", ""});
+      t.add_row({"geometric mean", Cell::none(""), m.metric.name, Cell::none(""), Cell::none(""),
+                 Cell::none(""), Cell::value(m.geomean.value, num(m.geomean.value)),
+                 Cell::value(m.geomean.ci.lower, ""), Cell::value(m.geomean.ci.upper, ""),
+                 interval(m.geomean.ci), Cell::none(""), Cell::none("")});
   }
-  render(t, format == "jsonl" ? "csv" : format, out);
-  if (machine) return;
+  d.table(std::move(t), true);
   using stats::Verdict;
-  out << fmt::format("\n{} slower, {} faster, {} unchanged, {} inconclusive\n",
-                     counts[static_cast<int>(Verdict::kSlower)],
-                     counts[static_cast<int>(Verdict::kFaster)],
-                     counts[static_cast<int>(Verdict::kUnchanged)],
-                     counts[static_cast<int>(Verdict::kInconclusive)]);
-  std::vector<std::string> notes = r.warnings;
+  d.blank().line({own(fmt::format("{} slower, {} faster, {} unchanged, {} inconclusive",
+                                  counts[static_cast<int>(Verdict::kSlower)],
+                                  counts[static_cast<int>(Verdict::kFaster)],
+                                  counts[static_cast<int>(Verdict::kUnchanged)],
+                                  counts[static_cast<int>(Verdict::kInconclusive)]))});
+  std::vector<std::string> notes, floored;
+  int64_t floor_bytes = 0;
+  for (const auto& w : r.warnings) {
+    const auto f = std::find_if(r.floored.begin(), r.floored.end(),
+                                [&](const auto& x) { return x.warning == w; });
+    if (f == r.floored.end()) {
+      notes.push_back(w);
+      continue;
+    }
+    floored.push_back(f->benchmark + " " + f->metric);
+    floor_bytes = std::max(floor_bytes, f->floor_bytes);
+  }
   for (const auto& b : r.only_in_a) notes.push_back(b + ": only in A");
   for (const auto& b : r.only_in_b) notes.push_back(b + ": only in B");
   for (const auto& m : r.metrics) {
@@ -172,11 +196,29 @@ void print_compare(std::ostream& out, const std::string& format, const analysis:
             "docs/statistics.md, \"Large samples\")",
             row.name(), m.metric.name, stats::to_string(row.result.ratio.method), row.a.data.size(),
             row.b.data.size()));
-      for (const auto& w : row.result.warnings) notes.push_back(row.name() + ": " + w);
+      const bool at_floor = row.a.instances_at_floor > 0 || row.b.instances_at_floor > 0;
+      const std::string floor = at_floor ? analysis::floor_note(row) : std::string();
+      for (const auto& w : row.result.warnings) {
+        if (at_floor && w == floor) {
+          floored.push_back(row.name() + " " + m.metric.name);
+          floor_bytes = std::max({floor_bytes, row.a.launch_floor_bytes, row.b.launch_floor_bytes});
+          continue;
+        }
+        notes.push_back(row.name() + ": " + w);
+      }
     }
   }
-  for (const auto& n : notes)
-    out << (md ? "- " + markdown_text(n) : "  " + terminal_text(n)) << "\n";
+  // Memory at the launch floor: one note for every row it silenced (each row's own warning is
+  // in the JSON).
+  if (!floored.empty())
+    notes.push_back(
+        fmt::format("{}: instances ended before their memory was sampled {} times and stayed below "
+                    "benchguard's own size at launch ({:.1f} MiB): left out, no verdict "
+                    "(docs/measurement.md)",
+                    fmt::join(floored, ", "), kMinTreeSamples,
+                    static_cast<double>(floor_bytes) / (1024.0 * 1024.0)));
+  for (const auto& n : notes) d.item({data(n)});
+  return d;
 }
 
 }  // namespace benchguard::report

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "analysis/compare.hpp"
+#include "report/document.hpp"
 
 namespace benchguard::report {
 
@@ -19,8 +20,8 @@ std::string verdict_word(stats::Verdict verdict, const MetricInfo& metric);
 nlohmann::json compare_json(const analysis::CompareReport& r, const std::string& description,
                             const std::string& statistic, double confidence);
 
-// `format`: text, md, csv (jsonl is written as csv).
-void print_compare(std::ostream& out, const std::string& format, const analysis::CompareReport& r,
-                   const std::string& description, const std::string& statistic, double confidence);
-
+// The comparison as a document: the table with its counts and notes, the records (one row per
+// benchmark and metric, the geometric mean's rows without values), and compare_json.
+Document compare_document(const analysis::CompareReport& r, const std::string& description,
+                          const std::string& statistic, double confidence);
 }  // namespace benchguard::report

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/model.hpp"
+#include "report/format.hpp"
 
 namespace benchguard::report {
 
@@ -16,7 +17,7 @@ void export_csv(const std::vector<RunData>& runs, std::ostream& out);
 void export_json(const std::vector<RunData>& runs, std::ostream& out);
 void export_jsonl(const std::vector<RunData>& runs, std::ostream& out);
 
-// Dispatch by name; false for an unknown format.
-bool export_runs(const std::vector<RunData>& runs, const std::string& format, std::ostream& out);
+// By format: csv (also for table, export's default), json or jsonl.
+void export_runs(const std::vector<RunData>& runs, Format format, std::ostream& out);
 
 }  // namespace benchguard::report

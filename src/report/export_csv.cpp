@@ -61,9 +61,13 @@ void export_csv(const std::vector<RunData>& runs, std::ostream& out) {
               << "," << it.index << "," << it.start_ns << "," << it.end_ns << "," << time_ns << ","
               << (it.burn_in ? 1 : 0) << "," << (it.timed_out ? 1 : 0) << ","
               << csv_field(it.failure.empty() ? inst.failure : it.failure);
+          // Memory at benchguard's launch floor is not the benchmark's: left empty, as show
+          // and compare leave it out (docs/output.md); the JSON export keeps every value.
+          const bool outside = is_outside_iteration(inst, it);
           for (const auto& m : metrics) {
             const auto x = it.metric(m);
-            out << "," << (x ? fmt::format("{:.17g}", *x) : "");
+            const bool floor = outside && at_launch_floor(inst, m);
+            out << "," << (x && !floor ? fmt::format("{:.17g}", *x) : "");
           }
           out << "," << r.run.uuid << "," << r.run.started_at;
           for (const auto& a : art_values) out << "," << a;
@@ -74,16 +78,20 @@ void export_csv(const std::vector<RunData>& runs, std::ostream& out) {
   }
 }
 
-bool export_runs(const std::vector<RunData>& runs, const std::string& format, std::ostream& out) {
-  if (format == "csv")
-    export_csv(runs, out);
-  else if (format == "json")
-    export_json(runs, out);
-  else if (format == "jsonl")
-    export_jsonl(runs, out);
-  else
-    return false;
-  return true;
+void export_runs(const std::vector<RunData>& runs, Format format, std::ostream& out) {
+  switch (format) {
+    case Format::kJson:
+      export_json(runs, out);
+      return;
+    case Format::kJsonl:
+      export_jsonl(runs, out);
+      return;
+    case Format::kTable:  // export's default
+    case Format::kMarkdown:
+    case Format::kCsv:
+      export_csv(runs, out);
+      return;
+  }
 }
 
 }  // namespace benchguard::report

@@ -4,6 +4,7 @@
 #include "core/json_error.hpp"
 #include "core/units.hpp"
 #include "core/version.hpp"
+#include "report/document.hpp"
 #include "report/export.hpp"
 #include "report/run_summary.hpp"
 #include "store/location.hpp"
@@ -214,25 +215,28 @@ json variant_columns(const VariantData& v) {
 
 void export_json(const std::vector<RunData>& runs, std::ostream& out) {
   Writer w(out, 2);
-  w.object(json({{"benchguard_version", kVersion}}), 0, "runs", [&](int d) {
-    w.array(runs.size(), d, [&](std::size_t r, int d) {
-      w.object(run_columns(runs[r].run), d, "variants", [&](int d) {
-        const auto& variants = runs[r].variants;
-        w.array(variants.size(), d, [&](std::size_t v, int d) {
-          w.object(variant_columns(variants[v]), d, "instances", [&](int d) {
-            const auto& instances = variants[v].instances;
-            w.array(instances.size(), d, [&](std::size_t i, int d) {
-              const InstanceRecord& inst = instances[i];
-              w.object(instance_columns(inst), d, "iterations", [&](int d) {
-                w.array(inst.iterations.size(), d,
-                        [&](std::size_t k, int d) { w.iteration(inst.iterations[k], d); });
-              });
-            });
-          });
-        });
-      });
-    });
-  });
+  w.object(json({{"schema", "benchguard.export"},
+                 {"version", kSchemaVersion},
+                 {"benchguard_version", kVersion}}),
+           0, "runs", [&](int d) {
+             w.array(runs.size(), d, [&](std::size_t r, int d) {
+               w.object(run_columns(runs[r].run), d, "variants", [&](int d) {
+                 const auto& variants = runs[r].variants;
+                 w.array(variants.size(), d, [&](std::size_t v, int d) {
+                   w.object(variant_columns(variants[v]), d, "instances", [&](int d) {
+                     const auto& instances = variants[v].instances;
+                     w.array(instances.size(), d, [&](std::size_t i, int d) {
+                       const InstanceRecord& inst = instances[i];
+                       w.object(instance_columns(inst), d, "iterations", [&](int d) {
+                         w.array(inst.iterations.size(), d,
+                                 [&](std::size_t k, int d) { w.iteration(inst.iterations[k], d); });
+                       });
+                     });
+                   });
+                 });
+               });
+             });
+           });
   out << "\n";
 }
 
@@ -244,7 +248,8 @@ void export_jsonl(const std::vector<RunData>& runs, std::ostream& out) {
   for (const auto& r : runs) {
     for (const auto& v : r.variants) {
       for (const auto& inst : v.instances) {
-        const double mem = instance_peak_memory(inst);
+        const auto peak = instance_peak_memory(inst);
+        const json mem = peak ? json(*peak) : json(nullptr);
         const int64_t dur = inst.end_ns - inst.start_ns;
         const json j = {{"path", r.run.suite_path.empty() ? r.run.suite : r.run.suite_path},
                         {"name", v.variant.benchmark},

@@ -5,10 +5,12 @@
 
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "core/json_error.hpp"
 #include "core/json_number.hpp"
 #include "core/units.hpp"
+#include "report/number_text.hpp"
 #include "report/table.hpp"
 
 namespace benchguard::report {
@@ -22,9 +24,8 @@ std::string short_name(const std::string& commit) {
   return commit.substr(0, 10);
 }
 
-// A finite number for JSON, else null.
 std::string percent(double v) {
-  return std::isfinite(v) ? fmt::format("{:+.1f}%", 100.0 * v) : std::string("?");
+  return percent_text(v, 1, /*sign=*/true);
 }
 
 std::string interval_text(double lo, double hi, const std::string& unit) {
@@ -90,19 +91,40 @@ constexpr const char* kSelectionNote =
     "sizes and intervals as found: not adjusted for selection (a change is reported because it "
     "looked large; `confirm` measures it again)";
 
+Cell percent_cell(double v) {
+  return Cell::value(v, percent(v));
+}
+
 Table changes_table(const std::vector<ChangeRow>& rows) {
   Table t;
-  t.header = {"id",     "benchmark", "metric", "commits", "before", "after",
-              "change", "interval",  "p",      "kind",    "status", "ack"};
-  t.right = {false, false, false, false, true, true, true, true, true, false, false, false};
+  t.columns = {Column::left("id", "id"),
+               Column::left("benchmark", "benchmark"),
+               Column::left("benchmark", "variant").scripts_only(),
+               Column::left("metric", "metric"),
+               Column::left("unit", "unit").scripts_only(),
+               Column::left("commits", "commits").people_only(),
+               Column::left("commits", "last_good").scripts_only(),
+               Column::left("commits", "first_bad").scripts_only(),
+               Column::number("before", "before"),
+               Column::number("after", "after"),
+               Column::number("change", "change"),
+               Column::number("interval", "interval").people_only(),
+               Column::number("interval", "change_lower").scripts_only(),
+               Column::number("interval", "change_upper").scripts_only(),
+               Column::number("p", "p_value"),
+               Column::left("kind", "kind"),
+               Column::left("status", "status"),
+               Column::left("ack", "acknowledged")};
   for (const auto& r : rows) {
     const auto& c = r.change;
     const std::string unit = unit_of(c.metric);
-    t.add_row({c.id, series_text(c), c.metric,
-               short_name(c.last_good) + ".." + short_name(c.first_bad),
-               format_value(c.before, unit), format_value(c.after, unit), percent(c.change),
-               interval_text(c.change_lower, c.change_upper, "%"), p_text(c.p_value), c.kind,
-               c.status, ack_text(r)});
+    t.add_row({c.id, series_text(c), c.variant, c.metric, unit,
+               short_name(c.last_good) + ".." + short_name(c.first_bad), c.last_good, c.first_bad,
+               Cell::value(c.before, format_value(c.before, unit)),
+               Cell::value(c.after, format_value(c.after, unit)), percent_cell(c.change),
+               Cell::none(interval_text(c.change_lower, c.change_upper, "%")),
+               Cell::value(c.change_lower, ""), Cell::value(c.change_upper, ""),
+               Cell::value(c.p_value, p_text(c.p_value)), c.kind, c.status, ack_text(r)});
   }
   if (!rows.empty()) t.notes.emplace_back(kSelectionNote);
   return t;
@@ -118,68 +140,79 @@ std::string point_count(const analysis::HistoryPoint& p) {
 
 }  // namespace
 
-void render_history(const analysis::History& history, const std::string& format,
-                    std::ostream& out) {
-  if (format == "json") {
-    json all = json::array();
-    for (const auto& s : history.series) {
-      json points = json::array();
-      for (const auto& p : s.points)
-        points.push_back(
-            {{"commit", p.commit},
-             {"branch", p.branch},
-             {"time", format_iso8601(p.time)},
-             {"runs", p.run_uuids},
-             {"instances", p.instances()},
-             {"summary", p.summary()},
-             {"summarised", p.summarised() > 0 ? json(p.summarised()) : json(nullptr)},
-             {"centre", json_number(p.centre)},
-             {"interval", {json_number(p.interval.lower), json_number(p.interval.upper)}}});
-      all.push_back({{"benchmark", s.benchmark},
-                     {"variant", s.variant},
-                     {"metric", s.metric.name},
-                     {"unit", s.metric.unit},
-                     {"machine", s.machine},
-                     {"points", std::move(points)}});
-    }
-    out << json_text(json{{"series", std::move(all)}, {"warnings", history.warnings}}, 2) << "\n";
-    return;
+Document history_document(const analysis::History& history) {
+  Document d;
+  d.schema = "history";
+  json all = json::array();
+  for (const auto& s : history.series) {
+    json points = json::array();
+    for (const auto& p : s.points)
+      points.push_back(
+          {{"commit", p.commit},
+           {"branch", p.branch},
+           {"time", format_iso8601(p.time)},
+           {"runs", p.run_uuids},
+           {"instances", p.instances()},
+           {"summary", p.summary()},
+           {"summarised", p.summarised() > 0 ? json(p.summarised()) : json(nullptr)},
+           {"centre", json_number(p.centre)},
+           {"interval", {json_number(p.interval.lower), json_number(p.interval.upper)}}});
+    all.push_back({{"benchmark", s.benchmark},
+                   {"variant", s.variant},
+                   {"metric", s.metric.name},
+                   {"unit", s.metric.unit},
+                   {"machine", s.machine},
+                   {"points", std::move(points)}});
   }
+  d.json = {{"series", std::move(all)}, {"warnings", history.warnings}};
   Table t;
-  t.header = {"benchmark", "metric", "machine", "commit",  "date",
-              "runs",      "n",      "centre",  "interval"};
-  t.right = {false, false, false, false, false, true, true, true, true};
+  t.columns = {Column::left("benchmark", "benchmark"),
+               Column::left("benchmark", "variant").scripts_only(),
+               Column::left("metric", "metric"),
+               Column::left("unit", "unit").scripts_only(),
+               Column::left("machine", "machine"),
+               Column::left("commit", "commit"),
+               Column::left("date", "time"),
+               Column::number("runs", "runs"),
+               Column::number("n", "n").people_only(),
+               Column::number("n", "instances").scripts_only(),
+               Column::number("n", "summarised").scripts_only(),
+               Column::number("centre", "centre"),
+               Column::number("interval", "interval").people_only(),
+               Column::number("interval", "lower").scripts_only(),
+               Column::number("interval", "upper").scripts_only()};
   for (const auto& s : history.series) {
     std::string name = s.benchmark;
     if (!s.variant.empty()) name += " [" + s.variant + "]";
     for (const auto& p : s.points)
-      t.add_row({name, s.metric.name, s.machine,
-                 p.commit.empty() ? "run " + p.run_uuids.front().str().substr(0, 8)
-                                  : short_name(p.commit),
-                 format_time(p.time), std::to_string(p.runs.size()), point_count(p),
-                 format_value(p.centre, s.metric.unit),
-                 interval_text(p.interval.lower, p.interval.upper, s.metric.unit)});
+      t.add_row({Cell::both(name, s.benchmark), s.variant, s.metric.name, s.metric.unit, s.machine,
+                 Cell::both(p.commit.empty() ? "run " + p.run_uuids.front().str().substr(0, 8)
+                                             : short_name(p.commit),
+                            p.commit),
+                 Cell::both(format_time(p.time), format_iso8601(p.time)),
+                 Cell::count(static_cast<std::int64_t>(p.runs.size())), Cell::none(point_count(p)),
+                 Cell::count(p.instances()),
+                 p.summarised() > 0 ? Cell::count(p.summarised()) : Cell::none(""),
+                 Cell::value(p.centre, format_value(p.centre, s.metric.unit)),
+                 Cell::none(interval_text(p.interval.lower, p.interval.upper, s.metric.unit)),
+                 Cell::value(p.interval.lower, ""), Cell::value(p.interval.upper, "")});
   }
-  if (history.series.empty() && format == "table") {
-    out << "no history: no finished runs match\n";
-    return;
-  }
-  render(t, format, out);
+  const bool empty = history.series.empty();
+  if (empty) d.line({own("no history: no finished runs match")}).only(0, Format::kTable);
+  d.table(std::move(t), true);
+  if (empty) d.blocks.back().text = false;
+  return d;
 }
 
-void render_changes(const std::vector<ChangeRow>& rows, const std::string& format,
-                    std::ostream& out) {
-  if (format == "json") {
-    json all = json::array();
-    for (const auto& r : rows) all.push_back(change_json(r));
-    out << json_text(all, 2) << "\n";
-    return;
-  }
-  if (rows.empty() && format == "table") {
-    out << "no change points\n";
-    return;
-  }
-  render(changes_table(rows), format, out);
+Document changes_document(const std::vector<ChangeRow>& rows) {
+  Document d;
+  d.schema = "detect";
+  d.json["changes"] = json::array();
+  for (const auto& r : rows) d.json["changes"].push_back(change_json(r));
+  if (rows.empty()) d.line({own("no change points")}).only(0, Format::kTable);
+  d.table(changes_table(rows), true);
+  if (rows.empty()) d.blocks.back().text = false;
+  return d;
 }
 
 namespace {
@@ -211,8 +244,9 @@ void render_gate_markdown(const GateReport& gate, std::ostream& out) {
       gate.results.size(), gate.head_checks);
   if (gate.failed()) {
     Table t;
-    t.header = {"id", "benchmark", "metric", "commits", "change", "interval"};
-    t.right = {false, false, false, false, true, true};
+    t.columns = {Column::left("id", "id"),           Column::left("benchmark", "benchmark"),
+                 Column::left("metric", "metric"),   Column::left("commits", "commits"),
+                 Column::number("change", "change"), Column::number("interval", "interval")};
     for (const auto& r : gate.alerts) {
       const auto& c = r.change;
       t.add_row({c.id, series_text(c), c.metric,
@@ -239,35 +273,30 @@ void render_gate_markdown(const GateReport& gate, std::ostream& out) {
   out << "\n</details>\n";
 }
 
-void render_confirmation(const store::ChangeRecord& change,
-                         const analysis::Confirmation& confirmation, const std::string& format,
-                         std::ostream& out) {
+Document confirmation_document(const store::ChangeRecord& change,
+                               const analysis::Confirmation& confirmation) {
+  Document d;
+  d.schema = "confirm";
   const std::string& run_uuid = confirmation.run_uuid;
-  if (format == "json") {
-    json j = change_json({change, nullptr});
-    j["confirmation_run"] = run_uuid;
-    j["confirmation"] = {
-        {"run", run_uuid},
-        {"verdict", confirmation.verdict},
-        {"change", json_number(confirmation.change)},
-        {"change_interval", {json_number(confirmation.lower), json_number(confirmation.upper)}},
-        {"instances", confirmation.instances}};
-    out << json_text(j, 2) << "\n";
-    return;
-  }
-  if (format == "table" || format == "md") {
-    const std::string measured = analysis::measured_text(confirmation);
-    const std::string text = fmt::format(
-        "change {} ({} {}, {}..{}, {} at the time it was found, not adjusted for selection): "
-        "{} by measuring both commits "
-        "again{} (run {})",
-        change.id, series_text(change), change.metric, short_name(change.last_good),
-        short_name(change.first_bad), percent(change.change), change.status,
-        measured.empty() ? "" : ": " + measured, run_uuid.substr(0, 8));
-    out << (format == "md" ? markdown_text(text) : terminal_text(text)) << "\n";
-    return;
-  }
-  render(changes_table({{change, nullptr}}), format, out);
+  d.json = change_json({change, nullptr});
+  d.json["confirmation_run"] = run_uuid;
+  d.json["confirmation"] = {
+      {"run", run_uuid},
+      {"verdict", confirmation.verdict},
+      {"change", json_number(confirmation.change)},
+      {"change_interval", {json_number(confirmation.lower), json_number(confirmation.upper)}},
+      {"instances", confirmation.instances}};
+  const std::string measured = analysis::measured_text(confirmation);
+  d.line({data(fmt::format(
+      "change {} ({} {}, {}..{}, {} at the time it was found, not adjusted for selection): "
+      "{} by measuring both commits "
+      "again{} (run {})",
+      change.id, series_text(change), change.metric, short_name(change.last_good),
+      short_name(change.first_bad), percent(change.change), change.status,
+      measured.empty() ? "" : ": " + measured, run_uuid.substr(0, 8)))});
+  d.table(changes_table({{change, nullptr}}), true);
+  d.blocks.back().text = d.blocks.back().markdown = false;
+  return d;
 }
 
 void render_issue(const IssueFacts& f, std::ostream& out) {
@@ -321,46 +350,43 @@ void render_issue(const IssueFacts& f, std::ostream& out) {
   out << fmt::format("benchguard ack {} --reason \"...\"   # when it is accepted\n```\n", c.id);
 }
 
-void render_gate(const GateReport& gate, const std::string& format, std::ostream& out) {
-  if (format == "md") {
-    render_gate_markdown(gate, out);
-    return;
-  }
-  if (format == "json") {
-    json alerts = json::array(), results = json::array(), channels = json::array();
-    for (const auto& c : gate.channels)
-      channels.push_back({{"metric", c.metric},
-                          {"required", c.required},
-                          {"benchmarks", c.benchmarks},
-                          {"regressions", c.regressions},
-                          {"improvements", c.improvements},
-                          {"missing", c.missing}});
-    for (const auto& r : gate.alerts) alerts.push_back(change_json(r));
-    for (const auto& r : gate.results) results.push_back(change_json(r));
-    out << json_text(json{{"failed", gate.failed()},
-                          {"against", gate.against},
-                          {"head", gate.head},
-                          {"head_checks", gate.head_checks},
-                          {"alerts", std::move(alerts)},
-                          {"channels", std::move(channels)},
-                          {"results", std::move(results)},
-                          {"notes", gate.notes}},
-                     2)
-        << "\n";
-    return;
-  }
-  if (format == "table") {
-    out << fmt::format(
-        "gate {}: {} unacknowledged regression(s) at {} against {} ({} newest point(s) "
-        "checked)\n",
-        gate.failed() ? "FAILED" : "passed", gate.alerts.size(),
-        terminal_text(short_name(gate.head)), terminal_text(gate.against), gate.head_checks);
-    for (const auto& c : gate.channels) out << "channel " << terminal_text(channel_text(c)) << "\n";
-    for (const auto& n : gate.notes) out << "note: " << terminal_text(n) << "\n";
-    if (!gate.alerts.empty()) render(changes_table(gate.alerts), format, out);
-    return;
-  }
-  render(changes_table(gate.results), format, out);
+Document gate_document(const GateReport& gate) {
+  Document d;
+  d.schema = "gate";
+  json alerts = json::array(), results = json::array(), channels = json::array();
+  for (const auto& c : gate.channels)
+    channels.push_back({{"metric", c.metric},
+                        {"required", c.required},
+                        {"benchmarks", c.benchmarks},
+                        {"regressions", c.regressions},
+                        {"improvements", c.improvements},
+                        {"missing", c.missing}});
+  for (const auto& r : gate.alerts) alerts.push_back(change_json(r));
+  for (const auto& r : gate.results) results.push_back(change_json(r));
+  d.json = {{"failed", gate.failed()},
+            {"against", gate.against},
+            {"head", gate.head},
+            {"head_checks", gate.head_checks},
+            {"alerts", std::move(alerts)},
+            {"channels", std::move(channels)},
+            {"results", std::move(results)},
+            {"notes", gate.notes}};
+  std::ostringstream md;
+  render_gate_markdown(gate, md);
+  d.raw(Format::kMarkdown, md.str());
+  const std::size_t text = d.blocks.size();
+  d.line({own(fmt::format("gate {}: {} unacknowledged regression(s) at ",
+                          gate.failed() ? "FAILED" : "passed", gate.alerts.size())),
+          data(short_name(gate.head)), own(" against "), data(gate.against),
+          own(fmt::format(" ({} newest point(s) checked)", gate.head_checks))});
+  for (const auto& c : gate.channels) d.line({own("channel "), data(channel_text(c))});
+  for (const auto& n : gate.notes) d.line({own("note: "), data(n)});
+  if (!gate.alerts.empty()) d.table(changes_table(gate.alerts));
+  d.only(text, Format::kTable);
+  // Scripts read every result, the alerts among them (status and ack say which).
+  d.table(changes_table(gate.results), true);
+  d.blocks.back().text = d.blocks.back().markdown = false;
+  return d;
 }
 
 }  // namespace benchguard::report

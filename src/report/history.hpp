@@ -10,28 +10,26 @@
 
 #include "analysis/gate.hpp"
 #include "analysis/history.hpp"
+#include "report/document.hpp"
 #include "store/store.hpp"
 
 namespace benchguard::report {
 
 // Every point of every series: commit, date, runs, instances, centre and its interval.
-// format: table | md | csv | json.
-void render_history(const analysis::History& history, const std::string& format, std::ostream& out);
+Document history_document(const analysis::History& history);
 
 // Change points: id, series, commit range, before and after, change with its interval,
 // p-value, kind (regression | improvement), status (confirmed | suspected) and the
-// acknowledgement. format: table | md | csv | json.
-void render_changes(const std::vector<analysis::ChangeRow>& rows, const std::string& format,
-                    std::ostream& out);
+// acknowledgement.
+Document changes_document(const std::vector<analysis::ChangeRow>& rows);
 
 // Markdown for a pull-request comment: a line saying pass or fail, a short table of the alerts,
 // then every result inside a collapsible <details> section.
 void render_gate_markdown(const analysis::GateReport& gate, std::ostream& out);
 // What `confirm` found: the change, confirmed, refuted or inconclusive, what measuring it
-// again showed and the run that decided it. format: table | md | csv | json.
-void render_confirmation(const store::ChangeRecord& change,
-                         const analysis::Confirmation& confirmation, const std::string& format,
-                         std::ostream& out);
+// again showed and the run that decided it; for scripts, the change as a row of changes.
+Document confirmation_document(const store::ChangeRecord& change,
+                               const analysis::Confirmation& confirmation);
 
 // What a team pastes into an issue about a change (`report --issue ID`), in Markdown: the
 // benchmark and metric, the size with its interval, the commits, how it was found and whether
@@ -49,7 +47,8 @@ struct IssueFacts {
 };
 void render_issue(const IssueFacts& facts, std::ostream& out);
 
-// The same facts as text (table), CSV or JSON.
-void render_gate(const analysis::GateReport& gate, const std::string& format, std::ostream& out);
+// The gate: for people a line saying pass or fail with the channels, notes and alerts (text)
+// or render_gate_markdown (Markdown); for scripts every result as a row of changes, and JSON.
+Document gate_document(const analysis::GateReport& gate);
 
 }  // namespace benchguard::report

@@ -8,6 +8,7 @@
 #include "core/json_error.hpp"
 #include "core/json_number.hpp"
 #include "core/units.hpp"
+#include "report/number_text.hpp"
 #include "report/table.hpp"
 
 namespace benchguard::report {
@@ -18,11 +19,11 @@ using analysis::BenchmarkPlan;
 using analysis::PlanOptions;
 
 std::string fixed(double x, int digits) {
-  return std::isfinite(x) ? fmt::format("{:.{}f}", x, digits) : "-";
+  return fixed_text(x, digits);
 }
 
 std::string percent(double x) {
-  return std::isfinite(x) ? fmt::format("{:.0f}%", 100 * x) : "-";
+  return percent_text(x, 0);
 }
 
 std::string decision_text(const PlanOptions& o) {
@@ -156,38 +157,41 @@ nlohmann::json plan_json(const RunData& run, std::span<const BenchmarkPlan> plan
 
 namespace {
 
+Cell fraction_cell(double x) {
+  return Cell::value(x, percent(x));
+}
+
 // With -v: the grid of the recommendation's selection and decision, one row per configuration.
-void print_grid(std::ostream& out, const std::string& format, const BenchmarkPlan& p,
-                const PlanOptions& o) {
-  report::Table t;
-  t.header = {"instances", "iterations", "fpr"};
+void add_grid(Document& d, const BenchmarkPlan& p, const PlanOptions& o) {
+  Table t;
+  t.columns = {Column::number("instances", "instances"), Column::number("iterations", "iterations"),
+               Column::number("fpr", "fpr")};
   // The false-positive rate has its own column; the other slowdowns one each.
   for (const double s : o.mds.slowdowns)
-    if (s != 1.0) t.header.push_back(fmt::format("{:g}", s));
-  t.header.insert(t.header.end(), {"mds", "time/variant"});
-  t.right.assign(t.header.size(), true);
+    if (s != 1.0)
+      t.columns.push_back(Column::number(fmt::format("{:g}", s), fmt::format("detects_{:g}", s)));
+  t.columns.push_back(Column::number("mds", "mds"));
+  t.columns.push_back(Column::number("time/variant", "seconds_per_variant"));
   for (const auto& c : p.grid) {
     if (c.config.selection != o.selection) continue;
-    std::vector<std::string> row = {std::to_string(c.config.instances),
-                                    std::to_string(c.config.iterations)};
+    std::vector<Cell> row = {Cell::count(c.config.instances), Cell::count(c.config.iterations)};
     if (!c.feasible) {
       row.emplace_back("too few data");
       t.add_row(row);
       continue;
     }
     const auto& r = c[o.decision];
-    row.push_back(percent(r.false_positive_rate));
+    row.push_back(fraction_cell(r.false_positive_rate));
     for (std::size_t k = 0; k < r.detection.size(); ++k)
-      if (o.mds.slowdowns[k] != 1.0) row.push_back(percent(r.detection[k]));
-    row.push_back(fixed(r.mds, 3));
-    row.push_back(format_duration(analysis::expected_seconds(c.config, p.burn_in, p.mean)));
+      if (o.mds.slowdowns[k] != 1.0) row.push_back(fraction_cell(r.detection[k]));
+    row.push_back(Cell::value(r.mds, fixed(r.mds, 3)));
+    const double seconds = analysis::expected_seconds(c.config, p.burn_in, p.mean);
+    row.push_back(Cell::value(seconds, format_duration(seconds)));
     t.add_row(row);
   }
-  const bool md = format == "md";
-  out << "\n"
-      << (md ? "**" : "") << p.benchmark << (md ? "**" : "") << " (detection rate per slowdown)\n";
-  if (md) out << "\n";
-  render(t, format, out);
+  d.blank().line({Span{p.benchmark, true, true}, own(" (detection rate per slowdown)")});
+  d.raw(Format::kMarkdown, "\n");
+  d.table(std::move(t));
 }
 
 }  // namespace
@@ -198,65 +202,67 @@ std::vector<std::string> plan_comment(const RunData& run, const PlanOptions& opt
           describe(options)};
 }
 
-void print_plan(std::ostream& out, const std::string& format_option, int verbose,
-                const RunData& run, std::span<const BenchmarkPlan> plans, const PlanOptions& o) {
-  const std::string format = format_option == "jsonl" ? "csv" : format_option;
-  if (format == "json") {
-    out << json_text(plan_json(run, plans, o), 2) << "\n";
-    return;
-  }
-  const bool machine = format == "csv";
-  const bool md = format == "md";
-  if (!machine)
-    out << (md ? "**benchguard plan**: " : "") << "run " << run.run.uuid.substr(0, 8) << ": "
-        << describe(o) << "\n\n";
-  report::Table t;
-  t.header = {"benchmark",
-              "instances",
-              "iterations",
-              "burn-in",
-              "mean",
-              "cv",
-              "mds",
-              "fpr",
-              fmt::format("detects {:g}", o.target),
-              fmt::format("{:g} bound", o.mds.bound_confidence),
-              "time/variant",
-              "note"};
-  t.right = {false, true, true, true, true, true, true, true, true, true, true, false};
+Document plan_document(int verbose, const RunData& run, std::span<const BenchmarkPlan> plans,
+                       const PlanOptions& o) {
+  Document d;
+  d.schema = "plan";
+  d.json = plan_json(run, plans, o);
+  d.raw(Format::kMarkdown, "**benchguard plan**: ");
+  d.line({own("run " + run.run.uuid.substr(0, 8) + ": " + describe(o))}).blank();
+  Table t;
+  t.columns = {
+      Column::left("benchmark", "benchmark"),
+      Column::number("instances", "instances"),
+      Column::number("iterations", "iterations"),
+      Column::number("burn-in", "burn_in"),
+      Column::number("mean", "mean"),
+      Column::left("unit", "unit").scripts_only(),
+      Column::number("cv", "cv"),
+      Column::number("mds", "mds"),
+      Column::number("fpr", "fpr"),
+      Column::number(fmt::format("detects {:g}", o.target), "detects_target"),
+      Column::number(fmt::format("{:g} bound", o.mds.bound_confidence), "detects_target_lower"),
+      Column::number("time/variant", "seconds_per_variant"),
+      Column::left("note", "note")};
   for (const auto& p : plans) {
     const auto& r = p.recommendation;
-    const auto mean = machine ? fixed(p.mean, 9) : format_value(p.mean, p.metric.unit);
-    const auto count = [&](std::size_t v) { return r.found ? std::to_string(v) : "-"; };
+    const auto count = [&](std::size_t v) {
+      return r.found ? Cell::count(static_cast<std::int64_t>(v)) : Cell::none();
+    };
+    const auto found = [&](Cell c) { return r.found ? std::move(c) : Cell::none(); };
     const std::string note = !p.viable                        ? "not viable"
                              : !r.found                       ? "no configuration"
                              : !o.budget_s && !r.meets_target ? "target not reached"
                                                               : "";
-    t.add_row({p.benchmark, count(r.config.instances), count(r.config.iterations),
-               p.viable ? std::to_string(p.burn_in) : "-", mean,
-               machine ? fixed(p.cv, 6) : fixed(100 * p.cv, 1) + "%",
-               r.found ? fixed(r.mds, 3) : "-", r.found ? percent(r.false_positive_rate) : "-",
-               r.found ? percent(r.detection_at_target) : "-",
-               r.found && std::isfinite(r.detection_lower)
-                   ? fmt::format("{:.1f}%", 100 * r.detection_lower)
-                   : "-",
-               r.found ? (machine ? fixed(r.seconds, 3) : format_duration(r.seconds)) : "-", note});
+    t.add_row(
+        {p.benchmark, count(r.config.instances), count(r.config.iterations),
+         p.viable ? Cell::count(p.burn_in) : Cell::none(),
+         Cell::value(p.mean, format_value(p.mean, p.metric.unit)), p.metric.unit,
+         Cell::value(p.cv, fixed(100 * p.cv, 1) + "%"), found(Cell::value(r.mds, fixed(r.mds, 3))),
+         found(fraction_cell(r.false_positive_rate)), found(fraction_cell(r.detection_at_target)),
+         r.found && std::isfinite(r.detection_lower)
+             ? Cell::value(r.detection_lower, percent_text(r.detection_lower, 1))
+             : Cell::none(),
+         found(Cell::value(r.seconds, format_duration(r.seconds))), note});
   }
-  render(t, format, out);
-  if (machine) return;
+  d.table(std::move(t), true);
   if (verbose > 0)
     for (const auto& p : plans)
-      if (!p.grid.empty()) print_grid(out, format, p, o);
+      if (!p.grid.empty()) add_grid(d, p, o);
   bool first = true;
   for (const auto& p : plans) {
     std::vector<std::string> notes = p.warnings;
     if (!p.not_viable.empty()) notes.insert(notes.begin(), p.not_viable);
     for (const auto& w : notes) {
-      if (first) out << (md ? "\n**Warnings**\n\n" : "\nwarnings:\n");
+      if (first) {
+        d.raw(Format::kTable, "\nwarnings:\n");
+        d.raw(Format::kMarkdown, "\n**Warnings**\n\n");
+      }
       first = false;
-      out << fmt::format("{} {}: {}\n", md ? "-" : " ", p.benchmark, w);
+      d.item({data(p.benchmark), own(": " + w)});
     }
   }
+  return d;
 }
 
 }  // namespace benchguard::report

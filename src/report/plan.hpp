@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/plan.hpp"
+#include "report/document.hpp"
 
 namespace benchguard::report {
 
@@ -17,10 +18,11 @@ namespace benchguard::report {
 nlohmann::json plan_json(const RunData& run, std::span<const analysis::BenchmarkPlan> plans,
                          const analysis::PlanOptions& options);
 
-// `format`: text, md, csv or json (jsonl is written as csv).
-void print_plan(std::ostream& out, const std::string& format, int verbose, const RunData& run,
-                std::span<const analysis::BenchmarkPlan> plans,
-                const analysis::PlanOptions& options);
+// The recommendation per benchmark (records), with -v the grid of each, the warnings, and
+// plan_json.
+Document plan_document(int verbose, const RunData& run,
+                       std::span<const analysis::BenchmarkPlan> plans,
+                       const analysis::PlanOptions& options);
 
 // The comment lines on top of the plan file: where it came from and what it asked for.
 std::vector<std::string> plan_comment(const RunData& run, const analysis::PlanOptions& options);

@@ -7,6 +7,7 @@
 
 #include "core/json_number.hpp"
 #include "core/units.hpp"
+#include "report/number_text.hpp"
 #include "report/table.hpp"
 
 namespace benchguard::report {
@@ -120,68 +121,79 @@ nlohmann::json summary_json(const RunData& run, const analysis::RunSummary& s) {
   return j;
 }
 
-void print_summary(std::ostream& out, const std::string& format, const RunData& run,
-                   const analysis::RunSummary& summary) {
-  const bool machine = format == "csv";
+Document summary_document(const RunData& run, const analysis::RunSummary& summary) {
+  Document d;
+  d.schema = "summary";
+  d.json = summary_json(run, summary);
   Table t;
-  t.header = {"benchmark",   "variant",      "metric",  "inst",    "iter",
-              "mean",        "95% CI",       "median",  "cv",      "cv within",
-              "cv/instance", "steady state", "burn-in", "outliers"};
-  t.right = {false, false, false, true, true,  true, true,
-             true,  true,  true,  true, false, true, true};
+  t.columns = {Column::left("benchmark", "benchmark"),
+               Column::left("variant", "variant"),
+               Column::left("metric", "metric"),
+               Column::left("unit", "unit").scripts_only(),
+               Column::number("inst", "instances"),
+               Column::number("iter", "iterations"),
+               Column::number("mean", "mean"),
+               Column::number("95% CI", "mean_ci95_lower").scripts_only(),
+               Column::number("95% CI", "mean_ci95_upper").scripts_only(),
+               Column::number("95% CI", "mean_ci95").people_only(),
+               Column::number("median", "median"),
+               Column::number("cv", "cv"),
+               Column::number("cv within", "cv_within"),
+               Column::number("cv/instance", "cv_instance_mean"),
+               Column::number("cv/instance", "cv_instance_sd").scripts_only(),
+               Column::left("steady state", "steady_state"),
+               Column::number("burn-in", "burn_in"),
+               Column::number("outliers", "outliers")};
   for (const auto& s : summary.rows) {
     const auto& u = s.sample.metric.unit;
-    auto v = [&](double x) {
-      if (!std::isfinite(x)) return std::string("-");
-      return machine ? fmt::format("{:.9g}", x) : format_value(x, u);
+    const auto shown = [&](double x) {
+      return std::isfinite(x) ? format_value(x, u) : std::string("-");
     };
-    auto pct = [&](double x) {
-      if (!std::isfinite(x)) return std::string("-");
-      return machine ? fmt::format("{:.6g}", x) : fmt::format("{:.1f}%", 100 * x);
-    };
-    const std::string ci = machine ? v(s.mean_ci.ci.lower) + " " + v(s.mean_ci.ci.upper)
-                                   : v(s.mean_ci.ci.lower) + " .. " + v(s.mean_ci.ci.upper);
-    t.add_row({s.sample.benchmark, s.sample.variant, s.sample.metric.name,
-               std::to_string(s.sample.data.instances()), std::to_string(s.iterations), v(s.mean),
-               ci, v(s.median), pct(s.cv), pct(s.cv_within),
-               pct(s.cv_instance_mean) + (machine ? "" : " ± " + pct(s.cv_instance_sd)),
-               steady_text(s), std::to_string(s.sample.detected_burn_in),
-               std::to_string(std::max(s.outliers_ratio, s.outliers_z))});
+    const auto v = [&](double x) { return Cell::value(x, shown(x)); };
+    const auto pct = [](double x) { return Cell::value(x, percent_text(x, 1)); };
+    const auto text = [](double x) { return percent_text(x, 1); };
+    Cell cv_instance = pct(s.cv_instance_mean);
+    cv_instance.text = text(s.cv_instance_mean) + " ± " + text(s.cv_instance_sd);
+    t.add_row({s.sample.benchmark, s.sample.variant, s.sample.metric.name, u,
+               Cell::count(s.sample.data.instances()), Cell::count(s.iterations), v(s.mean),
+               Cell::value(s.mean_ci.ci.lower, ""), Cell::value(s.mean_ci.ci.upper, ""),
+               Cell::none(shown(s.mean_ci.ci.lower) + " .. " + shown(s.mean_ci.ci.upper)),
+               v(s.median), pct(s.cv), pct(s.cv_within), std::move(cv_instance),
+               Cell::value(s.cv_instance_sd, ""), steady_text(s),
+               Cell::count(s.sample.detected_burn_in),
+               Cell::count(std::max(s.outliers_ratio, s.outliers_z))});
   }
-  render(t, format == "jsonl" ? "csv" : format, out);
-  if (!machine && summary.summary_only > 0)
-    out << fmt::format(
-        "\n{} benchmark variant(s) hold summary records only (statistics without measurements, "
-        "nothing to summarise): `benchguard show {}` lists them\n",
-        summary.summary_only, run.id);
-  if (!machine && !summary.balances.empty()) {
-    const bool md = format == "md";
-    out << (md ? "\n**Duet balance**\n\n" : "\nduet balance")
-        << (md ? ""
-               : " (the schedule balances CPU sets and start order over the pairs, so "
-                 "these cancel in compare):\n");
-    for (const auto& b : summary.balances) out << (md ? "- " : "  ") << balance_text(b) << "\n";
+  d.table(std::move(t), true);
+  if (summary.summary_only > 0)
+    d.blank().line({own(fmt::format(
+        "{} benchmark variant(s) hold summary records only (statistics without measurements, "
+        "nothing to summarise): `benchguard show {}` lists them",
+        summary.summary_only, run.id))});
+  if (!summary.balances.empty()) {
+    d.raw(Format::kTable,
+          "\nduet balance (the schedule balances CPU sets and start order over the pairs, so "
+          "these cancel in compare):\n");
+    d.raw(Format::kMarkdown, "\n**Duet balance**\n\n");
+    for (const auto& b : summary.balances) d.item({own(balance_text(b))});
   }
-  if (!machine) {
-    const bool md = format == "md";
-    const auto text = [&](const std::string& t) {
-      return md ? markdown_text(t) : terminal_text(t);
-    };
-    // The rows' warnings, then their notes (how a figure was computed: nothing to act on).
-    const auto section = [&](const char* title, auto member) {
-      bool first = true;
-      for (const auto& s : summary.rows)
-        for (const auto& line : s.*member) {
-          if (first)
-            out << (md ? fmt::format("\n**{}**\n\n", title) : fmt::format("\n{}:\n", title));
-          first = false;
-          out << fmt::format("{} {} {}: {}\n", md ? "-" : " ", text(s.sample.benchmark),
-                             text(s.sample.variant), text(line));
+  // The rows' warnings, then their notes (how a figure was computed: nothing to act on).
+  const auto section = [&](const char* title, auto member) {
+    bool first = true;
+    for (const auto& s : summary.rows)
+      for (const auto& line : s.*member) {
+        if (first) {
+          d.raw(Format::kTable, fmt::format("\n{}:\n", title));
+          std::string heading = title;
+          heading[0] = static_cast<char>(heading[0] - 'a' + 'A');
+          d.raw(Format::kMarkdown, fmt::format("\n**{}**\n\n", heading));
         }
-    };
-    section(md ? "Warnings" : "warnings", &analysis::VariantSummary::warnings);
-    section(md ? "Notes" : "notes", &analysis::VariantSummary::notes);
-  }
+        first = false;
+        d.item({data(s.sample.benchmark), own(" "), data(s.sample.variant), own(": "), data(line)});
+      }
+  };
+  section("warnings", &analysis::VariantSummary::warnings);
+  section("notes", &analysis::VariantSummary::notes);
+  return d;
 }
 
 }  // namespace benchguard::report

@@ -8,13 +8,14 @@
 #include <string>
 
 #include "analysis/summary.hpp"
+#include "report/document.hpp"
 
 namespace benchguard::report {
 
 nlohmann::json summary_json(const RunData& run, const analysis::RunSummary& s);
 
-// `format`: text, md or csv (jsonl is written as csv); json is summary_json.
-void print_summary(std::ostream& out, const std::string& format, const RunData& run,
-                   const analysis::RunSummary& s);
+// The table (records: one row per benchmark, variant and metric, numbers in the metric's
+// unit, fractions as fractions), the duet balance, warnings and notes, and summary_json.
+Document summary_document(const RunData& run, const analysis::RunSummary& s);
 
 }  // namespace benchguard::report

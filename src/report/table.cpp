@@ -1,8 +1,12 @@
 #include "report/table.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <string_view>
 
 #include "core/names.hpp"
@@ -19,8 +23,26 @@ size_t width(const std::string& s) {
   return w;
 }
 
-bool right_aligned(const Table& t, size_t col) {
-  return col < t.right.size() && t.right[col];
+// The columns people see, and those scripts read, by index.
+std::vector<size_t> people_columns(const Table& t) {
+  std::vector<size_t> shown;
+  for (size_t c = 0; c < t.columns.size(); ++c)
+    if (t.columns[c].shown != Column::For::kScripts) shown.push_back(c);
+  return shown;
+}
+
+std::vector<size_t> script_columns(const Table& t) {
+  std::vector<size_t> shown;
+  for (size_t c = 0; c < t.columns.size(); ++c)
+    if (t.columns[c].shown != Column::For::kPeople) shown.push_back(c);
+  return shown;
+}
+
+// A number as a script reads it: a count exactly, any other the shortest text that reads
+// back as the same double.
+std::string number_text(const Cell& c) {
+  if (c.integer) return fmt::format("{}", static_cast<std::int64_t>(*c.number));
+  return fmt::format("{}", *c.number);
 }
 
 void pad(std::ostream& out, const std::string& s, size_t w, bool right) {
@@ -77,40 +99,47 @@ std::string markdown_text(const std::string& s) {
 }
 
 void render_text(const Table& t, std::ostream& out) {
-  std::vector<size_t> w(t.header.size(), 0);
-  for (size_t c = 0; c < t.header.size(); ++c) w[c] = width(t.header[c]);
+  const auto shown = people_columns(t);
+  std::vector<size_t> w(shown.size(), 0);
+  for (size_t c = 0; c < shown.size(); ++c) w[c] = width(t.columns[shown[c]].header);
   for (const auto& r : t.rows)
-    for (size_t c = 0; c < r.size() && c < w.size(); ++c) w[c] = std::max(w[c], width(r[c]));
-  auto line = [&](const std::vector<std::string>& cells) {
-    std::string text;
-    for (size_t c = 0; c < w.size(); ++c) {
+    for (size_t c = 0; c < shown.size(); ++c)
+      if (shown[c] < r.size()) w[c] = std::max(w[c], width(terminal_text(r[shown[c]].text)));
+  auto line = [&](auto&& cell_at) {
+    for (size_t c = 0; c < shown.size(); ++c) {
       if (c > 0) out << "  ";
-      const std::string cell = c < cells.size() ? terminal_text(cells[c]) : text;
-      if (c + 1 == w.size() && !right_aligned(t, c))
+      const std::string cell = cell_at(shown[c]);
+      const bool right = t.columns[shown[c]].right;
+      if (c + 1 == shown.size() && !right)
         out << cell;
       else
-        pad(out, cell, w[c], right_aligned(t, c));
+        pad(out, cell, w[c], right);
     }
     out << "\n";
   };
-  line(t.header);
-  for (const auto& r : t.rows) line(r);
+  line([&](size_t c) { return t.columns[c].header; });
+  for (const auto& r : t.rows)
+    line([&](size_t c) { return c < r.size() ? terminal_text(r[c].text) : std::string(); });
   for (const auto& n : t.notes) out << "note: " << n << "\n";
 }
 
 void render_markdown(const Table& t, std::ostream& out) {
-  auto line = [&](const std::vector<std::string>& cells) {
+  const auto shown = people_columns(t);
+  auto line = [&](auto&& cell_at) {
     out << "|";
-    for (size_t c = 0; c < t.header.size(); ++c) {
-      out << " " << (c < cells.size() ? markdown_text(cells[c]) : "") << " |";
-    }
+    for (const size_t c : shown) out << " " << cell_at(c) << " |";
     out << "\n";
   };
-  line(t.header);
+  line([&](size_t c) { return markdown_text(t.columns[c].header); });
   out << "|";
-  for (size_t c = 0; c < t.header.size(); ++c) out << (right_aligned(t, c) ? "---:|" : "---|");
+  for (const size_t c : shown) out << (t.columns[c].right ? "---:|" : "---|");
   out << "\n";
-  for (const auto& r : t.rows) line(r);
+  for (const auto& r : t.rows)
+    line([&](size_t c) {
+      if (c >= r.size()) return std::string();
+      const std::string text = markdown_text(r[c].text);
+      return r[c].strong ? "**" + text + "**" : text;
+    });
   for (const auto& n : t.notes) out << "\n_" << n << "_\n";
 }
 
@@ -144,24 +173,72 @@ std::string csv_field(const std::string& s) {
 }
 
 void render_csv(const Table& t, std::ostream& out) {
-  auto line = [&](const std::vector<std::string>& cells) {
-    for (size_t c = 0; c < cells.size(); ++c) out << (c ? "," : "") << csv_field(cells[c]);
+  const auto keys = script_columns(t);
+  for (size_t c = 0; c < keys.size(); ++c)
+    out << (c ? "," : "") << csv_field(t.columns[keys[c]].key);
+  out << "\n";
+  for (const auto& r : t.rows) {
+    for (size_t c = 0; c < keys.size(); ++c) {
+      if (c > 0) out << ",";
+      if (keys[c] >= r.size()) continue;
+      const Cell& cell = r[keys[c]];
+      if (cell.missing) continue;
+      out << (cell.number ? number_text(cell) : csv_field(cell.script.value_or(cell.text)));
+    }
     out << "\n";
-  };
-  line(t.header);
-  for (const auto& r : t.rows) line(r);
+  }
 }
 
-bool render(const Table& t, const std::string& format, std::ostream& out) {
-  if (format == "table")
-    render_text(t, out);
-  else if (format == "md")
-    render_markdown(t, out);
-  else if (format == "csv")
-    render_csv(t, out);
-  else
-    return false;
-  return true;
+void render_jsonl(const Table& t, std::ostream& out) {
+  const auto keys = script_columns(t);
+  for (const auto& r : t.rows) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::object();
+    for (const size_t c : keys) {
+      auto& field = j[t.columns[c].key];
+      if (c >= r.size() || r[c].missing)
+        field = nullptr;
+      else if (r[c].number && r[c].integer)
+        field = static_cast<std::int64_t>(*r[c].number);
+      else if (r[c].number)
+        field = *r[c].number;
+      else
+        field = r[c].script.value_or(r[c].text);
+    }
+    out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  }
+}
+
+std::string column_key(const std::string& header) {
+  std::string key;
+  for (const char c : header) {
+    const bool word = std::isalnum(static_cast<unsigned char>(c)) != 0;
+    if (word)
+      key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else if (!key.empty() && key.back() != '_')
+      key += '_';
+  }
+  while (!key.empty() && key.back() == '_') key.pop_back();
+  return key;
+}
+
+Cell Cell::value(double v, std::string shown) {
+  if (!std::isfinite(v)) return none();
+  Cell c(std::move(shown));
+  c.number = v;
+  return c;
+}
+
+Cell Cell::count(std::int64_t n) {
+  Cell c(std::to_string(n));
+  c.number = static_cast<double>(n);
+  c.integer = true;
+  return c;
+}
+
+Cell Cell::none(std::string shown) {
+  Cell c(std::move(shown));
+  c.missing = true;
+  return c;
 }
 
 }  // namespace benchguard::report

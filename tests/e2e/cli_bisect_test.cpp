@@ -61,6 +61,7 @@ TEST(CliBisect, NamesCommit19InAtMostSevenStepsSkippingTheBrokenBuild) {
                                          "--build",  kBisectBuild, "--seed", "5"};
   const CliResult r = run_cli(args, repo);
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(benchguard::testing::schema_problem(r.out), "");
   const json j = json::parse(r.out);
   EXPECT_EQ(j["first_bad"], c[19]);
   EXPECT_EQ(j["parent"], c[18]);
@@ -112,7 +113,7 @@ TEST(CliBisect, TakesItsRangeFromAChangePoint) {
   sh("cd " + repo + " && git checkout -q main");
   CliResult r = run_cli({"detect", "--db", db, "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const json changes = json::parse(r.out);
+  const json changes = json::parse(r.out)["changes"];
   ASSERT_EQ(changes.size(), 1u) << r.out;
   EXPECT_EQ(changes[0]["last_good"], c[16]);
   EXPECT_EQ(changes[0]["first_bad"], c[20]);
@@ -164,6 +165,7 @@ TEST(CliAb, TwoRefsAndTheirNullControl) {
                "--build", kBisectBuild, "--null", "--schedule", "randomized", "--seed", "3"},
               repo);
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(benchguard::testing::schema_problem(r.out), "");
   const json j = json::parse(r.out);
   EXPECT_EQ(j["a"]["commit"], c[10]);
   EXPECT_EQ(j["b"]["commit"], c[31]);

@@ -78,6 +78,7 @@ TEST(CliCluster, TasksRunByHandAreCollectedIntoOneRunOnce) {
   }
   const auto status = run_cli({"status", job.dir, "--format", "json"});
   ASSERT_EQ(status.exit_code, 0) << status.err;
+  EXPECT_EQ(benchguard::testing::schema_problem(status.out), "");
   const auto s = nlohmann::json::parse(status.out);
   EXPECT_EQ(s["stored"], 8);
   EXPECT_TRUE(s["missing"].empty());

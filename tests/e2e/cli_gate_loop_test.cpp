@@ -124,6 +124,7 @@ TEST(CliGateLoop, TheRegressingCommitFailsConfirmedAndAnAckPassesIt) {
                                        "--repo", repo, "--build", kBuild},
                                       repo);
     ASSERT_EQ(confirm.exit_code, 0) << confirm.err;
+    EXPECT_EQ(benchguard::testing::schema_problem(confirm.out), "");
     EXPECT_EQ(confirm.err.find("measuring"), std::string::npos) << confirm.err;
     const json c = json::parse(confirm.out)["confirmation"];
     EXPECT_EQ(c["run"], uuid);
@@ -414,7 +415,8 @@ TEST(CliGateLoop, AnImportedOtavaFileIsAnalysedInEveryColumn) {
   const CliResult d = run_cli({"--format", "json", "detect", "--db", db});
   ASSERT_EQ(d.exit_code, 0) << d.err;
   std::set<std::string> metrics;
-  for (const auto& c : json::parse(d.out)) metrics.insert(c["metric"].get<std::string>());
+  const json changes = json::parse(d.out)["changes"];
+  for (const auto& c : changes) metrics.insert(c["metric"].get<std::string>());
   EXPECT_EQ(metrics, (std::set<std::string>{"latency_ms", "throughput"})) << d.out;
   const CliResult h =
       run_cli({"--format", "json", "history", "--db", db, "--metric", "throughput"});

@@ -103,7 +103,7 @@ TEST(CliHistory, SlowdownAtCommit25IsOneConfirmedRegressionAndTheSpikeIsNot) {
   // detect: one change point, (24, 25], confirmed; nothing at commit 10.
   r = run_cli({"detect", "--metric", "wall_time", "--db", db, "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  json changes = json::parse(r.out);
+  json changes = json::parse(r.out)["changes"];
   ASSERT_EQ(changes.size(), 1u) << r.out;
   EXPECT_EQ(changes[0]["last_good"], commits[23]);
   EXPECT_EQ(changes[0]["first_bad"], commits[24]);
@@ -138,10 +138,10 @@ TEST(CliHistory, SlowdownAtCommit25IsOneConfirmedRegressionAndTheSpikeIsNot) {
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   r = run_cli({"detect", "--metric", "wall_time", "--db", db, "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(json::parse(r.out).size(), 0u) << r.out;
+  EXPECT_EQ(json::parse(r.out)["changes"].size(), 0u) << r.out;
   r = run_cli({"detect", "--metric", "wall_time", "--all", "--db", db, "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  changes = json::parse(r.out);
+  changes = json::parse(r.out)["changes"];
   ASSERT_EQ(changes.size(), 1u) << r.out;
   EXPECT_EQ(changes[0]["acknowledged"]["reason"], "accepted: new feature");
 

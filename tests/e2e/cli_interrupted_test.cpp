@@ -43,7 +43,7 @@ nlohmann::json listed_runs(const std::string& db) {
   const auto r = run_cli({"runs", "--format", "json", "--db", db});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out, nullptr, false);
-  return j.is_array() ? j : nlohmann::json::array();
+  return j.is_object() && j["runs"].is_array() ? j["runs"] : nlohmann::json::array();
 }
 
 int64_t instances_read(const std::string& db) {

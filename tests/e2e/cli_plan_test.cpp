@@ -182,6 +182,7 @@ TEST_F(CliPlanStored, JsonHoldsTheWholeGridAndMarkdownTheTable) {
   const auto json =
       run_cli(with({"plan", "--db", db, "--format", "json", "-o", dir.file("p.yml")}, kQuick));
   ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(benchguard::testing::schema_problem(json.out), "");
   const auto j = nlohmann::json::parse(json.out);
   ASSERT_EQ(j["benchmarks"].size(), 2u);
   EXPECT_EQ(j["benchmarks"][1]["viable"], false);

@@ -64,7 +64,7 @@ TEST_F(CliReport, WritesTheSiteReadOnlyAndShowsAcknowledgements) {
   // detect stores the change; ack it, and the pages say so.
   r = run_cli({"detect", "--db", db_, "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const json changes = json::parse(r.out);
+  const json changes = json::parse(r.out)["changes"];
   ASSERT_EQ(changes.size(), 1u) << r.out;
   const std::string id = changes[0]["id"];
   ASSERT_EQ(run_cli({"ack", id, "--db", db_, "--reason", "<b>expected</b>"}).exit_code, 0);

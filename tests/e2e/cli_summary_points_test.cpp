@@ -57,7 +57,7 @@ TEST(CliSummaryPoints, OtavaHistoryIsSummaryPointsWithASuspectedChange) {
   r = run_cli({"detect", "--db", db, "--metric", "latency_ms", "--metric", "throughput", "--format",
                "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const json changes = json::parse(r.out);
+  const json changes = json::parse(r.out)["changes"];
   ASSERT_EQ(changes.size(), 2u) << r.out;
   for (const auto& c : changes) {
     EXPECT_EQ(c["last_good"], "c07abababab") << c;

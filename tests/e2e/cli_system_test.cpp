@@ -44,6 +44,7 @@ void noisy(const TempDir& root) {
 TEST(CliSystem, CheckJsonOnThisMachine) {
   const auto r = run_cli({"system", "check", "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(benchguard::testing::schema_problem(r.out), "");
   const auto j = nlohmann::json::parse(r.out);
   std::set<std::string> keys;
   int warnings = 0;
@@ -140,6 +141,7 @@ TEST(CliSystem, TuneReportsFailedWrites) {
   EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("1 of 1 writes failed"), std::string::npos) << r.err;
+  EXPECT_EQ(benchguard::testing::schema_problem(r.out), "");
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j.at("writes").size(), 1u);
   EXPECT_FALSE(j["writes"][0].at("written").get<bool>());

@@ -176,7 +176,7 @@ def test_the_flag_records_one_benchmark_per_test_with_params_time_and_memory(
     result.assert_outcomes(passed=7)
     result.stdout.fnmatch_lines(["*6 test(s) recorded into*results.db*"])
 
-    runs = json.loads(bg(clean_env, "runs", "--format", "json", "--db", str(db)).stdout)
+    runs = json.loads(bg(clean_env, "runs", "--format", "json", "--db", str(db)).stdout)["runs"]
     assert len(runs) == 1
     assert runs[0]["benchmarks"] == 6 and runs[0]["instances"] == 6
     assert runs[0]["labels"] == {"team": "seed"}

@@ -40,6 +40,19 @@ void write_file(const std::string& path, const std::string& text) {
   f << text;
 }
 
+std::string schema_problem(const std::string& json_text) {
+  char dir[] = "/tmp/bg-schema-XXXXXX";
+  if (mkdtemp(dir) == nullptr) return "cannot make a temporary folder";
+  const std::string file = std::string(dir) + "/out.json";
+  write_file(file, json_text);
+  const CliResult r = run_program(
+      {"/usr/bin/python3", std::string(BG_SOURCE_DIR) + "/tests/golden/check_schema.py", file}, {});
+  std::remove(file.c_str());
+  rmdir(dir);
+  if (r.exit_code == 0) return "";
+  return r.out + r.err + " (exit " + std::to_string(r.exit_code) + ")";
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   std::stringstream ss;

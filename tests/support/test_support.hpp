@@ -56,6 +56,10 @@ CliResult run_cli_in_process(const std::vector<std::string>& args);
 CliResult run_program(const std::vector<std::string>& argv, const std::vector<std::string>& env,
                       const std::string& cwd = "");
 
+// What is wrong with `json_text`, a command's --format json output, against its schema in
+// docs/schema (tests/golden/check_schema.py); "" when it conforms.
+std::string schema_problem(const std::string& json_text);
+
 // ---- git repositories for the tests of the CI loop (ab, bisect, gate, history)
 
 // Runs a shell command; a non-zero exit fails the test (the caller goes on).

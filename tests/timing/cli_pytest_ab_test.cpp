@@ -74,6 +74,7 @@ TEST(CliPytestAB, TwoInterpretersFromOneCommandToAVerdict) {
   EXPECT_NE(r.err.find("packages that differ between A and B: fakepkg (only in B, 1.0)"),
             std::string::npos)
       << r.err;
+  EXPECT_EQ(testing::schema_problem(r.out), "");
   const auto j = nlohmann::json::parse(r.out);
   const auto* changed = row_of(j, "test_ab.py::test_changed");
   const auto* same = row_of(j, "test_ab.py::test_same");

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
+#include "report/write.hpp"
+
 namespace benchguard::report {
 namespace {
 
@@ -23,9 +27,46 @@ TEST(ReportRunSummary, PeakMemoryPrefersTheSampledTreePeak) {
   r.max_rss_bytes = 300 << 20;  // includes the launcher's own size
   r.mem_peak_bytes = 20 << 20;
   r.mem_samples = 4;
-  EXPECT_DOUBLE_EQ(instance_peak_memory(r), 20 << 20);
-  r.mem_samples = 0;  // too short to sample: the upper bound is all there is
-  EXPECT_DOUBLE_EQ(instance_peak_memory(r), 300 << 20);
+  EXPECT_EQ(instance_peak_memory(r), 20 << 20);
+  r.mem_samples = 0;  // too short to sample, above the launch floor: the upper bound is known
+  r.rss_floor_bytes = 100 << 20;
+  EXPECT_EQ(instance_peak_memory(r), 300 << 20);
+  // At the launch floor it says nothing of the benchmark: unknown, as compare has it.
+  r.max_rss_bytes = 90 << 20;
+  EXPECT_EQ(instance_peak_memory(r), std::nullopt);
+  r.mem_samples = 3;  // sampled often enough: the tree's own peak
+  EXPECT_EQ(instance_peak_memory(r), 20 << 20);
+  // Nothing measured it (an imported instance): unknown, not 0 B.
+  EXPECT_EQ(instance_peak_memory(InstanceRecord{}), std::nullopt);
+}
+
+TEST(ReportRunSummary, ShowSaysOnceWhyPeakMemoryIsLeftOut) {
+  RunData run;
+  run.run.uuid = "12345678-aaaa";
+  for (const char* name : {"a", "b"}) {
+    VariantData v;
+    v.variant.benchmark = name;
+    v.variant.name = "default";
+    for (int i = 0; i < 3; ++i) {
+      InstanceRecord r = inst({0.001, 0.001});
+      r.max_rss_bytes = 10 << 20;
+      r.rss_floor_bytes = 11 << 20;
+      r.mem_samples = 1;
+      v.instances.push_back(r);
+    }
+    run.variants.push_back(v);
+  }
+  std::ostringstream text, json;
+  write(run_document(run), Format::kTable, text);
+  write(run_document(run), Format::kJson, json);
+  const std::string t = text.str();
+  EXPECT_EQ(t.find("10.0 MiB"), std::string::npos) << t;
+  const auto first = t.find("note: peak memory: 6 of 6 instances ended before");
+  EXPECT_NE(first, std::string::npos) << t;
+  EXPECT_EQ(t.find("note: peak memory", first + 1), std::string::npos) << t;
+  const auto j = nlohmann::json::parse(json.str());
+  EXPECT_TRUE(j["benchmarks"][0]["peak_memory_bytes"].is_null());
+  EXPECT_EQ(j["benchmarks"][0]["instances_memory_at_launch_floor"], 3);
 }
 
 TEST(ReportRunSummary, CountsAndStatisticsLeaveOutBurnInAndFailures) {
