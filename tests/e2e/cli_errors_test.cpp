@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "cli/app.hpp"
 #include "store/store.hpp"
@@ -19,7 +20,7 @@ using testing::write_file;
 
 // A database holding one run, to check that failures leave it intact.
 std::string seeded_db(const TempDir& dir) {
-  const std::string db = dir.file("bg.db");
+  std::string db = dir.file("bg.db");
   const auto r = run_cli({"run", "--instances", "2", "--db", db, "--", "/bin/true"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return db;
@@ -179,6 +180,90 @@ TEST(CliCommands, GlobalOptionsBeforeTheCommandAndTheirValuesDoNotNameIt) {
   EXPECT_EQ(typo.exit_code, 2);
   EXPECT_NE(typo.err.find("unknown command 'comapre'; did you mean 'compare'?"), std::string::npos)
       << typo.err;
+}
+
+// ---- The shared flags: one name, one meaning, the range a person writes (docs/cli-flags.md)
+
+TEST(CliFlags, ABareNumberOfOneOrMoreIsNotAPercentage) {
+  TempDir dir;
+  const std::string db = seeded_db(dir);
+  // Read as 500%, a 5 once let a 1.93x slowdown pass the gate.
+  const CliResult five =
+      run_cli_in_process({"compare", "--db", db, "--threshold", "5", "--fail-on", "slower"});
+  EXPECT_EQ(five.exit_code, 2) << five.err;
+  EXPECT_NE(five.err.find("--threshold 5 would mean 500%; write 5%"), std::string::npos)
+      << five.err;
+  EXPECT_EQ(testing::count_lines(five.err), 1) << five.err;
+  for (const auto& flag :
+       std::vector<std::vector<std::string>>{{"summary", "--confidence", "95"},
+                                             {"compare", "--min-overlap", "40"},
+                                             {"compare", "--simulate-slowdown", "1.5"},
+                                             {"plan", "--target", "5"},
+                                             {"plan", "--power", "1"},
+                                             {"detect", "--min-magnitude", "2"},
+                                             {"run", "--threshold", "3", "--until-decided"}}) {
+    std::vector<std::string> args = flag;
+    args.insert(args.end(), {"--db", db});
+    const CliResult r = run_cli_in_process(args);
+    EXPECT_EQ(r.exit_code, 2) << flag[1] << ": " << r.err;
+    EXPECT_NE(r.err.find(flag[1] + " " + flag[2] + " would mean"), std::string::npos) << r.err;
+  }
+  // The same values as percentages or fractions below 1 are taken, and mean the same.
+  const std::string aa = dir.file("aa.db");
+  ASSERT_EQ(run_cli({"run", "--null", "--instances", "2", "--db", aa, "--", "/bin/true"}).exit_code,
+            0);
+  for (const auto& [threshold, confidence] :
+       std::vector<std::pair<std::string, std::string>>{{"5%", "90%"}, {"0.05", "0.9"}}) {
+    const CliResult r = run_cli_in_process({"compare", "--db", aa, "--format", "json",
+                                            "--threshold", threshold, "--confidence", confidence});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_DOUBLE_EQ(j["confidence"].get<double>(), 0.9) << r.out;
+    EXPECT_DOUBLE_EQ(j["metrics"][0]["rows"][0]["threshold"].get<double>(), 0.05) << r.out;
+  }
+  const CliResult outside = run_cli_in_process({"summary", "--db", db, "--confidence", "40%"});
+  EXPECT_EQ(outside.exit_code, 2);
+  EXPECT_NE(outside.err.find("--confidence must be from 50% to 99.99%, not 40%"), std::string::npos)
+      << outside.err;
+}
+
+TEST(CliFlags, RangeErrorsNameTheRangeAsAPersonWritesIt) {
+  const struct {
+    std::vector<std::string> args;
+    std::string says;
+  } cases[] = {
+      {{"run", "--instances", "0"}, "--instances must be at least 1, not 0"},
+      {{"run", "--instances", "x"}, "--instances must be a whole number, not 'x'"},
+      {{"run", "--warmup", "-1"}, "--warmup must be at least 0, not -1"},
+      {{"compare", "--resamples", "5"}, "--resamples must be from 100 to 10000000, not 5"},
+      {{"serve", "--port", "70000"}, "--port must be from 0 to 65535, not 70000"},
+      {{"detect", "--p", "0.6"}, "--p must be above 0% and at most 50%, not 0.6"},
+      {{"runs", "-n", "-3"}, "--limit must be at least 0, not -3"},
+      {{"run", "--burn-in", "soon"}, "--burn-in must be auto, configured or a count, not 'soon'"},
+  };
+  for (const auto& c : cases) {
+    const CliResult r = run_cli_in_process(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args[1];
+    EXPECT_NE(r.err.find("benchguard: " + c.says + " (see"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("not in range"), std::string::npos) << r.err;
+    EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
+  }
+}
+
+TEST(CliFlags, AValueACommandCannotUseIsRefusedByIt) {
+  TempDir dir;
+  const CliResult median = run_cli_in_process(
+      {"run", "--db", dir.file("bg.db"), "--statistic", "median", "--", "/bin/true"});
+  EXPECT_EQ(median.exit_code, 2);
+  EXPECT_NE(median.err.find("--statistic median has no t interval, which --until-decided needs"),
+            std::string::npos)
+      << median.err;
+  const CliResult counted = run_cli_in_process(
+      {"run", "--db", dir.file("bg.db"), "--burn-in", "auto", "--", "/bin/true"});
+  EXPECT_EQ(counted.exit_code, 2);
+  EXPECT_NE(counted.err.find("a run takes a count of iterations"), std::string::npos)
+      << counted.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("bg.db")));
 }
 
 }  // namespace
