@@ -46,8 +46,8 @@ for e in $(seq 3 "$max_exp"); do
   n=$((10 ** e))
   write_input "$n" "$tmp/in.jsonl"
   db="$tmp/s$e.db"
-  import=$(seconds "$bg" -q --db "$db" import "$tmp/in.jsonl" --format hail-jsonl)
-  "$bg" -q --db "$db" import "$tmp/in.jsonl" --format hail-jsonl >/dev/null 2>&1
+  import=$(seconds "$bg" -q --db "$db" import "$tmp/in.jsonl" --input-format hail-jsonl)
+  "$bg" -q --db "$db" import "$tmp/in.jsonl" --input-format hail-jsonl >/dev/null 2>&1
   summary=$(seconds "$bg" --db "$db" summary 1)
   compare=$(seconds "$bg" --db "$db" compare 1 2)
   export=$(seconds "$bg" --db "$db" export 1 --format json)

@@ -374,7 +374,7 @@ class Recorder {
     if (mode_ != Mode::database || records_.empty()) return;
     const std::string path = write_csv();
     if (path.empty()) return;
-    std::vector<std::string> args = {binary(),   "import", path,     "--format",
+    std::vector<std::string> args = {binary(),   "import", path,     "--input-format",
                                      "duet-csv", "--db",   database_};
     for (const auto& label : labels_) {
       args.push_back("--label");

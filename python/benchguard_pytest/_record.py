@@ -136,7 +136,7 @@ def find_binary():
 
 def import_csv(binary, path, db, labels):
     """Runs `benchguard import`; (ok, output)."""
-    cmd = [binary, "import", path, "--format", "duet-csv", "--db", db]
+    cmd = [binary, "import", path, "--input-format", "duet-csv", "--db", db]
     for label in labels:
         cmd += ["--label", label]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

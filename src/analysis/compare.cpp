@@ -568,7 +568,7 @@ CompareReport compare_sides(const Side& a, const Side& b, const CompareOptions& 
     differs("--burn-in", c.burn_in, to_string(options.burn_in));
     differs("--resamples", c.resamples == 0 ? "" : std::to_string(c.resamples),
             std::to_string(options.verdict.resamples));
-    differs("--seed", c.seed, std::to_string(options.verdict.seed));
+    differs("--bootstrap-seed", c.seed, std::to_string(options.verdict.seed));
     if (!differ.empty()) {
       std::string list;
       for (const auto& d : differ) list += (list.empty() ? "" : ", ") + d;

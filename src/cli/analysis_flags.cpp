@@ -1,9 +1,6 @@
 #include "cli/analysis_flags.hpp"
 
-#include <fmt/format.h>
-
-#include "core/defaults.hpp"
-#include "core/units.hpp"
+#include "cli/shared_flags.hpp"
 
 namespace benchguard::cli {
 
@@ -16,23 +13,20 @@ Result<stats::Statistic> statistic_from_flag(const std::string& flag) {
 }
 
 void AnalysisFlags::add_to(CLI::App* c) {
-  c->add_option("--metric", metrics,
-                "Metric(s) to analyse, or all (compare: wall time, peak memory and the "
-                "benchmarks' own metrics by default; summary: wall_time)");
-  c->add_option("--burn-in", burn_in,
-                "auto (flagged + detected), configured (flagged only), or a count per instance");
-  c->add_option("--resamples", resamples, "Bootstrap resamples")->check(CLI::Range(100, 10000000));
-  c->add_option("--confidence", confidence, "Confidence level of intervals")
-      ->check(CLI::Range(0.5, 0.9999));
-  c->add_option("--seed", seed, "Seed of the bootstrap (same seed, same answer)");
+  add_metrics(c, metrics);
+  add_burn_in(c, burn_in);
+  add_resamples(c, resamples);
+  add_confidence(c, confidence);
+  add_bootstrap_seed(c, seed);
+  add_renamed(c, "--seed", "--bootstrap-seed",
+              "the seed of the resampling; --seed is the order a run measures in");
 }
 
 void AnalysisFlags::add_to_measuring(CLI::App* c) {
-  c->add_option("--metric", metrics, "Metric(s) to analyse, or all (default: as compare)");
-  c->add_option("--resamples", resamples, "Bootstrap resamples")->check(CLI::Range(100, 10000000));
-  c->add_option("--confidence", confidence, "Confidence level of intervals")
-      ->check(CLI::Range(0.5, 0.9999));
-  c->add_option("--bootstrap-seed", seed, "Seed of the bootstrap (same seed, same answer)");
+  add_metrics(c, metrics);
+  add_resamples(c, resamples);
+  add_confidence(c, confidence);
+  add_bootstrap_seed(c, seed);
 }
 
 Result<analysis::BurnInPolicy> AnalysisFlags::burn_in_policy() const {
@@ -64,21 +58,10 @@ Result<analysis::SummaryOptions> AnalysisFlags::summary_options() const {
   return o;
 }
 
-std::string VerdictFlags::default_threshold_text() {
-  return fmt::format("{:g}%", 100 * kDefaultThreshold);
-}
-
 void VerdictFlags::add_to(CLI::App* c) {
-  c->add_option("--statistic", statistic,
-                "What B/A compares: robust (default: the mean without spike iterations), "
-                "trimmed (the mean of the middle 80%), median, or mean")
-      ->check(CLI::IsMember({"robust", "trimmed", "median", "mean"}));
-  c->add_option("--interval", interval,
-                "t (default: a t interval from each side's variance, Welch's degrees of "
-                "freedom) or bootstrap (expanded percentile of the hierarchical bootstrap)")
-      ->check(CLI::IsMember({"t", "bootstrap"}));
-  c->add_option("--threshold", threshold,
-                "Smallest change that counts (default " + default_threshold_text() + ")");
+  add_statistic(c, statistic);
+  add_interval(c, interval);
+  add_threshold(c, threshold);
 }
 
 Result<analysis::CompareOptions> compare_options(const AnalysisFlags& analysis,
@@ -86,7 +69,7 @@ Result<analysis::CompareOptions> compare_options(const AnalysisFlags& analysis,
   analysis::CompareOptions o;
   if (!analysis.metrics.empty()) o.metrics = analysis.metrics;
   BG_ASSIGN(o.burn_in, analysis.burn_in_policy());
-  BG_ASSIGN(o.verdict.threshold, parse_fraction(verdict.threshold, "--threshold"));
+  o.verdict.threshold = verdict.threshold;
   BG_ASSIGN(o.verdict.statistic, statistic_from_flag(verdict.statistic));
   o.verdict.interval = verdict.interval == "bootstrap" ? stats::CiMethod::kExpandedPercentile
                                                        : stats::CiMethod::kStudentT;

@@ -9,6 +9,7 @@
 
 #include "analysis/compare.hpp"
 #include "analysis/summary.hpp"
+#include "core/defaults.hpp"
 #include "core/result.hpp"
 
 namespace benchguard::cli {
@@ -23,9 +24,10 @@ struct AnalysisFlags {
   double confidence = 0.95;
   uint64_t seed = 1;
 
+  // --metric, --burn-in, --resamples, --confidence and --bootstrap-seed.
   void add_to(CLI::App* c);
-  // For commands that also measure (ab, bisect), whose --seed and --burn-in are the run's:
-  // --metric, --resamples, --confidence and --bootstrap-seed.
+  // For commands that also measure (ab, bisect, calibrate, confirm, pytest), whose --burn-in
+  // is the run's: --metric, --resamples, --confidence and --bootstrap-seed.
   void add_to_measuring(CLI::App* c);
   Result<analysis::BurnInPolicy> burn_in_policy() const;
   Result<analysis::SummaryOptions> summary_options() const;
@@ -35,9 +37,8 @@ struct AnalysisFlags {
 struct VerdictFlags {
   std::string statistic = "robust";
   std::string interval = "t";
-  std::string threshold = default_threshold_text();
+  double threshold = kDefaultThreshold;
 
-  static std::string default_threshold_text();
   void add_to(CLI::App* c);
 };
 

@@ -81,6 +81,17 @@ constexpr std::array kCommands = {
     Command{"system", add_system, report::kAllFormats},
 };
 
+// What a parse error says. The checks of shared_flags.hpp name their flag themselves
+// ("--instances must be at least 1, not 0"): CLI11's "--instances: " before that is dropped.
+std::string parse_error_text(const CLI::ParseError& e) {
+  std::string what = e.what();
+  const auto colon = what.find(": ");
+  if (colon != std::string::npos && what.starts_with("-") &&
+      what.compare(colon + 2, colon + 1, what.substr(0, colon) + " ") == 0)
+    return what.substr(colon + 2);
+  return what;
+}
+
 // The runs are stored: a series cache that could not be saved is a warning.
 void warn_not_cached(std::ostream& err, const Error& e) {
   err << "benchguard: warning: the series cache was not saved (" << e.message
@@ -223,7 +234,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   } catch (const CLI::Success& e) {  // --help, --version
     return app.exit(e, out, err);
   } catch (const CLI::ParseError& e) {
-    err << "benchguard: " << escape_text(e.what()) << " (see benchguard --help)\n";
+    err << "benchguard: " << escape_text(parse_error_text(e)) << " (see benchguard --help)\n";
     return static_cast<int>(ExitCode::kInput);
   }
 

@@ -9,6 +9,7 @@
 #include "cli/app.hpp"
 #include "cli/progress.hpp"
 #include "cli/run_flags.hpp"
+#include "cli/shared_flags.hpp"
 #include "cli/stop_signals.hpp"
 #include "cli/until_decided.hpp"
 #include "core/json_error.hpp"
@@ -135,16 +136,12 @@ Action add_ab(CLI::App& app, Context& ctx) {
       "one run, and compare them");
   c->add_option("suite", f->run.suite, "Suite YAML file (read from the working tree)")->required();
   c->add_option("--ref", f->refs, "A git ref: give it twice, A then B")->required();
-  c->add_option("--build", f->build,
-                "Shell command that builds a checked-out ref (run in its worktree; cached per "
-                "commit)");
-  c->add_option("--repo", f->repo, "A directory of the repository (default: the suite file's)");
-  c->add_option("--variant", f->variant,
-                "The suite variant run at each ref (default: each benchmark's first)");
-  c->add_flag("--null", f->null, "Also run A against itself (A/A) and report it beside A/B");
+  add_build(c, f->build);
+  add_repo(c, f->repo);
+  add_variant(c, f->variant);
+  add_null(c, f->null);
   f->verdict.add_to(c);
-  c->add_option("--fail-on", f->fail_on, "Exit 1 when a benchmark is slower, faster, or either")
-      ->check(CLI::IsMember({"slower", "faster", "change"}));
+  add_fail_on(c, f->fail_on);
   add_run_flags(c, f->run);
   f->until.add_to(c, /*verdict=*/false);
   f->analysis.add_to_measuring(c);

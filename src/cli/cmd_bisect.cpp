@@ -6,6 +6,7 @@
 #include "cli/app.hpp"
 #include "cli/history_flags.hpp"
 #include "cli/run_flags.hpp"
+#include "cli/shared_flags.hpp"
 #include "cli/stop_signals.hpp"
 #include "core/json_error.hpp"
 #include "refs/refs.hpp"
@@ -87,17 +88,11 @@ Action add_bisect(CLI::App& app, Context& ctx) {
   c->add_option("--change", f->change, "A change point id from `benchguard detect`: its range");
   c->add_option("--benchmark", f->benchmark,
                 "The benchmark to follow (default: the suite's only one)");
-  c->add_option("--build", f->build,
-                "Shell command that builds a checked-out commit (run in its worktree; cached per "
-                "commit); a commit whose build fails is skipped");
-  c->add_option("--repo", f->repo, "A directory of the repository (default: the suite file's)");
-  c->add_option("--variant", f->variant,
-                "The suite variant run at each commit (default: the first)");
-  c->add_option("--statistic", f->statistic, "robust (default), trimmed, median or mean")
-      ->check(CLI::IsMember({"robust", "trimmed", "median", "mean"}));
-  c->add_option("--max-instances", f->max_instances,
-                "Per side and commit, when a step stays inconclusive (default: 4x --instances)")
-      ->check(CLI::PositiveNumber);
+  add_build(c, f->build);
+  add_repo(c, f->repo);
+  add_variant(c, f->variant);
+  add_statistic(c, f->statistic);
+  add_max_instances(c, f->max_instances);
   add_run_flags(c, f->run);
   f->analysis.add_to_measuring(c);
   return [&ctx, f]() { return do_bisect(ctx, *f); };

@@ -12,6 +12,7 @@
 #include "cli/app.hpp"
 #include "cli/progress.hpp"
 #include "cli/run_flags.hpp"
+#include "cli/shared_flags.hpp"
 #include "cli/stop_signals.hpp"
 #include "core/atomic_file.hpp"
 #include "core/suite.hpp"
@@ -132,12 +133,11 @@ Action add_calibrate(CLI::App& app, Context& ctx) {
   c->add_option("suite", f->run.suite, "Suite YAML file");
   c->add_option("--repetitions", f->repetitions,
                 "A/A runs (default 20: the fewest for a 5% bound is 19)")
-      ->check(CLI::Range(1, 100000));
-  c->add_option("--variant", f->run.null_variant,
-                "The variant to run against itself (default: each benchmark's first)");
+      ->check(whole_number("--repetitions", 1, 100000));
+  add_variant(c, f->run.null_variant);
   c->add_option("-o,--output", f->output, "Write the calibration JSON that compare reads");
-  // compare's own flags (its --seed is --bootstrap-seed here, --seed being the runs'), recorded
-  // in the file so that `compare --calibration` can say when it compares otherwise.
+  // compare's own flags, recorded in the file so that `compare --calibration` can say when it
+  // compares otherwise.
   f->verdict.add_to(c);
   add_run_flags(c, f->run);
   f->analysis.add_to_measuring(c);

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "cli/app.hpp"
+#include "cli/shared_flags.hpp"
 #include "cluster/collect.hpp"
 #include "cluster/status.hpp"
 #include "core/units.hpp"
@@ -15,8 +16,10 @@ Action add_collect(CLI::App& app, Context& ctx) {
   auto* c = app.add_subcommand("collect", "Store a submitted job's measurements as one run");
   c->add_option("job", *job_dir, "Job folder (as submit printed it)")->required();
   c->add_flag("--wait", *wait, "First wait until no task is pending or running");
-  c->add_option("--timeout", *timeout, "With --wait: give up after this long, e.g. 30m")
+  c->add_option("--max-wait", *timeout, "With --wait: give up after this long, e.g. 30m")
       ->needs("--wait");
+  add_renamed(c, "--timeout", "--max-wait",
+              "how long --wait waits; --timeout is the time limit of each instance of a run");
   return [&ctx, job_dir, wait, timeout]() -> Result<int> {
     BG_ASSIGN(const cluster::Job job, cluster::load_job(*job_dir));
     if (*wait) {

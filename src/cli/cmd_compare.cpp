@@ -10,10 +10,9 @@
 #include "cli/analysis_flags.hpp"
 #include "cli/app.hpp"
 #include "cli/compare_inputs.hpp"
+#include "cli/shared_flags.hpp"
 #include "core/json_error.hpp"
 #include "core/names.hpp"
-#include "core/units.hpp"
-#include "ingest/ingest.hpp"
 #include "report/compare.hpp"
 #include "report/write.hpp"
 
@@ -24,8 +23,8 @@ namespace {
 struct CompareFlags {
   CompareRequest request;
   std::string fail_on;  // slower | faster | change
-  std::string simulate;
-  std::string min_overlap = "40%";
+  double simulate = 0;
+  double min_overlap = 0.4;
   std::string calibration;
   bool no_duet = false;
   AnalysisFlags analysis;
@@ -39,18 +38,14 @@ Result<int> do_compare(Context& ctx, const CompareFlags& f) {
   for (const auto& w : import_warnings)
     ctx.err << "benchguard: warning: " << escape_text(w) << "\n";
   BG_ASSIGN(analysis::CompareOptions opts, compare_options(f.analysis, f.verdict));
-  if (!f.simulate.empty()) {
-    BG_ASSIGN(opts.simulate_slowdown, parse_fraction(f.simulate, "--simulate-slowdown"));
-  }
+  opts.simulate_slowdown = f.simulate;
   opts.duet = !f.no_duet;
   std::optional<Calibration> calibration;
   if (!f.calibration.empty()) {
     BG_ASSIGN(calibration, load_calibration(f.calibration));
     opts.calibration = &*calibration;
   }
-  BG_ASSIGN(opts.min_overlap, parse_fraction(f.min_overlap, "--min-overlap"));
-  if (!(opts.min_overlap > 0 && opts.min_overlap <= 1))
-    return Error{"--min-overlap must be above 0 and at most 100%, not '" + f.min_overlap + "'"};
+  opts.min_overlap = f.min_overlap;
   const std::string statistic = stats::to_string(opts.verdict.statistic);
   if (inputs.sequential) opts.sequential = &*inputs.sequential;
   opts.by_variant = inputs.by_variant;
@@ -85,23 +80,20 @@ Action add_compare(CLI::App& app, Context& ctx) {
                 "Nothing, a run, two references, or result files as FILE... vs FILE...");
   c->add_option("--variant-a", f->request.variant_a, "Variant for side A when a run has several");
   c->add_option("--variant-b", f->request.variant_b, "Variant for side B when a run has several");
-  std::vector<std::string> formats{"auto"};
-  for (const auto& name : ingest::format_names()) formats.push_back(name);
-  c->add_option("--input-format", f->request.input_format,
-                "Format of result files given as references (default: recognised from content)")
-      ->check(CLI::IsMember(formats));
+  add_input_format(c, f->request.input_format);
   c->add_flag("--pool", f->request.pool,
               "With two KEY=VALUE labels: each side every run with its label, instances pooled "
               "(repeated pytest sessions, say); without it a label is its newest run");
   f->verdict.add_to(c);
-  c->add_option("--fail-on", f->fail_on, "Exit 1 when a benchmark is slower, faster, or either")
-      ->check(CLI::IsMember({"slower", "faster", "change"}));
-  c->add_option("--simulate-slowdown", f->simulate, "What if B were this much slower (e.g. 5%)");
+  add_fail_on(c, f->fail_on);
+  add_percentage(c, "--simulate-slowdown", f->simulate, "What if B were this much slower, e.g. 5%",
+                 {});
   c->add_flag("--no-duet", f->no_duet,
               "Analyse concurrent (duet) runs like any other instances, not by overlapping "
               "iterations");
-  c->add_option("--min-overlap", f->min_overlap,
-                "Duet: pair iterations that overlap by at least this much of each (default 40%)");
+  add_percentage(c, "--min-overlap", f->min_overlap,
+                 "Duet: pair iterations that overlap by at least this much of each",
+                 {.min = 0, .max = 1, .min_open = true, .max_open = false});
   c->add_option("--calibration", f->calibration,
                 "Calibration JSON from `benchguard calibrate`: raise each benchmark's threshold "
                 "to what A/A runs on this machine showed");

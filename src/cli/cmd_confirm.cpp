@@ -6,6 +6,7 @@
 #include "cli/confirm_flags.hpp"
 #include "cli/history_flags.hpp"
 #include "cli/progress.hpp"
+#include "cli/shared_flags.hpp"
 #include "cli/stop_signals.hpp"
 #include "core/json_error.hpp"
 #include "core/names.hpp"
@@ -16,10 +17,8 @@
 namespace benchguard::cli {
 
 void ConfirmFlags::add_to(CLI::App* c) {
-  c->add_option("--build", build,
-                "Shell command that builds a checked-out commit (run in its worktree; cached per "
-                "commit)");
-  c->add_option("--repo", repo, "A directory of the repository (default: the suite file's)");
+  add_build(c, build);
+  add_repo(c, repo);
   add_run_flags(c, run);
   c->add_flag("--fixed", fixed,
               "Measure exactly the instances (--instances, or what the change needs) instead of "

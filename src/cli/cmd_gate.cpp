@@ -9,6 +9,7 @@
 #include "cli/app.hpp"
 #include "cli/confirm_flags.hpp"
 #include "cli/history_flags.hpp"
+#include "cli/shared_flags.hpp"
 #include "core/suite.hpp"
 #include "report/history.hpp"
 #include "report/write.hpp"
@@ -44,10 +45,10 @@ Action add_gate(CLI::App& app, Context& ctx) {
   c->add_option("--suite", cf->run.suite,
                 "The suite file: its gate: {require: [...]} where --require is not given, and "
                 "with --confirm what is measured");
-  c->add_option("--build", cf->build,
-                "With --confirm: shell command that builds a checked-out commit");
-  c->add_option("--confirm-instances", cf->run.instances,
-                "With --confirm: instances per side (default: what the change's size needs)");
+  add_build(c, cf->build);
+  add_instances(c, cf->run.instances);
+  add_renamed(c, "--confirm-instances", "--instances",
+              "the instances a side of each confirming run, as confirm names them");
   return [&ctx, f, d, against, require, confirm, cf]() -> Result<int> {
     analysis::GateOptions o;
     o.against = *against;

@@ -1,7 +1,8 @@
-// benchguard import FILE... [--format auto|NAME] [--label KEY=VALUE]...
+// benchguard import FILE... [--input-format auto|NAME] [--label KEY=VALUE]...
 #include <fmt/format.h>
 
 #include "cli/app.hpp"
+#include "cli/shared_flags.hpp"
 #include "core/names.hpp"
 #include "ingest/ingest.hpp"
 #include "schedule/runner.hpp"
@@ -76,12 +77,12 @@ Result<int> do_import(Context& ctx, const ImportFlags& f) {
 Action add_import(CLI::App& app, Context& ctx) {
   auto f = std::make_shared<ImportFlags>();
   auto* c = app.add_subcommand("import", "Store results of other harnesses, one run per file");
-  c->add_option("files", f->files, "Result files (formats: see --format)")->required();
-  std::vector<std::string> formats{"auto"};
-  for (const auto& name : ingest::format_names()) formats.push_back(name);
-  c->add_option("--format", f->format, "Format of every file; auto recognises each one")
-      ->check(CLI::IsMember(formats));
-  c->add_option("--label", f->labels, "KEY=VALUE recorded with each run (repeatable)");
+  c->add_option("files", f->files, "Result files (formats: see --input-format)")->required();
+  add_input_format(c, f->format);
+  add_renamed(c, "--format", "--input-format",
+              "the format of the files read; --format is the output format, given before the "
+              "command");
+  add_labels(c, f->labels);
   return [&ctx, f]() { return do_import(ctx, *f); };
 }
 

@@ -10,6 +10,7 @@
 #include "cli/analysis_flags.hpp"
 #include "cli/app.hpp"
 #include "cli/compare_inputs.hpp"
+#include "cli/shared_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/suite.hpp"
 #include "core/units.hpp"
@@ -22,11 +23,11 @@ namespace {
 
 struct PlanFlags {
   std::string ref = "latest";
-  std::string metric = "wall_time";
+  std::vector<std::string> metrics;  // one (empty: wall_time)
   std::string variant;
-  std::string target = "5%";
-  std::string alpha = "0.05";
-  std::string power = "0.95";
+  double target = 0.05;
+  double alpha = 0.05;
+  double power = 0.95;
   std::string budget;
   std::string selection = "instance";
   std::string decision = "compare";
@@ -37,14 +38,11 @@ struct PlanFlags {
 
 Result<analysis::PlanOptions> plan_options(const PlanFlags& f) {
   analysis::PlanOptions o = f.options;
-  o.metric = f.metric;
-  BG_ASSIGN(const double target, parse_fraction(f.target, "--target"));
-  if (!(target > 0)) return Error{"--target must be a slowdown above 0%, e.g. 5%"};
-  o.target = 1.0 + target;
-  BG_ASSIGN(o.alpha, parse_fraction(f.alpha, "--alpha"));
-  BG_ASSIGN(o.power, parse_fraction(f.power, "--power"));
-  if (o.alpha >= 1 || o.power > 1 || !(o.power > 0))
-    return Error{"--alpha must be below 1 and --power in (0, 1], e.g. --alpha 5% --power 95%"};
+  if (f.metrics.size() > 1) return Error{"plan plans for one metric: give one --metric"};
+  if (!f.metrics.empty()) o.metric = f.metrics.front();
+  o.target = 1.0 + f.target;
+  o.alpha = f.alpha;
+  o.power = f.power;
   if (!f.budget.empty()) {
     BG_ASSIGN(o.budget_s, parse_duration(f.budget));
   }
@@ -54,7 +52,7 @@ Result<analysis::PlanOptions> plan_options(const PlanFlags& f) {
                                        : stats::Decision::kCompare;
   // compare's verdict rule, from the same flags compare reads (analysis_flags.cpp); its
   // confidence is --confidence, its bootstrap resamples (--interval bootstrap) --resamples.
-  BG_ASSIGN(o.mds.verdict.threshold, parse_fraction(f.verdict.threshold, "--threshold"));
+  o.mds.verdict.threshold = f.verdict.threshold;
   BG_ASSIGN(o.mds.verdict.statistic, statistic_from_flag(f.verdict.statistic));
   o.mds.verdict.interval = f.verdict.interval == "bootstrap" ? stats::CiMethod::kExpandedPercentile
                                                              : stats::CiMethod::kStudentT;
@@ -116,26 +114,28 @@ Action add_plan(CLI::App& app, Context& ctx) {
   c->add_option("run", f->ref,
                 "Run with many instances (an A/A run): id, uuid prefix, KEY=VALUE label, commit, "
                 "database file, or 'latest'");
-  c->add_option("--target", f->target, "Slowdown to detect (default 5%)");
-  c->add_option("--alpha", f->alpha, "Highest false-positive rate allowed (default 0.05)");
-  c->add_option("--power", f->power, "Lowest detection rate at the target (default 0.95)");
+  add_target(c, f->target);
+  add_percentage(c, "--alpha", f->alpha, "Highest false-positive rate allowed, e.g. 5% or 0.05",
+                 {.min = 0, .max = 1});
+  add_percentage(c, "--power", f->power, "Lowest detection rate at the target, e.g. 95% or 0.95",
+                 {.min = 0, .max = 1, .min_open = true, .max_open = false});
   c->add_option("--budget", f->budget,
                 "Time per variant (e.g. 10m): the smallest detectable slowdown within it");
-  c->add_option("--metric", f->metric, "Metric to plan for");
-  c->add_option("--variant", f->variant, "Use only this variant (default: pool all of them)");
-  c->add_option("--seed", o.mds.seed, "Seed of the simulation (same seed, same plan)");
+  add_metrics(c, f->metrics);
+  add_variant(c, f->variant);
+  add_bootstrap_seed(c, o.mds.seed);
+  add_renamed(c, "--seed", "--bootstrap-seed",
+              "the seed of the simulated experiments; --seed is the order a run measures in");
   c->add_option("--experiments", o.mds.experiments, "Simulated experiments per configuration")
-      ->check(CLI::Range(10, 100000));
-  c->add_option("--resamples", o.mds.resamples, "Bootstrap resamples per experiment")
-      ->check(CLI::Range(100, 1000000));
-  c->add_option("--confidence", o.mds.confidence, "Confidence level of the intervals")
-      ->check(CLI::Range(0.5, 0.9999));
+      ->check(whole_number("--experiments", 10, 100000));
+  add_resamples(c, o.mds.resamples);
+  add_confidence(c, o.mds.confidence);
   c->add_option("--instances-grid", o.mds.instances, "Instances per side to try (5,10,...)")
       ->delimiter(',')
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number("--instances-grid", 1));
   c->add_option("--iterations-grid", o.mds.iterations, "Iterations per instance to try")
       ->delimiter(',')
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number("--iterations-grid", 1));
   c->add_option("--slowdowns", o.mds.slowdowns, "Slowdowns whose detection rate is reported")
       ->delimiter(',');
   c->add_option("--selection", f->selection,
@@ -151,7 +151,7 @@ Action add_plan(CLI::App& app, Context& ctx) {
   c->add_option("--family", o.family,
                 "Benchmarks compare will adjust together with Holm's method (default: as many "
                 "as are planned)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number("--family", 1));
   c->add_option("-o,--output", f->output, "Plan file to write ('-': the YAML on stdout)");
   return [&ctx, f]() { return do_plan(ctx, *f); };
 }

@@ -12,6 +12,7 @@
 #include "cli/app.hpp"
 #include "cli/progress.hpp"
 #include "cli/run_flags.hpp"
+#include "cli/shared_flags.hpp"
 #include "cli/stop_signals.hpp"
 #include "core/json_error.hpp"
 #include "core/names.hpp"
@@ -211,9 +212,8 @@ Action add_pytest(CLI::App& app, Context& ctx) {
   c->add_option("--python", f->pythons,
                 "An interpreter (or a virtual environment's python): give it twice, A then B "
                 "(default: python3)");
-  c->add_flag("--null", f->run.null, "A/A: the one interpreter against itself");
-  c->add_option("--fail-on", f->fail_on, "Exit 1 when a benchmark is slower, faster, or either")
-      ->check(CLI::IsMember({"slower", "faster", "change"}));
+  add_null(c, f->run.null);
+  add_fail_on(c, f->fail_on);
   f->verdict.add_to(c);
   add_run_flags(c, f->run);
   f->analysis.add_to_measuring(c);

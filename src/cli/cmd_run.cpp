@@ -6,6 +6,7 @@
 #include "cli/app.hpp"
 #include "cli/progress.hpp"
 #include "cli/run_flags.hpp"
+#include "cli/shared_flags.hpp"
 #include "cli/show_table.hpp"
 #include "cli/stop_signals.hpp"
 #include "cli/until_decided.hpp"
@@ -18,6 +19,7 @@ namespace benchguard::cli {
 namespace {
 
 Result<int> do_run(Context& ctx, const RunFlags& f, const UntilDecidedFlags& until) {
+  BG_TRY(until.check_statistic());
   // git runs while the suite is read and checked and the store opens (a new database's
   // schema takes about as long); a run that fails before it starts waits for git to end.
   auto git = measure::git_info_async(std::filesystem::current_path().string());
@@ -72,8 +74,7 @@ Action add_run(CLI::App& app, Context& ctx) {
   c->add_option("suite", f->suite, "Suite YAML file");
   c->add_option("--name", f->name, "Benchmark name for `run -- CMD` (default: program name)");
   c->add_flag("--shell", f->shell, "Run the command after -- through /bin/sh -c");
-  c->add_flag("--null", f->null,
-              "A/A: run each benchmark's variant against itself (see `calibrate`)");
+  add_null(c, f->null);
   c->add_option("--null-variant", f->null_variant,
                 "With --null: the variant to run twice (default: each benchmark's first)")
       ->needs("--null");

@@ -1,5 +1,6 @@
 // benchguard runs: the stored runs, newest first.
 #include "cli/app.hpp"
+#include "cli/shared_flags.hpp"
 #include "report/runs.hpp"
 #include "report/write.hpp"
 
@@ -8,7 +9,7 @@ namespace benchguard::cli {
 Action add_runs(CLI::App& app, Context& ctx) {
   auto* c = app.add_subcommand("runs", "List stored runs, newest first");
   auto limit = std::make_shared<int>(20);
-  c->add_option("-n,--limit", *limit, "How many (0: all)")->check(CLI::NonNegativeNumber);
+  c->add_option("-n,--limit", *limit, "How many (0: all)")->check(whole_number("--limit", 0));
   return [&ctx, limit]() -> Result<int> {
     BG_ASSIGN(auto store, ctx.open_store_read_only());
     BG_ASSIGN(auto runs, store->list_runs());

@@ -2,6 +2,7 @@
 // read-only, on loopback unless --bind names another address (docs/dashboard.md).
 #include "cli/app.hpp"
 #include "cli/dashboard_flags.hpp"
+#include "cli/shared_flags.hpp"
 #include "report/html/serve.hpp"
 
 namespace benchguard::cli {
@@ -12,7 +13,7 @@ Action add_serve(CLI::App& app, Context& ctx) {
   auto o = std::make_shared<report::html::ServeOptions>();
   auto f = std::make_shared<DashboardFlags>();
   c->add_option("--port", o->port, "Port (0: any free one, printed on start)")
-      ->check(CLI::Range(0, 65535));
+      ->check(whole_number("--port", 0, 65535));
   c->add_option("--bind", o->bind, "Address to listen on; another than 127.0.0.1 must be named");
   f->add_to(c, false);
   return [&ctx, o, f]() -> Result<int> {

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/app.hpp"
+#include "cli/shared_flags.hpp"
 #include "cluster/status.hpp"
 #include "report/write.hpp"
 
@@ -80,7 +81,7 @@ Action add_status(CLI::App& app, Context& ctx) {
   auto* c = app.add_subcommand("status", "A submitted job's tasks and the units still missing");
   c->add_option("job", *dir, "Job folder (as submit printed it)")->required();
   c->add_option("--missing", *show, "How many missing units to name")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number("--missing", 0));
   return [&ctx, dir, show]() { return do_status(ctx, *dir, *show); };
 }
 

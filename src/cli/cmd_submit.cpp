@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "cli/app.hpp"
+#include "cli/shared_flags.hpp"
 #include "cluster/slurm_commands.hpp"
 #include "cluster/status.hpp"
 #include "cluster/submit.hpp"
@@ -80,24 +81,19 @@ Action add_submit(CLI::App& app, Context& ctx) {
   c->add_option("suite", f->options.suite_path, "Suite YAML file");
   c->add_flag("--slurm", f->slurm, "Submit to Slurm with sbatch --array");
   c->add_option("--tasks", f->options.tasks, "Array tasks the units are spread over")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number("--tasks", 1));
   c->add_option("--partition", f->options.partition, "Slurm partition (default: the cluster's)");
   c->add_option("--sbatch-arg", f->options.sbatch_args,
                 "An sbatch option for every task, e.g. --time=30 (repeatable)")
       ->allow_extra_args(false);
   c->add_option("--job-dir", f->options.job_dir,
                 "The job folder, on a file system the nodes share (default: slurm-jobs/UUID8)");
-  c->add_option("--schedule", f->options.schedule, "Order of each task's instances");
-  c->add_option("--plan", f->options.plan_path,
-                "Plan YAML (from `benchguard plan`) overriding counts");
-  c->add_option("--instances", f->options.instances, "Process launches per benchmark variant")
-      ->check(CLI::PositiveNumber);
-  c->add_option("--iterations", f->options.iterations, "Measured iterations per instance")
-      ->check(CLI::PositiveNumber);
-  c->add_option("--seed", f->options.seed, "Seed of the task assignment and the schedule")
-      ->each([f](const std::string&) { f->seed_set = true; });
-  c->add_option("--label", f->labels, "KEY=VALUE recorded with the run (repeatable)")
-      ->allow_extra_args(false);
+  add_schedule(c, f->options.schedule);
+  add_plan_file(c, f->options.plan_path);
+  add_instances(c, f->options.instances);
+  add_iterations(c, f->options.iterations);
+  add_seed(c, f->options.seed, f->seed_set);
+  add_labels(c, f->labels)->allow_extra_args(false);
   c->add_option("--resubmit", f->resubmit, "Submit again the units job folder JOB has not stored");
   c->add_flag("--dry-run", f->options.dry_run, "Write the job folder and script; do not submit");
   return [&ctx, f]() { return do_submit(ctx, *f); };

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "cli/app.hpp"
+#include "cli/shared_flags.hpp"
 #include "cli/stop_signals.hpp"
 #include "cluster/collect.hpp"
 #include "cluster/task.hpp"
@@ -68,9 +69,9 @@ Action add_task(CLI::App& app, Context& ctx) {
   c->group("");  // hidden: sbatch scripts run it
   c->add_option("job", f->job, "Job folder")->required();
   c->add_option("--attempt", f->attempt, "Attempt (1, or a resubmission)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number("--attempt", 1));
   c->add_option("--task", f->task, "Task (default: $SLURM_ARRAY_TASK_ID)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number("--task", 0));
   return [&ctx, f]() { return do_task(ctx, *f); };
 }
 

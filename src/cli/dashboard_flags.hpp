@@ -7,7 +7,7 @@
 
 #include "cli/analysis_flags.hpp"
 #include "cli/history_flags.hpp"  // now_ns
-#include "core/units.hpp"
+#include "cli/shared_flags.hpp"
 #include "report/html/site.hpp"
 
 namespace benchguard::cli {
@@ -20,29 +20,30 @@ struct DashboardFlags {
   std::string title = "benchguard";
   std::string plan_run;
   std::size_t compare_runs = 8;
-  std::string target = "5%";
+  double target = 0.05;
 
   void add_to(CLI::App* c, bool static_site) {
-    c->add_option("--metric", analysis.metrics,
-                  "Metric(s) charted, one chart each on a benchmark's page, or all (those of the "
-                  "newest run; default: wall_time)");
-    c->add_option("--burn-in", analysis.burn_in,
-                  "auto (flagged + detected), configured (flagged only), or a count per instance");
-    c->add_option("--resamples", analysis.resamples, "Bootstrap resamples (run pages, A/B table)")
-        ->check(CLI::Range(100, 10000000));
-    c->add_option("--seed", analysis.seed, "Seed of the bootstrap (same seed, same answer)");
-    c->add_option("--branch", branch, "Only runs recorded on this branch");
-    c->add_option("--machine", machine, "Only this machine class (see `history`)");
+    add_metrics(c, analysis.metrics);
+    add_burn_in(c, analysis.burn_in);
+    add_resamples(c, analysis.resamples);
+    add_bootstrap_seed(c, analysis.seed);
+    add_renamed(c, "--seed", "--bootstrap-seed",
+                "the seed of the resampling; --seed is the order a run measures in");
+    add_branch(c, branch);
+    add_machine(c, machine);
     if (static_site) {
-      c->add_option("--run-pages", run_pages, "The newest N runs get a page of their own");
-      c->add_option("--plan", plan_run,
+      c->add_option("--run-pages", run_pages, "The newest N runs get a page of their own")
+          ->check(whole_number("--run-pages", 0));
+      c->add_option("--plan-run", plan_run,
                     "Add the plan page of this run: minimal detectable slowdown per "
                     "instances x iterations (serve: any run's, on request)");
+      add_renamed(c, "--plan", "--plan-run",
+                  "the run whose plan page is added; --plan is a plan file that run reads");
     }
-    c->add_option("--target", target, "The slowdown the plan page is to detect (5%)");
+    add_target(c, target);
     c->add_option("--compare-runs", compare_runs,
                   "The compare page: the newest N runs against the run before them")
-        ->check(CLI::Range(1, 1000));
+        ->check(whole_number("--compare-runs", 1, 1000));
     c->add_option("--title", title, "The overview's heading");
   }
 
@@ -60,8 +61,7 @@ struct DashboardFlags {
     o.title = title;
     o.plan_run = plan_run;
     o.compare_runs = compare_runs;
-    BG_ASSIGN(o.plan_target, parse_fraction(target, "--target"));
-    if (!(o.plan_target > 0)) return Error{"--target must be a slowdown above 0%, e.g. 5%"};
+    o.plan_target = target;
     return o;
   }
 };

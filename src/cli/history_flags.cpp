@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "cli/analysis_flags.hpp"
+#include "cli/shared_flags.hpp"
 #include "core/units.hpp"
 #include "vcs/git.hpp"
 #include "vcs/log.hpp"
@@ -37,22 +38,16 @@ int64_t now_ns() {
 
 void SelectFlags::add_to(CLI::App* c, bool with_window) {
   c->add_option("benchmarks", benchmarks, "Benchmarks (exact names; default: all)");
-  c->add_option(
-      "--metric", metrics,
-      "Metric(s), or all (default: wall time, peak memory and the benchmarks' own metrics)");
-  c->add_option("--branch", branch,
-                "Only this branch: with --repo its first-parent history, else the runs "
-                "recorded on it");
-  c->add_option("--repo", repo,
-                "A git repository: order points by its first-parent history (of --branch, "
-                "else HEAD) instead of commit time");
-  c->add_option("--machine", machine, "Only this machine class (see `history`)");
+  add_metrics(c, metrics);
+  add_branch(c, branch);
+  add_repo(c, repo);
+  add_machine(c, machine);
   if (with_window) {
     c->add_option("--since", since, "Only points at or after this date (YYYY-MM-DD[THH:MM:SS])");
-    c->add_option("--last", last, "Only the newest N points of each series");
+    c->add_option("--last", last, "Only the newest N points of each series")
+        ->check(whole_number("--last", 0));
   }
-  c->add_option("--burn-in", burn_in,
-                "auto (flagged + detected), configured (flagged only), or a count per instance");
+  add_burn_in(c, burn_in);
 }
 
 Result<analysis::HistoryOptions> SelectFlags::options() const {
@@ -88,17 +83,22 @@ void DetectFlags::add_to(CLI::App* c) {
                 "permutation test, as MongoDB) or threshold (mean of the 10 before + "
                 "max(3 sigma, --floor), confirmed by 3 points)")
       ->check(CLI::IsMember({"e-divisive", "permutation", "threshold"}));
-  c->add_option("--p", p, "Largest p-value of a change point (0.001; permutation: 0.05)")
-      ->check(CLI::Range(1e-12, 0.5));
-  c->add_option("--window", window, "E-divisive window, in points")->check(CLI::Range(6, 100000));
-  c->add_option("--min-magnitude", min_magnitude,
-                "Drop changes smaller than this relative size (0.02 = 2%)")
-      ->check(CLI::Range(0.0, 10.0));
+  add_percentage(
+      c, "--p", [this](double v) { p = v; },
+      "Largest p-value of a change point, e.g. 0.1% or 0.001 (default 0.001; permutation: 0.05)",
+      {.min = 0, .max = 0.5, .min_open = true, .max_open = false}, "");
+  c->add_option("--window", window, "E-divisive window, in points")
+      ->check(whole_number("--window", 6, 100000));
+  add_percentage(c, "--min-magnitude", min_magnitude,
+                 "Drop changes smaller than this relative size, e.g. 2% or 0.02", {});
   c->add_option("--floor", floor, "Threshold rule: absolute floor, in the metric's unit")
-      ->check(CLI::NonNegativeNumber);
+      ->check(number_at_least("--floor", 0));
   c->add_option("--permutations", permutations, "Permutation test: permutations")
-      ->check(CLI::Range(19, 100000));
-  c->add_option("--seed", seed, "Seed of permutations and the confirming bootstrap");
+      ->check(whole_number("--permutations", 19, 100000));
+  add_bootstrap_seed(c, seed);
+  add_renamed(c, "--seed", "--bootstrap-seed",
+              "the seed of the permutations and the confirming bootstrap; --seed is the order a "
+              "run measures in");
   c->add_flag("--full", full, "Re-examine every series from its start");
 }
 

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "cli/shared_flags.hpp"
 #include "core/names.hpp"
 #include "core/suite.hpp"
 #include "core/units.hpp"
@@ -108,15 +109,32 @@ Result<Suite> suite_from_command(const RunFlags& f, const std::vector<std::strin
   return s;
 }
 
+// A run's --burn-in: the iterations each instance runs first and flags (-1: the suite's).
+Result<long long> run_burn_in(const std::string& text) {
+  if (text.empty()) return -1;
+  if (text == "auto" || text == "configured")
+    return Error{"--burn-in " + text +
+                 " chooses among the iterations of stored runs (summary, compare, history): a run "
+                 "takes a count of iterations to run first and flag"};
+  try {
+    return std::stoll(text);
+  } catch (...) {
+    return Error{"--burn-in must be a count of iterations, not '" + text + "'"};
+  }
+}
+
 Status apply_flags(const RunFlags& f, Suite& s) {
   double timeout = -1;
   if (!f.timeout.empty()) {
     BG_ASSIGN(timeout, parse_duration(f.timeout));
   }
+  BG_ASSIGN(const long long burn_in, run_burn_in(f.burn_in));
+  if (burn_in > kMaxIterations)
+    return Error{fmt::format("--burn-in {} is above the limit of {}", burn_in, kMaxIterations)};
   for (auto& b : s.benchmarks) {
     if (f.instances > 0) b.instances = f.instances;
     if (f.iterations > 0) b.iterations = f.iterations;
-    if (f.burn_in >= 0) b.burn_in = f.burn_in;
+    if (burn_in >= 0) b.burn_in = static_cast<int>(burn_in);
     if (f.warmup >= 0) b.warmup = f.warmup;
     if (f.max_failures > 0) b.max_failures = f.max_failures;
     if (timeout >= 0) b.timeout_s = timeout;
@@ -136,26 +154,20 @@ Status apply_run_flags(const RunFlags& f, Suite& s) {
 }
 
 void add_run_flags(CLI::App* c, RunFlags& f) {
-  c->add_option("--plan", f.plan, "Plan YAML (from `benchguard plan`) overriding counts");
-  c->add_option("--schedule", f.schedule,
-                "interleaved | sequential | alternate | randomized | duet | sync-duet");
-  c->add_option("--instances", f.instances, "Process launches per benchmark variant")
-      ->check(CLI::PositiveNumber);
-  c->add_option("--iterations", f.iterations, "Measured iterations per instance")
-      ->check(CLI::PositiveNumber);
-  c->add_option("--burn-in", f.burn_in, "Iterations flagged burn-in before the measured ones")
-      ->check(CLI::NonNegativeNumber);
+  add_plan_file(c, f.plan);
+  add_schedule(c, f.schedule);
+  add_instances(c, f.instances);
+  add_iterations(c, f.iterations);
+  add_burn_in(c, f.burn_in);
   c->add_option("--warmup", f.warmup, "Instances run first and not stored")
-      ->check(CLI::NonNegativeNumber);
-  c->add_option("--timeout", f.timeout, "Per instance, e.g. 30s, 500ms, 2m");
+      ->check(whole_number("--warmup", 0));
+  c->add_option("--timeout", f.timeout, "Time limit of each instance, e.g. 30s, 500ms, 2m");
   c->add_option("--max-failures", f.max_failures,
                 "Consecutive failed instances before a benchmark is abandoned")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number("--max-failures", 1));
   c->add_option("--cpus", f.cpus, "Pin benchmarks to these CPUs, e.g. 1 or 0,2-3");
-  c->add_option("--label", f.labels, "KEY=VALUE recorded with the run (repeatable)");
-  c->add_option("--seed", f.seed,
-                "Seed of the interleaved and randomized orders and of duet start orders")
-      ->each([&f](const std::string&) { f.seed_set = true; });
+  add_labels(c, f.labels);
+  add_seed(c, f.seed, f.seed_set);
   c->add_option("--measure", f.measure,
                 "Extra channels for every benchmark: instructions (each instance under "
                 "Valgrind's callgrind: an exact count of executed instructions, per iteration for "

@@ -23,7 +23,8 @@ struct RunFlags {
   std::vector<std::string> labels;
   std::vector<std::string> measure;  // --measure: channels added to every benchmark
   std::string layout;                // --layout (--randomize-layout): every benchmark's
-  int instances = 0, iterations = 0, burn_in = -1, warmup = -1, max_failures = 0;
+  std::string burn_in;               // --burn-in: a count (empty: the suite's)
+  int instances = 0, iterations = 0, warmup = -1, max_failures = 0;
   uint64_t seed = 0;
   bool seed_set = false;
   bool shell = false;

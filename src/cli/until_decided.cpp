@@ -5,33 +5,38 @@
 #include <cmath>
 
 #include "cli/analysis_flags.hpp"
+#include "cli/shared_flags.hpp"
 #include "core/names.hpp"
 #include "core/units.hpp"
 
 namespace benchguard::cli {
 
+// Deciding in rounds reads a t interval, which the median has not.
+constexpr const char* kUntilDecidedNoMedian =
+    "--statistic median has no t interval, which --until-decided needs: use robust, trimmed or "
+    "mean";
+
 void UntilDecidedFlags::add_to(CLI::App* c, bool verdict) {
   c->add_flag("--until-decided", on,
               "A/B in rounds, stopping each benchmark when slower, faster or equivalent is known "
               "(docs/sequential.md)");
-  c->add_option("--max-instances", max_instances,
-                "With --until-decided: the budget a side (default twice --instances)")
-      ->check(CLI::Range(2, kMaxInstances));
+  add_max_instances(c, max_instances);
   c->add_option("--max-time", max_time, "With --until-decided: the run's time budget, e.g. 10m");
   c->add_option("--round", round, "With --until-decided: instances a side between looks (1)")
-      ->check(CLI::Range(1, kMaxInstances));
+      ->check(whole_number("--round", 1, kMaxInstances));
   if (!verdict) return;
-  c->add_option("--threshold", threshold,
-                "With --until-decided: smallest change that counts (default " +
-                    VerdictFlags::default_threshold_text() + ")");
-  c->add_option("--statistic", statistic, "With --until-decided: robust (default), trimmed or mean")
-      ->check(CLI::IsMember({"robust", "trimmed", "mean"}));
+  add_threshold(c, threshold);
+  add_statistic(c, statistic);
+}
+
+Status UntilDecidedFlags::check_statistic() const {
+  if (statistic == "median") return Error{kUntilDecidedNoMedian};
+  return ok_status();
 }
 
 Result<sequential::Settings> UntilDecidedFlags::settings(const Suite& suite, double threshold,
                                                          stats::Statistic statistic) const {
-  if (statistic == stats::Statistic::kMedian)
-    return Error{"--until-decided needs a statistic with a t interval: robust, trimmed or mean"};
+  if (statistic == stats::Statistic::kMedian) return Error{kUntilDecidedNoMedian};
   double max_time_s = 0;
   if (!max_time.empty()) {
     BG_ASSIGN(max_time_s, parse_duration(max_time));
@@ -45,11 +50,7 @@ Result<sequential::Settings> UntilDecidedFlags::settings(const Suite& suite, dou
 
 Result<sequential::Settings> UntilDecidedFlags::settings(const Suite& suite) const {
   BG_ASSIGN(const stats::Statistic st, statistic_from_flag(statistic));
-  double t = stats::VerdictOptions{}.threshold;
-  if (!threshold.empty()) {
-    BG_ASSIGN(t, parse_fraction(threshold, "--threshold"));
-  }
-  return settings(suite, t, st);
+  return settings(suite, threshold, st);
 }
 
 sequential::LookFn look_printer(Context& ctx) {

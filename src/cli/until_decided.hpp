@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli/app.hpp"
+#include "core/defaults.hpp"
 #include "core/model.hpp"
 #include "sequential/run.hpp"
 
@@ -15,12 +16,15 @@ struct UntilDecidedFlags {
   int max_instances = 0;  // a side; 0: the suite's until_decided, else twice the instances
   std::string max_time;   // the run's budget
   int round = 0;
-  std::string threshold;  // empty: the verdict's default
+  double threshold = kDefaultThreshold;
   std::string statistic = "robust";
 
   // --until-decided, --max-instances, --max-time, --round; with `verdict`, also --threshold
   // and --statistic (commands that have no verdict flags of their own).
   void add_to(CLI::App* c, bool verdict);
+  // --statistic median has no t interval, which deciding in rounds needs: refused even
+  // before --until-decided is known to be on.
+  Status check_statistic() const;
   // On by the flag or by the suite's until_decided.
   bool active(const Suite& suite) const { return on || suite.until_decided.has_value(); }
   // The settings: these flags over the suite's until_decided; threshold and statistic as given.

@@ -40,19 +40,26 @@ Result<double> parse_duration(const std::string& text) {
 }
 
 Result<double> parse_fraction(const std::string& text, const std::string& what) {
+  const Error bad{what + " must be a fraction below 1 or a percentage (0.05 or 5%), not '" + text +
+                  "'"};
+  size_t used = 0;
+  double v = 0;
   try {
-    size_t used = 0;
-    double v = std::stod(text, &used);
-    const std::string rest = text.substr(used);
-    if (rest == "%")
-      v /= 100;
-    else if (!rest.empty())
-      throw std::invalid_argument(rest);
-    if (!std::isfinite(v) || v < 0 || v >= 10) throw std::out_of_range(text);
-    return v;
+    v = std::stod(text, &used);
   } catch (...) {
-    return Error{what + " must be a fraction or a percentage (0.01 or 1%), not '" + text + "'"};
+    return bad;
   }
+  const std::string rest = text.substr(used);
+  const bool percent = rest == "%";
+  if ((!percent && !rest.empty()) || !std::isfinite(v) || v < 0) return bad;
+  // A bare 5 is 500%: one missing % would switch a threshold off.
+  if (!percent && v >= 1)
+    return Error{fmt::format("{} {} would mean {:.10g}%; write {}%{}", what, text, 100 * v, text,
+                             v == 1 ? " or 100%" : "")};
+  if (percent) v /= 100;
+  if (v >= kMaxFraction)
+    return Error{fmt::format("{} must be below {:g}%, not '{}'", what, 100 * kMaxFraction, text)};
+  return v;
 }
 
 std::string format_seconds(double s) {

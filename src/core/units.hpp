@@ -12,8 +12,11 @@ namespace benchguard {
 // malformed input is an Error that quotes the text.
 Result<double> parse_duration(const std::string& text);
 
-// "5%" or "0.05" -> 0.05. Negative, non-finite or >= 10 (1000%) is an Error naming `what` (the
-// flag or key it came from).
+// "5%" or "0.05" -> 0.05: a percentage, or a fraction below 1. A bare number of 1 or more is an
+// Error that says what it would mean ("--threshold 5 would mean 500%; write 5%"); so are
+// negative, non-finite and malformed text and kMaxFraction or more, each naming `what` (the
+// flag or key it came from). Callers check their own narrower ranges.
+inline constexpr double kMaxFraction = 10;  // 1000%
 Result<double> parse_fraction(const std::string& text, const std::string& what);
 
 // 0.00123 -> "1.230 ms": three significant decimals in the largest fitting unit.

@@ -206,7 +206,7 @@ Result<Imported> import_text(const std::string& path, std::string text, const st
       BG_TRY(src.document());
     }
     return src.error(0, fmt::format("not a format benchguard imports (tried {}); name one "
-                                    "with --format",
+                                    "with --input-format",
                                     tried_list()));
   }
 

@@ -26,7 +26,7 @@ if ! cmp -s "$here/package-lock.json" "$work/package-lock.json" ||
 fi
 rm -rf "$work/site" "$work/h.db"* "$work/vsite" "$work/v.db"*
 "$history_db" "$work/h.db" --benchmarks 6 --commits 40 --hostile --wide-last
-"$benchguard" -q report --db "$work/h.db" --html "$work/site" --plan 40 --compare-runs 20
+"$benchguard" -q report --db "$work/h.db" --html "$work/site" --plan-run 40 --compare-runs 20
 # Two runs of three benchmarks in variants A and B, the first cold and the second warm: the
 # compare page and the run page against `compare --format json`.
 "$history_db" "$work/v.db" --benchmarks 3 --commits 2 --two-variants

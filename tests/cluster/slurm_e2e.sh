@@ -80,7 +80,7 @@ grep -q "resubmitted $lost missing units" resubmit.err || fail "resubmit said: $
 
 # Collect once the resubmitted tasks end: one run, every unit exactly once; a second collect
 # stores nothing.
-"$bg" --db "$db" collect "$job" --wait --timeout 180s 2>collect.err >/dev/null ||
+"$bg" --db "$db" collect "$job" --wait --max-wait 180s 2>collect.err >/dev/null ||
   { cat collect.err; fail "collect --wait failed"; }
 "$bg" status "$job" --format json >status.json || fail "status failed"
 [ "$(stored)" = "$units" ] || { cat status.json; fail "after resubmission $(stored) of $units"; }

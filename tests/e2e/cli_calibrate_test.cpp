@@ -96,11 +96,12 @@ TEST(CliCalibrate, RunsRepeatedAAAndWritesWhatCompareReads) {
     return out.out + out.err;
   };
   EXPECT_EQ(warned({}).find("calibrated under other settings"), std::string::npos);
-  const std::string other = warned({"--threshold", "2%", "--burn-in", "configured", "--seed", "7"});
+  const std::string other =
+      warned({"--threshold", "2%", "--burn-in", "configured", "--bootstrap-seed", "7"});
   EXPECT_NE(other.find("calibrated under other settings"), std::string::npos) << other;
   EXPECT_NE(other.find("--threshold 2% (calibrated: 1%)"), std::string::npos) << other;
   EXPECT_NE(other.find("--burn-in configured (calibrated: auto)"), std::string::npos) << other;
-  EXPECT_NE(other.find("--seed 7 (calibrated: 1)"), std::string::npos) << other;
+  EXPECT_NE(other.find("--bootstrap-seed 7 (calibrated: 1)"), std::string::npos) << other;
 }
 
 TEST(CliCalibrate, TableNamesTheRateAndWhatMoreRepetitionsWouldGive) {

@@ -60,8 +60,8 @@ std::vector<std::string> equal_history(const std::string& repo, const std::strin
 
 // The gate against history that measures each suspected regression again, in JSON.
 std::vector<std::string> confirming_gate(const std::string& db, const std::string& repo) {
-  return {"--format",  "json",    "gate",      "--db",    db,     "--repo", repo,
-          "--confirm", "--suite", "suite.yml", "--build", kBuild, "--seed", "3"};
+  return {"--format",  "json",    "gate",      "--db",    db,     "--repo",           repo,
+          "--confirm", "--suite", "suite.yml", "--build", kBuild, "--bootstrap-seed", "3"};
 }
 
 TEST(CliGateLoop, TheRegressingCommitFailsConfirmedAndAnAckPassesIt) {

@@ -176,8 +176,8 @@ TEST(CliImport, SeveralFilesAreAllOrNothing) {
 TEST(CliImport, FormatLabelsAndUnknownInput) {
   TempDir dir;
   const std::string db = dir.file("bg.db");
-  const auto r = run_cli({"import", data_file("jmh-throughput.json"), "--format", "jmh", "--label",
-                          "source=ci", "--label", "branch=main", "--db", db});
+  const auto r = run_cli({"import", data_file("jmh-throughput.json"), "--input-format", "jmh",
+                          "--label", "source=ci", "--label", "branch=main", "--db", db});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto store = store::open_store(db);
   ASSERT_TRUE(store.ok());
@@ -186,11 +186,11 @@ TEST(CliImport, FormatLabelsAndUnknownInput) {
   EXPECT_EQ(run->run.labels, (KeyValues{{"source", "ci"}, {"branch", "main"}}));
 
   const auto wrong =
-      run_cli({"import", data_file("jmh-throughput.json"), "--format", "go", "--db", db});
+      run_cli({"import", data_file("jmh-throughput.json"), "--input-format", "go", "--db", db});
   EXPECT_EQ(wrong.exit_code, 2);
   EXPECT_EQ(testing::count_lines(wrong.err), 1) << wrong.err;
   const auto bogus =
-      run_cli({"import", data_file("jmh-throughput.json"), "--format", "excel", "--db", db});
+      run_cli({"import", data_file("jmh-throughput.json"), "--input-format", "excel", "--db", db});
   EXPECT_EQ(bogus.exit_code, 2);
   write_file(dir.file("notes.txt"), "nothing to see\n");
   const auto none = run_cli({"import", dir.file("notes.txt"), "--db", db});

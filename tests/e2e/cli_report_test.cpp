@@ -85,7 +85,7 @@ TEST_F(CliReport, ErrorsNameWhatIsWrong) {
   r = run_cli({"report", "--db", dir_.file("missing.db"), "--html", dir_.file("s")});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_FALSE(std::filesystem::exists(dir_.file("missing.db")));
-  r = run_cli({"report", "--db", db_, "--html", dir_.file("s"), "--plan", "999"});
+  r = run_cli({"report", "--db", db_, "--html", dir_.file("s"), "--plan-run", "999"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("999"), std::string::npos) << r.err;
 }

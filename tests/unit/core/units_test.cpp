@@ -30,11 +30,24 @@ TEST(CoreUnits, ParseFraction) {
   EXPECT_DOUBLE_EQ(*parse_fraction("5%", "--target"), 0.05);
   EXPECT_DOUBLE_EQ(*parse_fraction("0.05", "--target"), 0.05);
   EXPECT_DOUBLE_EQ(*parse_fraction("95%", "--power"), 0.95);
-  for (const char* bad : {"", "-1%", "5 %", "x", "10", "nan"}) {
+  EXPECT_DOUBLE_EQ(*parse_fraction("150%", "--simulate-slowdown"), 1.5);
+  EXPECT_DOUBLE_EQ(*parse_fraction("0", "--threshold"), 0);
+  for (const char* bad : {"", "-1%", "5 %", "x", "10", "nan", "1000%", "inf%"}) {
     auto r = parse_fraction(bad, "--alpha");
     ASSERT_FALSE(r.ok()) << bad;
     EXPECT_NE(r.error().message.find("--alpha"), std::string::npos);
   }
+}
+
+// A bare number of 1 or more is no fraction: read as one, a 5 would be 500%.
+TEST(CoreUnits, ParseFractionRefusesABareNumberOfOneOrMore) {
+  EXPECT_EQ(parse_fraction("5", "--threshold").error().message,
+            "--threshold 5 would mean 500%; write 5%");
+  EXPECT_EQ(parse_fraction("1.5", "--simulate-slowdown").error().message,
+            "--simulate-slowdown 1.5 would mean 150%; write 1.5%");
+  EXPECT_EQ(parse_fraction("1", "--power").error().message,
+            "--power 1 would mean 100%; write 1% or 100%");
+  EXPECT_DOUBLE_EQ(*parse_fraction("0.999", "--confidence"), 0.999);
 }
 
 TEST(CoreUnits, FormatSecondsPicksTheLargestFittingUnit) {

@@ -21,7 +21,7 @@ TEST(IngestDetect, NoMatchingFormatIsOneLineNamingTheFormatsTried) {
   EXPECT_EQ(r.error().message,
             "notes.txt: not a format benchguard imports (tried google-benchmark, hyperfine, jmh, "
             "renaissance, pytest-benchmark, hail-jsonl, duet-csv, go, otava-csv); name one with "
-            "--format");
+            "--input-format");
   EXPECT_EQ(r.error().code, ExitCode::kInput);
   auto json = import_text("other.json", R"({"some": "json"})");
   ASSERT_FALSE(json.ok());
