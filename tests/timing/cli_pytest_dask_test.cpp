@@ -18,8 +18,11 @@ using testing::run_program;
 using testing::TempDir;
 using testing::write_file;
 
-const std::string kDaskTests =
-    std::string(BG_SOURCE_DIR) + "/tests/data/pytest_dask/test_dask_ab.py";
+// pytest's node ids are relative to its rootdir: without a configuration file, the common
+// ancestor of the folder it runs in and the tests, which under /tmp (a checkout beside the
+// temporary folders) is /tmp. --rootdir keeps them "test_dask_ab.py::..." wherever it is.
+const std::string kDaskDir = std::string(BG_SOURCE_DIR) + "/tests/data/pytest_dask";
+const std::string kDaskTests = kDaskDir + "/test_dask_ab.py";
 
 bool dask_here() {
   return run_program({"/usr/bin/python3", "-c", "import pytest, dask, distributed, pandas"}, {})
@@ -45,10 +48,11 @@ TEST(CliPytestDask, OneDaskSettingFromOneCommandToAVerdict) {
   TempDir dir;
   write_interpreter(dir, "py_a", "");
   write_interpreter(dir, "py_b", "DASK_ARRAY__CHUNK_SIZE=64KiB BG_EXTRA_MB=50");
-  const auto r = run_cli({"--format", "json", "pytest", "--python", dir.file("py_a"), "--python",
-                          dir.file("py_b"), "--instances", "4", "--iterations", "3", "--db",
-                          dir.file("bg.db"), "--", kDaskTests, "-W", "ignore::DeprecationWarning"},
-                         dir.path().string());
+  const auto r =
+      run_cli({"--format", "json", "pytest", "--python", dir.file("py_a"), "--python",
+               dir.file("py_b"), "--instances", "4", "--iterations", "3", "--db", dir.file("bg.db"),
+               "--", kDaskTests, "--rootdir", kDaskDir, "-W", "ignore::DeprecationWarning"},
+              dir.path().string());
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const auto j = nlohmann::json::parse(r.out);
   const auto* sum = dask_row(j, "wall_time", "test_array_sum");
@@ -67,11 +71,27 @@ TEST(CliPytestDask, AnAAOfOneEnvironmentCallsNoChange) {
   if (!dask_here()) GTEST_SKIP() << "no /usr/bin/python3 with pytest, dask and distributed";
   TempDir dir;
   write_interpreter(dir, "py_a", "");
-  const auto r =
-      run_cli({"--format", "json", "pytest", "--python", dir.file("py_a"), "--null", "--instances",
-               "4", "--iterations", "3", "--db", dir.file("bg.db"), "--", kDaskTests, "-k",
-               "array_sum or groupby", "-W", "ignore::DeprecationWarning"},
-              dir.path().string());
+  const auto r = run_cli({"--format",
+                          "json",
+                          "pytest",
+                          "--python",
+                          dir.file("py_a"),
+                          "--null",
+                          "--instances",
+                          "4",
+                          "--iterations",
+                          "3",
+                          "--db",
+                          dir.file("bg.db"),
+                          "--",
+                          kDaskTests,
+                          "--rootdir",
+                          kDaskDir,
+                          "-k",
+                          "array_sum or groupby",
+                          "-W",
+                          "ignore::DeprecationWarning"},
+                         dir.path().string());
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const auto j = nlohmann::json::parse(r.out);
   int rows = 0;
