@@ -56,6 +56,31 @@ void Document::only(std::size_t from, Format in) {
   }
 }
 
+void write_people(const Document& d, const PeopleSyntax& syntax, std::ostream& out) {
+  const auto line = [&](const char* before, const std::vector<Span>& spans) {
+    out << before;
+    for (const auto& s : spans) out << syntax.span(s);
+    out << "\n";
+  };
+  for (const auto& b : d.blocks) {
+    if (!(b.*syntax.shown)) continue;
+    switch (b.kind) {
+      case Block::Kind::kLine:
+        line("", b.spans);
+        break;
+      case Block::Kind::kItem:
+        line(syntax.bullet, b.spans);
+        break;
+      case Block::Kind::kTable:
+        syntax.table(d.tables[b.table], out);
+        break;
+      case Block::Kind::kRaw:
+        out << b.raw;
+        break;
+    }
+  }
+}
+
 void write(const Document& d, Format format, std::ostream& out) {
   switch (format) {
     case Format::kTable:

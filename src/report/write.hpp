@@ -4,6 +4,7 @@
 #pragma once
 
 #include <ostream>
+#include <string>
 
 #include "report/document.hpp"
 #include "report/format.hpp"
@@ -17,6 +18,15 @@ void write_jsonl(const Document& d, std::ostream& out);     // report/write_reco
 void write_json(const Document& d, std::ostream& out);      // report/write_json.cpp
 
 void write(const Document& d, Format format, std::ostream& out);
+
+// What differs between the two people's formats; write_people walks the blocks for both.
+struct PeopleSyntax {
+  bool Block::*shown;                  // Block::text or Block::markdown
+  const char* bullet;                  // before an item
+  std::string (*span)(const Span& s);  // a span, made safe for the medium
+  void (*table)(const Table& t, std::ostream& out);
+};
+void write_people(const Document& d, const PeopleSyntax& syntax, std::ostream& out);
 
 // The JSON document as written: "schema" and "version" first, then the document's fields.
 nlohmann::ordered_json json_document(const Document& d);
