@@ -18,6 +18,7 @@
 #include <unordered_map>
 
 #include "analysis/gate.hpp"
+#include "analysis/history_load.hpp"
 #include "analysis/series_cache.hpp"
 #include "core/atomic_file.hpp"
 #include "core/build_id.hpp"
