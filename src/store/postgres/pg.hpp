@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "store/transaction.hpp"
 
 struct pg_conn;
 struct pg_result;
@@ -96,20 +97,20 @@ class Conn {
   std::unordered_map<std::string, std::string> prepared_;  // sql -> statement name
 };
 
+// How a Conn ends a transaction: ROLLBACK; COMMIT, which ends it whether it succeeds or not.
+struct TransactionOps {
+  using Conn = postgres::Conn;
+  static void rollback(Conn& conn);
+  static Status commit(Conn*& conn);
+};
+
 // BEGIN (READ ONLY when asked) ... COMMIT; rolls back when destroyed uncommitted.
-class Transaction {
+class Transaction : public TransactionGuard<TransactionOps> {
  public:
   static Result<Transaction> begin(Conn& conn, bool read_only = false);
-  Transaction(Transaction&& other) noexcept : conn_(other.conn_) { other.conn_ = nullptr; }
-  Transaction(const Transaction&) = delete;
-  Transaction& operator=(const Transaction&) = delete;
-  Transaction& operator=(Transaction&&) = delete;
-  ~Transaction();
-  Status commit();
 
  private:
-  explicit Transaction(Conn* conn) : conn_(conn) {}
-  Conn* conn_;
+  using TransactionGuard::TransactionGuard;
 };
 
 }  // namespace benchguard::store::postgres
