@@ -6,6 +6,7 @@
 // with the transaction still open is rolled back).
 #pragma once
 
+#include <functional>
 #include <utility>
 
 #include "core/result.hpp"
@@ -34,5 +35,14 @@ class TransactionGuard {
  private:
   Conn* conn_;
 };
+
+// `body` in the transaction `begun` (a guard, or the Error of beginning it): committed when it
+// succeeds, rolled back when it fails.
+template <class Guard>
+Status in_transaction(Result<Guard> begun, const std::function<Status()>& body) {
+  if (!begun.ok()) return begun.error();
+  BG_TRY(body());
+  return begun->commit();
+}
 
 }  // namespace benchguard::store

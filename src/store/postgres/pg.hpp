@@ -65,6 +65,20 @@ class Rows {
   pg_result* res_;
 };
 
+// Row `row` of `rows`, read by column as the store core reads a row (store/sql_rows.hpp).
+class Row {
+ public:
+  Row(const Rows& rows, int row) : rows_(&rows), row_(row) {}
+  int64_t int64(int col) const { return rows_->int64(row_, col); }
+  double real(int col) const { return rows_->real(row_, col); }
+  std::string text(int col) const { return rows_->text(row_, col); }
+  bool is_null(int col) const { return rows_->is_null(row_, col); }
+
+ private:
+  const Rows* rows_;
+  int row_;
+};
+
 class Conn {
  public:
   // Connects to a postgresql:// or postgres:// URL (credentials from the URL, PG* variables
