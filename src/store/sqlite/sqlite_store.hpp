@@ -85,8 +85,6 @@ class SqliteStore final : public StoreCore {
   Status require_readable() const override;
   // History (sqlite_history.cpp) needs migration 0007; an Error saying how to add it.
   static constexpr int kHistoryVersion = 7;
-  // Summary records (0008): read where the table exists, written with every run.
-  static constexpr int kSummaryVersion = 8;
   Status require_history() const override;
   Error error(const std::string& message) const override {
     return Error{db_->path() + ": " + message};

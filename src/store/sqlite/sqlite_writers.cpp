@@ -5,12 +5,11 @@
 #include <filesystem>
 
 #include "store/checksum.hpp"
+#include "store/sqlite/migrate.hpp"
 #include "store/sqlite/sqlite_store.hpp"
 
 namespace benchguard::store::sqlite {
 namespace {
-
-constexpr int kRunWritersVersion = 5;
 
 // A gone writer's log that still holds instances nobody has committed yet: marking its run
 // waits until a replay has taken them in.
