@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks that every #include across the folders of src/ runs down a layer as src/layers.txt
-# allows, and that the public headers of include/benchguard/ include nothing of src/.
+# allows, that the public headers of include/benchguard/ include nothing of src/, and that the
+# files of one folder include each other in no circle.
 #   scripts/check-layers.sh [ROOT]             check (ROOT: a checkout, default this one)
 #   scripts/check-layers.sh --markdown [ROOT]  print the layer table for docs/dev/architecture.md
 # Prints one line per violation, as FILE:LINE: ..., and exits 1 when there is any.
@@ -92,7 +93,62 @@ while read -r file line target; do
   fi
 done < <(scan "$root/include")
 
+# Within a folder, no circle: X -> Y when X.cpp includes Y.hpp of the same folder (X.hpp and
+# X.cpp are one unit X), and no unit may reach itself that way. A circle means files that
+# cannot be read, tested or moved one without the other; what they share belongs in one of them
+# or in a third file that both include.
+declare -A edges=() edge_at=() state=()
+while IFS=: read -r file line target; do
+  rel=${file#"$root"/src/}
+  dir=${rel%/*}
+  from=${rel##*/}
+  from=${from%.cpp}
+  to=${target##*/}
+  to=${to%.hpp}
+  if [ "${target%/*}" != "$dir" ] || [ "$from" = "$to" ] ||
+    [ -n "${edge_at["$dir/$from $dir/$to"]+x}" ]; then
+    continue
+  fi
+  edges["$dir/$from"]+=" $dir/$to"
+  edge_at["$dir/$from $dir/$to"]="src/$rel:$line"
+done < <(grep -rnE --include='*.cpp' \
+  '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z0-9_/]+\.hpp"' "$root/src" |
+  sed -E 's/^([^:]+):([0-9]+):[^"]*"([^"]+)".*/\1:\2:\3/' | sort -t: -k1,1 -k2,2n)
+
+# Depth first from UNIT (DIR/NAME); a unit met again while still on the stack closes a circle,
+# printed as "a -> b -> a" with the include that makes each step.
+stack=()
+visit() {
+  local unit=$1 next i to circle where
+  state[$unit]=open
+  stack+=("$unit")
+  for next in ${edges[$unit]-}; do
+    if [ "${state[$next]-}" = open ]; then
+      circle="" where=""
+      for ((i = ${#stack[@]} - 1; i >= 0; i--)); do
+        circle="${stack[i]##*/} -> $circle"
+        if [ "${stack[i]}" = "$next" ]; then break; fi
+      done
+      for ((; i < ${#stack[@]}; i++)); do
+        to=$next
+        if [ $((i + 1)) -lt ${#stack[@]} ]; then to=${stack[i + 1]}; fi
+        where+="${where:+, }${edge_at["${stack[i]} $to"]} includes ${to##*/}.hpp"
+      done
+      echo "src/${unit%/*}/: a circle of includes within the folder: $circle${next##*/} ($where);" \
+        "move what they share into one of them or into a third file"
+      bad=1
+    elif [ -z "${state[$next]-}" ]; then
+      visit "$next"
+    fi
+  done
+  unset 'stack[${#stack[@]}-1]'
+  state[$unit]=closed
+}
+for unit in $(printf '%s\n' "${!edges[@]}" | sort); do
+  if [ -z "${state[$unit]-}" ]; then visit "$unit"; fi
+done
+
 if [ $bad = 0 ]; then
-  echo "layers: every include across src/ runs down src/layers.txt"
+  echo "layers: every include across src/ runs down src/layers.txt; no folder includes in a circle"
 fi
 exit $bad

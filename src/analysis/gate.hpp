@@ -1,5 +1,6 @@
-// The history commands' work against a store: series loaded, change points detected and
-// stored, acknowledgements applied, and the CI gate (docs/history.md).
+// The CI gate (docs/history.md), and what the history commands share with it: change points
+// detected and stored, acknowledgements applied, a change measured again. Loading the series
+// is history_load.hpp.
 #pragma once
 
 #include <algorithm>
@@ -15,29 +16,6 @@
 #include "store/store.hpp"
 
 namespace benchguard::analysis {
-
-// Loads what history needs from `store` (finished runs that are not calibration or null
-// runs; with options.commits, only runs of those commits; else with options.branch, only runs
-// of that branch) and builds the series.
-Result<History> load_history(store::Store& store, const HistoryOptions& options);
-// The same from `runs`, the store's list_runs() when the caller has it already.
-Result<History> load_history(store::Store& store, const HistoryOptions& options,
-                             std::vector<store::RunSummary> runs);
-
-// What a history of options.benchmarks reads of each run: every variant, so that
-// History::benchmarks and History::metrics list every name the runs have (what
-// check_selection suggests from), or the variants of those benchmarks alone, which is faster
-// where the names are not needed.
-enum class Variants { kEvery, kNamed };
-// The same, reading the runs on read-only connections of `open_reader`, one per thread, several
-// at once, and decoding their values there, while the series are built in the runs' order on
-// one: the same History, in less time on more than one core. With `save_to` (the store the
-// runs are listed from, opened for writing), the entries of runs that have none are derived on
-// those threads and saved through it once every run is read, as the one-connection version
-// saves them.
-Result<History> load_history(const store::StoreOpener& open_reader, const HistoryOptions& options,
-                             std::vector<store::RunSummary> runs, store::Store* save_to = nullptr,
-                             Variants read = Variants::kEvery);
 
 // Detects change points in every series of `history`, reusing and replacing what `store`
 // holds for them (incremental, detection.hpp), and stores the result. Returns the change

@@ -154,11 +154,6 @@ std::string machine_class(const RunRecord& run) {
   return "unknown";
 }
 
-bool is_history_run(std::string_view status, const KeyValues& labels) {
-  if (status != "complete" && status != "imported") return false;
-  return !is_probe_run(labels);
-}
-
 int64_t HistoryPoint::summarised() const {
   int64_t n = 0;
   for (const auto& s : summaries) {

@@ -14,6 +14,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "analysis/history_runs.hpp"
 #include "analysis/samples.hpp"
 #include "core/model.hpp"
 #include "stats/confidence.hpp"
@@ -30,13 +31,6 @@ inline constexpr const char* kCommitTimeArtifact = "git_commit_time";
 // its artifacts, "CPU MODEL, N CPUs, M GiB, OS" (the parts it has); else its hostname; else
 // "unknown". Runs of one class are comparable over time; runs of two classes are not.
 std::string machine_class(const RunRecord& run);
-
-// Runs that are not history: probe runs (calibrate, run --null, ab, bisect, confirm:
-// core/model.hpp is_probe_run), and runs that did not finish (running, interrupted, failed).
-bool is_history_run(std::string_view status, const KeyValues& labels);
-inline bool is_history_run(const RunRecord& run) {
-  return is_history_run(run.status, run.labels);
-}
 
 class RunSeries;
 

@@ -4,12 +4,11 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "core/json_number.hpp"
+
 namespace benchguard::analysis {
 namespace {
 
-nlohmann::json number(double v) {
-  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
-}
 double number_of(const nlohmann::json& j) {
   return j.is_number() ? j.get<double>() : std::nan("");
 }
@@ -26,12 +25,12 @@ nlohmann::json look_json(const stats::Look& l) {
   return {{"look", l.look},
           {"instances_a", l.instances_a},
           {"instances_b", l.instances_b},
-          {"ratio", number(l.ratio)},
-          {"ci", {number(l.ci.lower), number(l.ci.upper)}},
-          {"confidence", number(l.level)},
-          {"dof", number(l.dof)},
-          {"p_fixed", number(l.p_fixed)},
-          {"p_value", number(l.p_value)},
+          {"ratio", json_number(l.ratio)},
+          {"ci", {json_number(l.ci.lower), json_number(l.ci.upper)}},
+          {"confidence", json_number(l.level)},
+          {"dof", json_number(l.dof)},
+          {"p_fixed", json_number(l.p_fixed)},
+          {"p_value", json_number(l.p_value)},
           {"decision", stats::to_string(l.decision)}};
 }
 

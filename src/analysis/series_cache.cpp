@@ -10,7 +10,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "analysis/history.hpp"
+#include "analysis/history_runs.hpp"
 
 namespace benchguard::analysis {
 namespace {

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "analysis/gate.hpp"
+#include "analysis/history_load.hpp"
 #include "cli/app.hpp"
 #include "cli/history_flags.hpp"
 #include "core/names.hpp"

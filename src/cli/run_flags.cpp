@@ -14,6 +14,7 @@
 #include "core/units.hpp"
 #include "measure/affinity.hpp"
 #include "measure/capture.hpp"
+#include "measure/exec_resolve.hpp"
 #include "measure/process.hpp"
 
 namespace benchguard::cli {

@@ -1,7 +1,7 @@
 #include "cluster/slurm_commands.hpp"
 
 #include "measure/capture.hpp"
-#include "measure/process.hpp"
+#include "measure/exec_resolve.hpp"
 
 namespace benchguard::cluster {
 

@@ -9,7 +9,7 @@
 
 namespace benchguard {
 
-// Exit codes shared by every command (DESIGN.md).
+// Exit codes shared by every command (README.md, "Exit codes").
 enum class ExitCode : int {
   kOk = 0,
   kRegression = 1,        // gate / compare --fail-on found what it was asked to fail on

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <string_view>
 
-#include "measure/process.hpp"
-
 namespace benchguard::measure {
 namespace {
 

@@ -10,6 +10,9 @@
 
 namespace benchguard::measure {
 
+// Parses "0,2-3" into {0,2,3}; an Error for bad syntax or CPUs this machine lacks.
+Result<std::vector<int>> parse_cpu_list(const std::string& list);
+
 // "0,2-3" for {0,2,3}: the form parse_cpu_list() reads. Expects sorted, distinct CPUs.
 std::string format_cpu_list(const std::vector<int>& cpus);
 

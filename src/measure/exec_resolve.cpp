@@ -8,8 +8,6 @@
 #include <cstring>
 #include <string_view>
 
-#include "measure/process.hpp"
-
 namespace benchguard::measure {
 namespace {
 

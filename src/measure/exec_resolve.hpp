@@ -14,6 +14,9 @@ namespace benchguard::measure {
 Result<std::string> resolve_executable(const std::string& program, const char* path_env,
                                        const std::string& cwd);
 
+// The same with this process's PATH, as execvp would resolve argv[0] here.
+Result<std::string> resolve_executable(const std::string& program);
+
 // The Error for a failed exec of `program` with errno `err`.
 Error exec_error(const std::string& program, int err, const std::string& cwd = "");
 

@@ -80,17 +80,11 @@ class Child {
 // start() + wait().
 Result<LaunchResult> launch(const LaunchSpec& spec);
 
-// Resolves argv[0] as execvp would; an Error naming the program when it cannot be run.
-Result<std::string> resolve_executable(const std::string& program);
-
 // True when perf_event_open lets this process count instructions of its children.
 bool counters_available();
 // Why it does not, in words ("" when it does): probed once per process.
 std::string counters_refusal();
 // The words for a refusal with errno `err` (0: none) under perf_event_paranoid `paranoid`.
 std::string describe_counter_refusal(int err, std::optional<int> paranoid);
-
-// Parses "0,2-3" into {0,2,3}; an Error for bad syntax or CPUs this machine lacks.
-Result<std::vector<int>> parse_cpu_list(const std::string& list);
 
 }  // namespace benchguard::measure

@@ -25,6 +25,7 @@
 #include "core/json_error.hpp"
 #include "ingest/ingest.hpp"
 #include "measure/affinity.hpp"
+#include "measure/exec_resolve.hpp"
 #include "measure/host.hpp"
 #include "measure/process.hpp"
 #include "measure/protocol.hpp"

@@ -1,6 +1,6 @@
 // Outlier flagging for the iterations of one instance: two rules that only catch gross
 // outliers, so that flagging never hides ordinary noise. Values are flagged, never removed;
-// callers decide what to do with them (DESIGN.md, "Statistical defaults").
+// callers decide what to do with them (docs/steady-state.md, "Outliers").
 #pragma once
 
 #include <cstddef>

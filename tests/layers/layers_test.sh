@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The layer check (scripts/check-layers.sh): this checkout passes, and a scratch copy with an
-# include that runs up a layer, a public header that includes src/, a folder with no line, or
-# a circle in src/layers.txt fails, naming the file and line.
+# include that runs up a layer, a public header that includes src/, a folder with no line, a
+# circle in src/layers.txt, or two .cpp files of one folder that include each other's headers
+# (directly or through others) fails, naming the file and line.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 check="$root/scripts/check-layers.sh"
@@ -48,7 +49,20 @@ expect_fail "folder without a line" "src/extra/"
 fresh
 sed -i 's/^core:.*/core: stats/' "$scratch/copy/src/layers.txt"
 expect_fail "a circle in the table" "not listed above it"
-echo "layers: 6 broken copies caught, this checkout clean"
+
+# samples.cpp -> plan.hpp, while plan.cpp includes samples.hpp.
+fresh
+line=$(( $(wc -l <"$scratch/copy/src/analysis/samples.cpp") + 1 ))
+echo '#include "analysis/plan.hpp"' >>"$scratch/copy/src/analysis/samples.cpp"
+expect_fail "a circle within a folder" "src/analysis/samples.cpp:$line includes plan.hpp"
+
+# Three units round: plan.cpp -> samples.hpp is there; samples -> calibrate -> plan closes it.
+# (A header that includes another makes no edge: only what a .cpp file includes does.)
+fresh
+echo '#include "analysis/calibrate.hpp"' >>"$scratch/copy/src/analysis/samples.cpp"
+echo '#include "analysis/plan.hpp"' >>"$scratch/copy/src/analysis/calibrate.cpp"
+expect_fail "a longer circle within a folder" "calibrate -> plan -> samples -> calibrate"
+echo "layers: 8 broken copies caught, this checkout clean"
 
 # docs/dev/architecture.md carries the table as the script prints it.
 doc="$root/docs/dev/architecture.md"

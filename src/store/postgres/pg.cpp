@@ -8,6 +8,7 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "store/location.hpp"
 
@@ -339,14 +340,13 @@ Result<Transaction> Transaction::begin(Conn& conn, bool read_only) {
   return Transaction(&conn);
 }
 
-Transaction::~Transaction() {
-  if (conn_ != nullptr) (void)conn_->exec("ROLLBACK");
+void TransactionOps::rollback(Conn& conn) {
+  (void)conn.exec("ROLLBACK");
 }
 
-Status Transaction::commit() {
-  Conn* conn = conn_;
-  conn_ = nullptr;
-  return conn->exec("COMMIT");
+Status TransactionOps::commit(Conn*& conn) {
+  Conn* ending = std::exchange(conn, nullptr);
+  return ending->exec("COMMIT");
 }
 
 }  // namespace benchguard::store::postgres

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "store/transaction.hpp"
 
 struct pg_conn;
 struct pg_result;
@@ -64,6 +65,20 @@ class Rows {
   pg_result* res_;
 };
 
+// Row `row` of `rows`, read by column as the store core reads a row (store/sql_rows.hpp).
+class Row {
+ public:
+  Row(const Rows& rows, int row) : rows_(&rows), row_(row) {}
+  int64_t int64(int col) const { return rows_->int64(row_, col); }
+  double real(int col) const { return rows_->real(row_, col); }
+  std::string text(int col) const { return rows_->text(row_, col); }
+  bool is_null(int col) const { return rows_->is_null(row_, col); }
+
+ private:
+  const Rows* rows_;
+  int row_;
+};
+
 class Conn {
  public:
   // Connects to a postgresql:// or postgres:// URL (credentials from the URL, PG* variables
@@ -96,20 +111,20 @@ class Conn {
   std::unordered_map<std::string, std::string> prepared_;  // sql -> statement name
 };
 
+// How a Conn ends a transaction: ROLLBACK; COMMIT, which ends it whether it succeeds or not.
+struct TransactionOps {
+  using Conn = postgres::Conn;
+  static void rollback(Conn& conn);
+  static Status commit(Conn*& conn);
+};
+
 // BEGIN (READ ONLY when asked) ... COMMIT; rolls back when destroyed uncommitted.
-class Transaction {
+class Transaction : public TransactionGuard<TransactionOps> {
  public:
   static Result<Transaction> begin(Conn& conn, bool read_only = false);
-  Transaction(Transaction&& other) noexcept : conn_(other.conn_) { other.conn_ = nullptr; }
-  Transaction(const Transaction&) = delete;
-  Transaction& operator=(const Transaction&) = delete;
-  Transaction& operator=(Transaction&&) = delete;
-  ~Transaction();
-  Status commit();
 
  private:
-  explicit Transaction(Conn* conn) : conn_(conn) {}
-  Conn* conn_;
+  using TransactionGuard::TransactionGuard;
 };
 
 }  // namespace benchguard::store::postgres

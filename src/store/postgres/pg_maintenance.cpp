@@ -1,80 +1,19 @@
 // History (change points, series states, acknowledgements), merge_from and prune on
 // PostgreSQL.
-#include <cmath>
-#include <optional>
 #include <string>
 
 #include "store/checksum.hpp"
 #include "store/location.hpp"
 #include "store/postgres/pg_store.hpp"
+#include "store/sql_rows.hpp"
 
 namespace benchguard::store::postgres {
-namespace {
-
-const std::string kChangeColumns =
-    "change_id, series_key, benchmark, variant, metric, machine, method, last_good, first_bad, "
-    "first_bad_time, point_index, segment_start, segment_end, \"before\", \"after\", change, "
-    "change_lower, change_upper, p_value, kind, status, detected_at";
-
-std::optional<double> finite_or_null(double v) {
-  if (std::isfinite(v)) return v;
-  return std::nullopt;
-}
-
-}  // namespace
 
 // ---------------------------------------------------------------- history
 
-Result<std::vector<SeriesState>> PgStore::load_series_states() {
-  BG_TRY(require_readable());
-  BG_ASSIGN(Rows rows, conn_->query("SELECT series_key, settings, points, digest, updated_at FROM "
-                                    "history_series ORDER BY series_key"));
-  std::vector<SeriesState> out;
-  out.reserve(static_cast<size_t>(rows.size()));
-  for (int r = 0; r < rows.size(); ++r)
-    out.push_back(
-        {rows.text(r, 0), rows.text(r, 1), rows.int64(r, 2), rows.text(r, 3), rows.int64(r, 4)});
-  return out;
-}
-
-Result<std::vector<ChangeRecord>> PgStore::load_changes() {
-  BG_TRY(require_readable());
-  BG_ASSIGN(Rows rows, conn_->query("SELECT " + kChangeColumns +
-                                    " FROM change_points ORDER BY series_key, point_index"));
-  std::vector<ChangeRecord> out;
-  for (int r = 0; r < rows.size(); ++r) {
-    ChangeRecord c;
-    c.id = rows.text(r, 0);
-    c.series_key = rows.text(r, 1);
-    c.benchmark = rows.text(r, 2);
-    c.variant = rows.text(r, 3);
-    c.metric = rows.text(r, 4);
-    c.machine = rows.text(r, 5);
-    c.method = rows.text(r, 6);
-    c.last_good = rows.text(r, 7);
-    c.first_bad = rows.text(r, 8);
-    c.first_bad_time = rows.int64(r, 9);
-    c.index = rows.int64(r, 10);
-    c.segment_start = rows.int64(r, 11);
-    c.segment_end = rows.int64(r, 12);
-    c.before = rows.real(r, 13);  // NULL reads as NaN
-    c.after = rows.real(r, 14);
-    c.change = rows.real(r, 15);
-    c.change_lower = rows.real(r, 16);
-    c.change_upper = rows.real(r, 17);
-    c.p_value = rows.real(r, 18);
-    c.kind = rows.text(r, 19);
-    c.status = rows.text(r, 20);
-    c.detected_at = rows.int64(r, 21);
-    out.push_back(std::move(c));
-  }
-  return out;
-}
-
 Status PgStore::save_detection(const std::vector<SeriesState>& states,
                                const std::vector<ChangeRecord>& changes) {
-  BG_TRY(require_writable());
-  BG_TRY(require_latest());
+  BG_TRY(before_write());
   BG_ASSIGN(Transaction txn, Transaction::begin(*conn_));
   for (const auto& s : states) {
     // The series' change points go with its old state (ON DELETE CASCADE).
@@ -119,20 +58,8 @@ Status PgStore::save_detection(const std::vector<SeriesState>& states,
   return txn.commit();
 }
 
-Result<std::vector<AckRecord>> PgStore::load_acks() {
-  BG_TRY(require_readable());
-  BG_ASSIGN(Rows rows, conn_->query("SELECT change_id, reason, acked_at FROM change_acks ORDER BY "
-                                    "acked_at, change_id"));
-  std::vector<AckRecord> out;
-  out.reserve(static_cast<size_t>(rows.size()));
-  for (int r = 0; r < rows.size(); ++r)
-    out.push_back({rows.text(r, 0), rows.text(r, 1), rows.int64(r, 2)});
-  return out;
-}
-
 Result<bool> PgStore::set_ack(const AckRecord& ack) {
-  BG_TRY(require_writable());
-  BG_TRY(require_latest());
+  BG_TRY(before_write());
   // Acknowledging again keeps the first time and takes a new non-empty reason.
   BG_ASSIGN(Rows rows, conn_->query("INSERT INTO change_acks(change_id, reason, acked_at) "
                                     "VALUES($1,$2,$3) ON CONFLICT (change_id) DO UPDATE SET "
@@ -144,8 +71,7 @@ Result<bool> PgStore::set_ack(const AckRecord& ack) {
 }
 
 Result<bool> PgStore::remove_ack(const std::string& change_id) {
-  BG_TRY(require_writable());
-  BG_TRY(require_latest());
+  BG_TRY(before_write());
   BG_ASSIGN(Rows rows,
             conn_->query("DELETE FROM change_acks WHERE change_id = $1", {text(change_id)}));
   return rows.affected() > 0;
@@ -154,8 +80,7 @@ Result<bool> PgStore::remove_ack(const std::string& change_id) {
 // ---------------------------------------------------------------- merge
 
 Result<MergeCounts> PgStore::merge_from(const std::string& other_path) {
-  BG_TRY(require_writable());
-  BG_TRY(require_latest());
+  BG_TRY(before_write());
   if (is_postgres_url(other_path) && redact_url(other_path) == conn_->where())
     return error("cannot merge a database into itself");
   // OTHER is only read: a SQLite file through its own store (an older schema or a killed
@@ -165,43 +90,22 @@ Result<MergeCounts> PgStore::merge_from(const std::string& other_path) {
       std::unique_ptr<Store> source,
       open_store(other_path, OpenOptions{.create = false, .migrate = true, .read_only = true}));
   BG_ASSIGN(std::vector<RunSummary> runs, source->list_runs());
-  MergeCounts counts;
-  auto merged = [&]() -> Status {
-    // One transaction for everything: a failure leaves this database as it was.
-    BG_ASSIGN(Transaction txn, Transaction::begin(*conn_));
-    // Oldest first, so that ids here grow with time as they did there.
-    for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
-      BG_ASSIGN(Rows known, conn_->query("SELECT 1 FROM runs WHERE uuid = $1", {text(it->uuid)}));
-      if (known.size() > 0) {
-        ++counts.runs_skipped;
-        continue;
-      }
-      BG_ASSIGN(RunData data, source->load_run(std::to_string(it->id)));
-      if (data.run.uuid != it->uuid)
-        return error("merging " + other_path + ": run " + std::to_string(it->id) +
-                     " changed while being read");
-      // Metrics the target lacks arrive with their unit and direction.
-      for (const auto& v : data.variants)
-        for (const auto& m : v.metrics) BG_TRY(insert_metric(m));
-      BG_TRY(insert_run_data(data));
-      for (const auto& v : data.variants)
-        counts.instances_added += static_cast<int64_t>(v.instances.size());
-      ++counts.runs_added;
-    }
-    return txn.commit();
-  }();
-  if (!merged.ok()) {
-    clear_caches();
-    return Error{merged.error().message + "; nothing was merged"};
-  }
-  return counts;
+  return merge_runs({}, runs, [&](const RunSummary& summary) -> Result<RunData> {
+    BG_ASSIGN(RunData data, source->load_run(std::to_string(summary.id)));
+    if (data.run.uuid != summary.uuid)
+      return error("merging " + other_path + ": run " + std::to_string(summary.id) +
+                   " changed while being read");
+    // Metrics the target lacks arrive with their unit and direction.
+    for (const auto& v : data.variants)
+      for (const auto& m : v.metrics) BG_TRY(insert_metric(m));
+    return data;
+  });
 }
 
 // ---------------------------------------------------------------- series cache
 
 Status PgStore::save_series_cache(const std::vector<SeriesCacheEntry>& entries) {
-  BG_TRY(require_writable());
-  BG_TRY(require_latest());
+  BG_TRY(before_write());
   BG_ASSIGN(Transaction txn, Transaction::begin(*conn_));
   for (const auto& e : entries) {
     BG_ASSIGN(Rows run, conn_->query("SELECT uuid, status FROM runs WHERE id = $1 FOR SHARE",
@@ -226,8 +130,7 @@ Status PgStore::save_series_cache(const std::vector<SeriesCacheEntry>& entries) 
 // ---------------------------------------------------------------- prune
 
 Result<PruneCounts> PgStore::prune(const PruneFilter& filter) {
-  BG_TRY(require_writable());
-  BG_TRY(require_latest());
+  BG_TRY(before_write());
   BG_ASSIGN(Transaction txn, Transaction::begin(*conn_));
   BG_ASSIGN(Rows bench,
             conn_->query("SELECT id FROM benchmarks WHERE name = $1", {text(filter.benchmark)}));

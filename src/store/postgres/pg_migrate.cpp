@@ -4,19 +4,12 @@
 // in schema_migrations.
 #include <algorithm>
 #include <cctype>
-#include <chrono>
 
 #include "store/location.hpp"
 #include "store/postgres/pg_store.hpp"
 
 namespace benchguard::store::postgres {
 namespace {
-
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // The schema's version, 0 when there is no schema_migrations table (a new database).
 Result<int> current_version(Conn& conn) {

@@ -1,31 +1,25 @@
-// Reading runs back from PostgreSQL: list_runs, run references, load_run. Each level of a
-// run (variants, instances, iteration blocks, iteration values, summaries) is one query in
-// one read-only transaction, joined to its parents by id in memory. Iteration arrays are
+// Reading runs back from PostgreSQL: list_runs, the runs a reference may name, a run's rows.
+// Each level of a run (variants, instances, iteration blocks, iteration values, summaries) is one
+// query in one read-only transaction, joined to its parents by id in memory. Iteration arrays are
 // decoded straight from the binary results, into records or (LoadOptions::columns) into
 // InstanceRecord::columns, as the SQLite reader does.
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
-#include <limits>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "store/postgres/pg_store.hpp"
 #include "store/run_counts.hpp"
+#include "store/sql_rows.hpp"
 #include "store/sqlite/iteration_columns.hpp"
-#include "store/sqlite/json_columns.hpp"
 
 namespace benchguard::store::postgres {
 namespace {
 
 using sqlite::BlockView;
-
-bool all_digits(const std::string& s) {
-  return !s.empty() && s.size() < 19 &&
-         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
-}
 
 // Instances of fewer iterations cost less as records than as columns (as in SQLite).
 constexpr int64_t kColumnsFrom = 32;
@@ -51,16 +45,7 @@ Result<std::vector<RunSummary>> PgStore::list_runs(const ListOptions& options) {
                            "r.hostname, r.git_commit, r.git_branch, " +
                            counts + "ORDER BY r.started_at DESC, r.id DESC"));
     for (int r = 0; r < rows.size(); ++r) {
-      RunSummary s;
-      s.id = rows.int64(r, 0);
-      s.uuid = rows.text(r, 1);
-      s.started_at = rows.int64(r, 2);
-      s.finished_at = rows.int64(r, 3);
-      s.status = rows.text(r, 4);
-      s.suite = rows.text(r, 5);
-      s.hostname = rows.text(r, 6);
-      s.git_commit = rows.text(r, 7);
-      s.git_branch = rows.text(r, 8);
+      RunSummary s = run_summary_from(Row(rows, r));
       s.benchmarks = static_cast<int>(rows.int64(r, 9));
       s.instances = static_cast<int>(rows.int64(r, 10));
       position.emplace(s.id, runs.size());
@@ -75,13 +60,7 @@ Result<std::vector<RunSummary>> PgStore::list_runs(const ListOptions& options) {
   }
   if (std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r.status == "running"; })) {
     BG_ASSIGN(auto gone, gone_runs());
-    std::unordered_map<int64_t, int64_t> ends(gone.begin(), gone.end());
-    for (auto& r : runs) {
-      const auto it = ends.find(r.id);
-      if (it == ends.end() || r.status != "running") continue;
-      r.status = "interrupted";
-      r.finished_at = it->second;
-    }
+    mark_gone(runs, gone);
   }
   BG_TRY(snapshot.commit());
   return runs;
@@ -96,45 +75,31 @@ Result<std::string> PgStore::measurements_stamp() {
   return fmt::format("{}:{}:{}", rows.int64(0, 0), rows.int64(0, 1), rows.int64(0, 2));
 }
 
-Result<int64_t> PgStore::resolve_ref(const std::string& ref) {
-  if (ref.empty() || ref == "latest") {
-    BG_ASSIGN(Rows rows, conn_->query("SELECT id FROM runs ORDER BY started_at DESC, id DESC "
-                                      "LIMIT 1"));
-    if (rows.size() == 0) return error("no runs stored yet");
-    return rows.int64(0, 0);
+Status PgStore::each_row(const std::string& sql, const std::function<void(const SqlRow&)>& row) {
+  BG_ASSIGN(Rows rows, conn_->query(sql));
+  for (int r = 0; r < rows.size(); ++r) {
+    const Row current(rows, r);
+    row(SqlRowOf<Row>(current));
   }
-  if (all_digits(ref)) {
-    BG_ASSIGN(Rows rows,
-              conn_->query("SELECT id FROM runs WHERE id = $1", {int8(std::stoll(ref))}));
-    if (rows.size() > 0) return rows.int64(0, 0);
-  }
-  {
-    BG_ASSIGN(Rows rows, conn_->query("SELECT id FROM runs WHERE uuid = $1", {text(ref)}));
-    if (rows.size() > 0) return rows.int64(0, 0);
-  }
-  // A uuid prefix, case-insensitive as uuids are hex; a few matches suffice to list.
-  BG_ASSIGN(Rows rows, conn_->query("SELECT id, uuid FROM runs WHERE lower(left(uuid, "
-                                    "length($1))) = lower($1) ORDER BY uuid LIMIT 4",
-                                    {text(ref)}));
-  if (rows.size() == 0)
-    return error("no run matches '" + ref + "' (give latest, a run id, or a uuid or its prefix)");
-  if (rows.size() > 1) {
-    std::string listed;
-    for (int i = 0; i < rows.size() && i < 3; ++i) listed += (i ? ", " : "") + rows.text(i, 1);
-    if (rows.size() > 3) listed += ", ...";
-    return error("run reference '" + ref + "' is ambiguous: it matches " + listed +
-                 "; give more of the uuid");
-  }
-  return rows.int64(0, 0);
+  return ok_status();
 }
 
-Result<RunData> PgStore::load_run(const std::string& ref, const LoadOptions& options) {
-  BG_TRY(require_readable());
-  BG_ASSIGN(Transaction snapshot, Transaction::begin(*conn_, /*read_only=*/true));
-  BG_ASSIGN(int64_t run_id, resolve_ref(ref));
-  BG_ASSIGN(RunData data, read_run(run_id, options));
-  BG_TRY(snapshot.commit());
-  return data;
+Result<std::vector<std::pair<int64_t, std::string>>> PgStore::find_runs(RunMatch match,
+                                                                        const std::string& ref) {
+  // By RunMatch: the newest, by id, by uuid, by uuid prefix.
+  static const char* const kSql[] = {
+      "SELECT id, uuid FROM runs ORDER BY started_at DESC, id DESC LIMIT 1",
+      "SELECT id, uuid FROM runs WHERE id = $1", "SELECT id, uuid FROM runs WHERE uuid = $1",
+      "SELECT id, uuid FROM runs WHERE lower(left(uuid, length($1))) = lower($1) ORDER BY uuid "
+      "LIMIT 4"};
+  std::vector<Param> params;
+  if (match == RunMatch::kId) params.push_back(int8(std::stoll(ref)));
+  if (match == RunMatch::kUuid || match == RunMatch::kUuidPrefix) params.push_back(text(ref));
+  BG_ASSIGN(Rows rows, conn_->query(kSql[static_cast<int>(match)], params));
+  std::vector<std::pair<int64_t, std::string>> matches;
+  matches.reserve(static_cast<size_t>(rows.size()));
+  for (int r = 0; r < rows.size(); ++r) matches.emplace_back(rows.int64(r, 0), rows.text(r, 1));
+  return matches;
 }
 
 Result<RunRecord> PgStore::read_run_record(int64_t run_id) {
@@ -145,17 +110,7 @@ Result<RunRecord> PgStore::read_run_record(int64_t run_id) {
                                       "command_line FROM runs WHERE id = $1",
                                       {int8(run_id)}));
     if (rows.size() == 0) return error("no run with id " + std::to_string(run_id));
-    r.uuid = rows.text(0, 0);
-    r.started_at = rows.int64(0, 1);
-    r.finished_at = rows.int64(0, 2);
-    r.status = rows.text(0, 3);
-    r.suite = rows.text(0, 4);
-    r.suite_path = rows.text(0, 5);
-    r.hostname = rows.text(0, 6);
-    r.git_commit = rows.text(0, 7);
-    r.git_branch = rows.text(0, 8);
-    r.git_dirty = rows.int64(0, 9) != 0;
-    r.command_line = rows.text(0, 10);
+    r = run_record_from(Row(rows, 0));
   }
   {
     BG_ASSIGN(Rows rows, conn_->query("SELECT key, value FROM run_labels WHERE run_id = $1 ORDER "
@@ -176,34 +131,18 @@ Result<RunRecord> PgStore::read_run_record(int64_t run_id) {
 Status PgStore::apply_effective_status(RunRecord& run, int64_t run_id) {
   if (run.status != "running") return ok_status();
   BG_ASSIGN(auto gone, gone_runs());
-  for (const auto& g : gone) {
-    if (g.first != run_id) continue;
-    run.status = "interrupted";
-    run.finished_at = g.second;
-  }
+  mark_gone(run, run_id, gone);
   return ok_status();
 }
 
-Result<CachedRun> PgStore::load_cached_run(int64_t run_id, const std::string& key,
-                                           const LoadOptions& options) {
-  BG_TRY(require_readable());
-  BG_ASSIGN(Transaction snapshot, Transaction::begin(*conn_, /*read_only=*/true));
-  CachedRun out;
-  if (schema_version_ >= kSeriesCacheVersion) {
-    BG_ASSIGN(Rows rows, conn_->query("SELECT data FROM series_cache WHERE run_id = $1 AND "
-                                      "key = $2",
-                                      {int8(run_id), text(key)}));
-    if (rows.size() > 0) out.cache = std::string(rows.bytes(0, 0));
-  }
-  if (out.cache) {
-    out.data.id = run_id;
-    BG_ASSIGN(out.data.run, read_run_record(run_id));
-    BG_TRY(apply_effective_status(out.data.run, run_id));
-  } else {
-    BG_ASSIGN(out.data, read_run(run_id, options));
-  }
-  BG_TRY(snapshot.commit());
-  return out;
+Result<std::optional<std::string>> PgStore::read_series_cache(int64_t run_id,
+                                                              const std::string& key) {
+  if (schema_version_ < kSeriesCacheVersion) return std::optional<std::string>();
+  BG_ASSIGN(Rows rows, conn_->query("SELECT data FROM series_cache WHERE run_id = $1 AND "
+                                    "key = $2",
+                                    {int8(run_id), text(key)}));
+  if (rows.size() == 0) return std::optional<std::string>();
+  return std::optional<std::string>(rows.bytes(0, 0));
 }
 
 Result<RunData> PgStore::read_run(int64_t run_id, const LoadOptions& options) {
@@ -219,21 +158,9 @@ Result<RunData> PgStore::read_run(int64_t run_id, const LoadOptions& options) {
                                       {int8(run_id)}));
     for (int r = 0; r < rows.size(); ++r) {
       variant_ids.push_back(rows.int64(r, 0));
-      const std::string what = "variant " + std::to_string(rows.int64(r, 0));
-      VariantRecord v;
-      v.benchmark = rows.text(r, 1);
-      v.name = rows.text(r, 2);
-      auto command = sqlite::command_from_json(rows.text(r, 3), what + " command");
-      auto params = sqlite::key_values_from_json(rows.text(r, 4), what + " params");
-      auto env = sqlite::key_values_from_json(rows.text(r, 5), what + " env");
-      if (!command.ok()) return error(command.error().message);
-      if (!params.ok()) return error(params.error().message);
-      if (!env.ok()) return error(env.error().message);
-      v.command = std::move(command).value();
-      v.params = std::move(params).value();
-      v.env = std::move(env).value();
-      v.config_json = rows.text(r, 6);
-      data.variants.push_back(VariantData{std::move(v), {}, {}, {}, {}});
+      auto v = variant_from(Row(rows, r));
+      if (!v.ok()) return error(v.error().message);
+      data.variants.push_back(VariantData{std::move(v).value(), {}, {}, {}, {}});
     }
   }
   BG_TRY(read_instances(run_id, variant_ids, data, options));
@@ -261,29 +188,7 @@ Status PgStore::read_instances(int64_t run_id, const std::vector<int64_t>& varia
     for (int r = 0; r < rows.size(); ++r) {
       const auto variant = variant_pos.find(rows.int64(r, 1));
       if (variant == variant_pos.end()) continue;
-      InstanceRecord in;
-      in.index = static_cast<int>(rows.int64(r, 2));
-      in.order = rows.int64(r, 3);
-      in.start_ns = rows.int64(r, 4);
-      in.end_ns = rows.int64(r, 5);
-      in.started_at = rows.int64(r, 6);
-      in.exit_code = static_cast<int>(rows.int64(r, 7));
-      in.signal = static_cast<int>(rows.int64(r, 8));
-      in.timed_out = rows.int64(r, 9) != 0;
-      in.failure = rows.text(r, 10);
-      in.user_s = rows.real(r, 11);
-      in.sys_s = rows.real(r, 12);
-      in.max_rss_bytes = rows.int64(r, 13);
-      in.mem_peak_bytes = rows.int64(r, 14);
-      in.mem_avg_bytes = rows.real(r, 15);
-      in.mem_samples = static_cast<int>(rows.int64(r, 16));
-      if (!rows.is_null(r, 17)) in.instructions = rows.int64(r, 17);
-      if (!rows.is_null(r, 18)) in.cycles = rows.int64(r, 18);
-      in.cpus = rows.text(r, 19);
-      in.schedule_tag = rows.text(r, 20);
-      in.schedule = rows.text(r, 21);
-      in.timed_outside = rows.int64(r, 22) != 0;
-      in.rss_floor_bytes = rows.int64(r, 23);
+      InstanceRecord in = instance_from(Row(rows, r));
       const size_t v = variant->second;
       slots.push_back({rows.int64(r, 0), {v, data.variants[v].instances.size()}});
       data.variants[v].instances.push_back(std::move(in));
@@ -298,9 +203,8 @@ Status PgStore::read_instances(int64_t run_id, const std::vector<int64_t>& varia
   {
     BG_ASSIGN(Rows rows, conn_->query("SELECT id, name, unit, direction FROM metrics ORDER BY id"));
     for (int r = 0; r < rows.size(); ++r) {
-      const Direction d =
-          rows.text(r, 3) == "higher" ? Direction::kHigherIsBetter : Direction::kLowerIsBetter;
-      metrics.emplace_back(rows.int64(r, 0), MetricInfo{rows.text(r, 1), rows.text(r, 2), d});
+      metrics.emplace_back(rows.int64(r, 0), MetricInfo{rows.text(r, 1), rows.text(r, 2),
+                                                        direction_of(rows.text(r, 3))});
       metric_names.emplace(rows.int64(r, 0), rows.text(r, 1));
     }
   }
@@ -374,37 +278,18 @@ Status PgStore::read_instances(int64_t run_id, const std::vector<int64_t>& varia
       found->second->counts.emplace_back(name->second, rows.int64(r, 2));
     }
   }
-  for (auto& v : data.variants)
-    for (auto& in : v.instances) {
-      if (!in.timed_outside) continue;
-      if (in.iterations.empty())
-        in.iterations.push_back(outside_iteration(in));
-      else if (in.iterations.size() == 1 && in.iterations[0].metrics.empty())
-        in.iterations[0].metrics = outside_metrics(in);
-    }
+  for (auto& v : data.variants) complete_outside_iterations(v.instances);
   {
     BG_ASSIGN(Rows rows, conn_->query("SELECT s.variant_id, s.metric_id, s.count, s.mean, "
                                       "s.stddev, s.median, s.min, s.max FROM summaries s JOIN "
                                       "variants v ON v.id = s.variant_id WHERE v.run_id = $1 "
                                       "ORDER BY s.id",
                                       {int8(run_id)}));
-    const auto optional_real = [&](int r, int col) -> std::optional<double> {
-      if (rows.is_null(r, col)) return std::nullopt;
-      return rows.real(r, col);
-    };
     for (int r = 0; r < rows.size(); ++r) {
       const auto variant = variant_pos.find(rows.int64(r, 0));
       const auto name = metric_names.find(rows.int64(r, 1));
       if (variant == variant_pos.end() || name == metric_names.end()) continue;
-      SummaryRecord summary;
-      summary.metric = name->second;
-      summary.count = rows.int64(r, 2);
-      summary.mean = optional_real(r, 3).value_or(std::numeric_limits<double>::quiet_NaN());
-      summary.stddev = optional_real(r, 4);
-      summary.median = optional_real(r, 5);
-      summary.min = optional_real(r, 6);
-      summary.max = optional_real(r, 7);
-      data.variants[variant->second].summaries.push_back(std::move(summary));
+      data.variants[variant->second].summaries.push_back(summary_from(Row(rows, r), name->second));
     }
   }
   std::unordered_map<std::string_view, const MetricInfo*> by_name;

@@ -4,36 +4,18 @@
 #include "store/postgres/pg_store.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include "store/checksum.hpp"
 #include "store/run_counts.hpp"
+#include "store/sql_rows.hpp"
 #include "store/sqlite/iteration_columns.hpp"
-#include "store/sqlite/json_columns.hpp"
 
 namespace benchguard::store::postgres {
 namespace {
 
-using sqlite::command_to_json;
-using sqlite::key_values_to_json;
 using sqlite::pack_iterations;
 using sqlite::PackedIterations;
-
-const char* direction_text(Direction d) {
-  return d == Direction::kHigherIsBetter ? "higher" : "lower";
-}
-
-std::optional<std::string> null_if_empty(const std::string& s) {
-  if (s.empty()) return std::nullopt;
-  return s;
-}
-
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // The second key of a run's advisory lock.
 int64_t lock_key(int64_t run_id) {
@@ -88,7 +70,7 @@ std::string instance_sql(bool block, size_t metrics, size_t counts) {
 }  // namespace
 
 PgStore::PgStore(std::unique_ptr<Conn> conn, int schema_version, bool read_only)
-    : conn_(std::move(conn)), schema_version_(schema_version), read_only_(read_only) {}
+    : StoreCore(schema_version, read_only), conn_(std::move(conn)) {}
 
 PgStore::~PgStore() {
   if (read_only_) return;
@@ -117,11 +99,8 @@ void PgStore::mark_unfinished_runs() {
 }
 
 Status PgStore::require_latest() const {
-  const int latest = pg_latest_version();
-  if (schema_version_ == latest) return ok_status();
-  return error("database schema version " + std::to_string(schema_version_) +
-               " is not this benchguard's (" + std::to_string(latest) +
-               "); run `benchguard db migrate`");
+  if (schema_version_ == pg_latest_version()) return ok_status();
+  return schema_error("is not this benchguard's", pg_latest_version());
 }
 
 Status PgStore::require_readable() const {
@@ -133,36 +112,24 @@ Status PgStore::require_readable() const {
   return require_latest();
 }
 
-Status PgStore::require_writable() const {
-  if (!read_only_) return ok_status();
-  return error("opened read-only; this command cannot write to the database");
-}
-
 // ---------------------------------------------------------------- row writers
 
-Result<int64_t> PgStore::insert_run(const RunRecord& run) {
-  if (run.uuid.empty()) return error("cannot store a run without a uuid");
-  BG_ASSIGN(Rows exists, conn_->query("SELECT 1 FROM runs WHERE uuid = $1", {text(run.uuid)}));
-  if (exists.size() > 0) return error("a run with uuid " + run.uuid + " is already stored");
-  RunRecord stored = run;
-  if (stored.status.empty()) stored.status = "running";
-  BG_ASSIGN(int64_t run_id,
-            conn_->query_int(
-                "INSERT INTO runs(uuid, started_at, finished_at, status, suite, "
-                "suite_path, hostname, git_commit, git_branch, git_dirty, "
-                "command_line, checksum) VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,"
-                "$12) RETURNING id",
-                {text(run.uuid), int8(run.started_at), int8(run.finished_at), text(stored.status),
-                 text(run.suite), text(run.suite_path), text(run.hostname), text(run.git_commit),
-                 text(run.git_branch), int8(int64_t{run.git_dirty ? 1 : 0}), text(run.command_line),
-                 int8(run_checksum(stored))}));
-  for (const auto& kv : run.labels)
-    BG_TRY(conn_->query("INSERT INTO run_labels(run_id, key, value) VALUES($1,$2,$3)",
-                        {int8(run_id), text(kv.first), text(kv.second)}));
-  for (const auto& kv : run.artifacts)
-    BG_TRY(conn_->query("INSERT INTO artifacts(run_id, key, value) VALUES($1,$2,$3)",
-                        {int8(run_id), text(kv.first), text(kv.second)}));
-  return run_id;
+Result<int64_t> PgStore::insert_run_row(const RunRecord& run, int64_t checksum) {
+  return conn_->query_int(
+      "INSERT INTO runs(uuid, started_at, finished_at, status, suite, suite_path, hostname, "
+      "git_commit, git_branch, git_dirty, command_line, checksum) VALUES($1,$2,$3,$4,$5,$6,$7,$8,"
+      "$9,$10,$11,$12) RETURNING id",
+      {text(run.uuid), int8(run.started_at), int8(run.finished_at), text(run.status),
+       text(run.suite), text(run.suite_path), text(run.hostname), text(run.git_commit),
+       text(run.git_branch), int8(int64_t{run.git_dirty ? 1 : 0}), text(run.command_line),
+       int8(checksum)});
+}
+
+Status PgStore::insert_run_values(const std::string& table, int64_t run_id,
+                                  const KeyValues& values) {
+  const std::string sql = "INSERT INTO " + table + "(run_id, key, value) VALUES($1,$2,$3)";
+  for (const auto& [k, v] : values) BG_TRY(conn_->query(sql, {int8(run_id), text(k), text(v)}));
+  return ok_status();
 }
 
 Result<int64_t> PgStore::benchmark_id(const std::string& name) {
@@ -183,8 +150,7 @@ Status PgStore::insert_metric(const MetricInfo& metric) {
   return ok_status();
 }
 
-Result<int64_t> PgStore::metric_id(const std::string& name) {
-  if (auto it = metric_ids_.find(name); it != metric_ids_.end()) return it->second;
+Result<int64_t> PgStore::stored_metric_id(const std::string& name) {
   BG_ASSIGN(Rows rows, conn_->query("SELECT id FROM metrics WHERE name = $1", {text(name)}));
   if (rows.size() == 0) {
     const MetricInfo* builtin = find_builtin_metric(name);
@@ -192,51 +158,43 @@ Result<int64_t> PgStore::metric_id(const std::string& name) {
     BG_ASSIGN(rows, conn_->query("SELECT id FROM metrics WHERE name = $1", {text(name)}));
     if (rows.size() == 0) return error("metric '" + name + "' vanished while being stored");
   }
-  metric_ids_.emplace(name, rows.int64(0, 0));
   return rows.int64(0, 0);
 }
 
-Result<int64_t> PgStore::insert_variant(int64_t run_id, const VariantRecord& variant) {
-  BG_ASSIGN(int64_t bench, benchmark_id(variant.benchmark));
-  BG_ASSIGN(Rows dup, conn_->query("SELECT 1 FROM variants WHERE run_id = $1 AND benchmark_id = "
-                                   "$2 AND name = $3",
-                                   {int8(run_id), int8(bench), text(variant.name)}));
-  if (dup.size() > 0)
-    return error("run " + std::to_string(run_id) + " already has variant '" + variant.name +
-                 "' of benchmark '" + variant.benchmark + "'");
-  VariantColumns columns{"",
-                         variant.benchmark,
-                         variant.name,
-                         command_to_json(variant.command),
-                         key_values_to_json(variant.params),
-                         key_values_to_json(variant.env),
-                         variant.config_json};
-  {
-    BG_ASSIGN(Rows uuid, conn_->query("SELECT uuid FROM runs WHERE id = $1", {int8(run_id)}));
-    if (uuid.size() == 0) return error("no run with id " + std::to_string(run_id));
-    columns.run_uuid = uuid.text(0, 0);
-  }
-  BG_ASSIGN(int64_t id,
-            conn_->query_int("INSERT INTO variants(run_id, benchmark_id, name, command, params, "
-                             "env, config_json, checksum) VALUES($1,$2,$3,$4,$5,$6,$7,$8) "
-                             "RETURNING id",
-                             {int8(run_id), int8(bench), text(columns.name), text(columns.command),
-                              text(columns.params), text(columns.env), text(columns.config_json),
-                              int8(variant_checksum(columns))}));
-  variant_keys_[id] = variant_key(columns.run_uuid, variant.benchmark, variant.name);
-  return id;
+Result<bool> PgStore::has_run(const std::string& uuid) {
+  BG_ASSIGN(Rows known, conn_->query("SELECT 1 FROM runs WHERE uuid = $1", {text(uuid)}));
+  return known.size() > 0;
 }
 
-Result<std::string> PgStore::variant_key_of(int64_t variant_id) {
-  if (auto it = variant_keys_.find(variant_id); it != variant_keys_.end()) return it->second;
+Result<bool> PgStore::has_variant(int64_t run_id, int64_t benchmark, const std::string& name) {
+  BG_ASSIGN(Rows dup, conn_->query("SELECT 1 FROM variants WHERE run_id = $1 AND benchmark_id = "
+                                   "$2 AND name = $3",
+                                   {int8(run_id), int8(benchmark), text(name)}));
+  return dup.size() > 0;
+}
+
+Result<std::optional<std::string>> PgStore::run_uuid(int64_t run_id) {
+  BG_ASSIGN(Rows uuid, conn_->query("SELECT uuid FROM runs WHERE id = $1", {int8(run_id)}));
+  if (uuid.size() == 0) return std::optional<std::string>();
+  return std::optional<std::string>(uuid.text(0, 0));
+}
+
+Result<int64_t> PgStore::insert_variant_row(int64_t run_id, int64_t benchmark,
+                                            const VariantColumns& columns, int64_t checksum) {
+  return conn_->query_int(
+      "INSERT INTO variants(run_id, benchmark_id, name, command, params, env, config_json, "
+      "checksum) VALUES($1,$2,$3,$4,$5,$6,$7,$8) RETURNING id",
+      {int8(run_id), int8(benchmark), text(columns.name), text(columns.command),
+       text(columns.params), text(columns.env), text(columns.config_json), int8(checksum)});
+}
+
+Result<std::optional<std::string>> PgStore::stored_variant_key(int64_t variant_id) {
   BG_ASSIGN(Rows rows, conn_->query("SELECT r.uuid, b.name, v.name FROM variants v JOIN runs r ON "
                                     "r.id = v.run_id JOIN benchmarks b ON b.id = v.benchmark_id "
                                     "WHERE v.id = $1",
                                     {int8(variant_id)}));
-  if (rows.size() == 0) return error("no variant with id " + std::to_string(variant_id));
-  std::string key = variant_key(rows.text(0, 0), rows.text(0, 1), rows.text(0, 2));
-  variant_keys_.emplace(variant_id, key);
-  return key;
+  if (rows.size() == 0) return std::optional<std::string>();
+  return std::optional<std::string>(variant_key(rows.text(0, 0), rows.text(0, 1), rows.text(0, 2)));
 }
 
 Status PgStore::insert_instance(int64_t variant_id, const InstanceRecord& in) {
@@ -316,19 +274,11 @@ Status PgStore::insert_summary(int64_t variant_id, const SummaryRecord& s) {
   return ok_status();
 }
 
-Result<int64_t> PgStore::insert_run_data(const RunData& data) {
-  BG_ASSIGN(int64_t run_id, insert_run(data.run));
-  for (const auto& v : data.variants) {
-    BG_ASSIGN(int64_t variant_id, insert_variant(run_id, v.variant));
-    for (const auto& instance : v.instances) BG_TRY(insert_instance(variant_id, instance));
-    for (const auto& summary : v.summaries) BG_TRY(insert_summary(variant_id, summary));
-  }
-  if (schema_version_ >= kRunCountsVersion && data.run.status != "running") {
-    const RunCounts counts = run_counts_of(data);
-    BG_TRY(conn_->query("INSERT INTO run_counts(run_id, benchmarks, instances) VALUES($1,$2,$3)",
-                        {int8(run_id), int8(counts.benchmarks), int8(counts.instances)}));
-  }
-  return run_id;
+Status PgStore::keep_run_counts(int64_t run_id, const RunCounts& counts) {
+  if (schema_version_ < kRunCountsVersion) return ok_status();
+  BG_TRY(conn_->query("INSERT INTO run_counts(run_id, benchmarks, instances) VALUES($1,$2,$3)",
+                      {int8(run_id), int8(counts.benchmarks), int8(counts.instances)}));
+  return ok_status();
 }
 
 Status PgStore::count_run(int64_t run_id) {
@@ -359,8 +309,7 @@ Result<int64_t> PgStore::last_instance_end(int64_t run_id) {
 // ---------------------------------------------------------------- public writers
 
 Result<int64_t> PgStore::begin_run(const RunRecord& run) {
-  BG_TRY(require_writable());
-  BG_TRY(require_latest());
+  BG_TRY(before_write());
   WriterIdentity writer = this_writer();
   writer.lock = "pg-advisory";
   BG_ASSIGN(Transaction txn, Transaction::begin(*conn_));
@@ -380,22 +329,8 @@ Result<int64_t> PgStore::begin_run(const RunRecord& run) {
   return run_id;
 }
 
-Result<int64_t> PgStore::add_variant(int64_t run_id, const VariantRecord& variant) {
-  BG_TRY(require_writable());
-  BG_TRY(require_latest());
-  auto written = [&]() -> Result<int64_t> {
-    BG_ASSIGN(Transaction txn, Transaction::begin(*conn_));
-    BG_ASSIGN(int64_t variant_id, insert_variant(run_id, variant));
-    BG_TRY(txn.commit());
-    return variant_id;
-  }();
-  if (!written.ok()) clear_caches();
-  return written;
-}
-
 Status PgStore::add_instance(int64_t variant_id, const InstanceRecord& instance) {
-  BG_TRY(require_writable());
-  BG_TRY(require_latest());
+  BG_TRY(before_write());
   // Metrics are created (and committed) first; the instance, its block and its values are
   // then one statement, so one transaction.
   if (auto s = insert_instance(variant_id, instance); !s.ok()) {
@@ -409,46 +344,14 @@ Status PgStore::add_instance_batched(int64_t variant_id, const InstanceRecord& i
   return add_instance(variant_id, instance);
 }
 
-Status PgStore::declare_metrics(const std::vector<MetricInfo>& metrics) {
-  BG_TRY(require_writable());
-  BG_TRY(require_latest());
-  BG_ASSIGN(Transaction txn, Transaction::begin(*conn_));
-  for (const auto& m : metrics) BG_TRY(insert_metric(m));
-  return txn.commit();
-}
-
-Result<std::vector<int64_t>> PgStore::add_runs(const std::vector<RunData>& runs,
-                                               const std::vector<MetricInfo>& metrics) {
-  BG_TRY(require_writable());
-  BG_TRY(require_latest());
-  std::vector<int64_t> ids;
-  auto written = [&]() -> Status {
-    BG_ASSIGN(Transaction txn, Transaction::begin(*conn_));
-    for (const auto& m : metrics) BG_TRY(insert_metric(m));
-    for (const auto& data : runs) {
-      BG_ASSIGN(int64_t id, insert_run_data(data));
-      ids.push_back(id);
-    }
-    return txn.commit();
-  }();
-  if (!written.ok()) {
-    clear_caches();
-    return Error{written.error().message + "; none of the runs was stored"};
-  }
-  return ids;
-}
-
 Status PgStore::finish_run(int64_t run_id, int64_t finished_at, const std::string& status,
                            const KeyValues& artifacts) {
-  BG_TRY(require_writable());
-  BG_TRY(require_latest());
+  BG_TRY(before_write());
   BG_ASSIGN(Transaction txn, Transaction::begin(*conn_));
   BG_ASSIGN(Rows found,
             conn_->query("SELECT 1 FROM runs WHERE id = $1 FOR UPDATE", {int8(run_id)}));
   if (found.size() == 0) return error("no run with id " + std::to_string(run_id));
-  for (const auto& kv : artifacts)
-    BG_TRY(conn_->query("INSERT INTO artifacts(run_id, key, value) VALUES($1,$2,$3)",
-                        {int8(run_id), text(kv.first), text(kv.second)}));
+  BG_TRY(insert_run_values("artifacts", run_id, artifacts));
   BG_TRY(update_run_end(run_id, finished_at, status));
   BG_TRY(txn.commit());
   // Finished: its lock has nothing more to say.

@@ -261,17 +261,16 @@ Result<Transaction> Transaction::begin_read(Db& db) {
   return Transaction(&db);
 }
 
-Transaction::~Transaction() {
-  if (db_ == nullptr || !db_->in_transaction()) return;
+void TransactionOps::rollback(Db& db) {
+  if (!db.in_transaction()) return;
   // A failed rollback leaves nothing better to do; the connection reports it next time.
-  if (auto stmt = db_->prepare("ROLLBACK"); stmt.ok()) (void)stmt->run();
+  if (auto stmt = db.prepare("ROLLBACK"); stmt.ok()) (void)stmt->run();
 }
 
-Status Transaction::commit() {
-  if (db_ == nullptr) return ok_status();
-  BG_ASSIGN(Stmt stmt, db_->prepare("COMMIT"));
+Status TransactionOps::commit(Db*& db) {
+  BG_ASSIGN(Stmt stmt, db->prepare("COMMIT"));
   BG_TRY(stmt.run());
-  db_ = nullptr;
+  db = nullptr;
   return ok_status();
 }
 

@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "core/result.hpp"
+#include "store/transaction.hpp"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -180,8 +181,16 @@ class Db {
   std::unordered_map<std::string, Cached, StringHash, std::equal_to<>> cache_;
 };
 
+// How a Db ends a transaction: ROLLBACK while one is open; COMMIT, which keeps the transaction
+// open when it fails (a busy reader), so that it is rolled back then.
+struct TransactionOps {
+  using Conn = Db;
+  static void rollback(Db& db);
+  static Status commit(Db*& db);
+};
+
 // ROLLBACK unless committed.
-class Transaction {
+class Transaction : public TransactionGuard<TransactionOps> {
  public:
   // BEGIN IMMEDIATE: takes the write lock up front, so a busy database waits in
   // busy_timeout instead of failing halfway through the transaction.
@@ -189,16 +198,9 @@ class Transaction {
   // BEGIN (deferred): several SELECTs see one snapshot while another process writes.
   // Inside an open transaction it does nothing, and neither does its commit().
   static Result<Transaction> begin_read(Db& db);
-  Transaction(Transaction&& other) noexcept : db_(other.db_) { other.db_ = nullptr; }
-  Transaction(const Transaction&) = delete;
-  Transaction& operator=(const Transaction&) = delete;
-  Transaction& operator=(Transaction&&) = delete;
-  ~Transaction();
-  Status commit();
 
  private:
-  explicit Transaction(Db* db) : db_(db) {}
-  Db* db_;
+  using TransactionGuard::TransactionGuard;
 };
 
 }  // namespace benchguard::store::sqlite

@@ -51,6 +51,13 @@ Result<SchemaProbe> check_schema(Db& db);
 // those of a new database (version 0) in one transaction together.
 Status apply_migrations(Db& db, int target);
 
+// The version from which runs record their writer (0005, store/writer.hpp).
+inline constexpr int kRunWritersVersion = 5;
+// The version from which rows keep checksums (0006, store/checksum.hpp).
+inline constexpr int kChecksumVersion = 6;
+// The version from which variants may keep summary records (0008): read where the table
+// exists, written with every run.
+inline constexpr int kSummaryVersion = 8;
 // The version from which iterations are stored by column (iteration_columns.hpp).
 inline constexpr int kIterationColumnsVersion = 9;
 // The version from which instances record rss_floor_bytes.

@@ -1,87 +1,17 @@
 // History: the stored change points of `detect`, the state of each series they were found in,
 // and the acknowledgements of `ack` (migration 0007).
-#include <cmath>
-#include <limits>
-#include <optional>
 #include <string>
 
+#include "store/sql_rows.hpp"
 #include "store/sqlite/sqlite_store.hpp"
 
 namespace benchguard::store::sqlite {
-namespace {
-
-const std::string kChangeColumns =
-    "change_id, series_key, benchmark, variant, metric, machine, method, last_good, first_bad, "
-    "first_bad_time, point_index, segment_start, segment_end, before, after, change, change_lower, "
-    "change_upper, p_value, "
-    "kind, status, detected_at";
-
-// NULL for a value that is not a number (an interval that could not be computed).
-std::optional<double> finite_or_null(double v) {
-  if (std::isfinite(v)) return v;
-  return std::nullopt;
-}
-
-double real_or_nan(const Stmt& s, int col) {
-  return s.is_null(col) ? std::numeric_limits<double>::quiet_NaN() : s.real(col);
-}
-
-}  // namespace
 
 Status SqliteStore::require_history() const {
   if (schema_version_ < kHistoryVersion)
     return error("this database predates history (schema " + std::to_string(schema_version_) +
                  "); open it once for writing, or run `benchguard db migrate`, to add it");
   return ok_status();
-}
-
-Result<std::vector<SeriesState>> SqliteStore::load_series_states() {
-  BG_TRY(require_history());
-  std::vector<SeriesState> out;
-  BG_ASSIGN(Stmt stmt, db_->prepare("SELECT series_key, settings, points, digest, updated_at "
-                                    "FROM history_series ORDER BY series_key"));
-  while (true) {
-    BG_ASSIGN(bool row, stmt.step());
-    if (!row) break;
-    out.push_back({stmt.text(0), stmt.text(1), stmt.int64(2), stmt.text(3), stmt.int64(4)});
-  }
-  return out;
-}
-
-Result<std::vector<ChangeRecord>> SqliteStore::load_changes() {
-  BG_TRY(require_history());
-  std::vector<ChangeRecord> out;
-  BG_ASSIGN(Stmt stmt, db_->prepare("SELECT " + kChangeColumns +
-                                    " FROM change_points ORDER BY series_key, point_index"));
-  while (true) {
-    BG_ASSIGN(bool row, stmt.step());
-    if (!row) break;
-    ChangeRecord c;
-    c.id = stmt.text(0);
-    c.series_key = stmt.text(1);
-    c.benchmark = stmt.text(2);
-    c.variant = stmt.text(3);
-    c.metric = stmt.text(4);
-    c.machine = stmt.text(5);
-    c.method = stmt.text(6);
-    c.last_good = stmt.text(7);
-    c.first_bad = stmt.text(8);
-    c.first_bad_time = stmt.int64(9);
-    c.index = stmt.int64(10);
-    c.segment_start = stmt.int64(11);
-    c.segment_end = stmt.int64(12);
-    c.before = real_or_nan(stmt, 13);
-    c.after = real_or_nan(stmt, 14);
-    c.change = real_or_nan(stmt, 15);
-    c.change_lower = real_or_nan(stmt, 16);
-    c.change_upper = real_or_nan(stmt, 17);
-    c.p_value = real_or_nan(stmt, 18);
-    c.kind = stmt.text(19);
-    c.status = stmt.text(20);
-    c.detected_at = stmt.int64(21);
-    out.push_back(std::move(c));
-  }
-  return out;
 }
 
 Status SqliteStore::save_detection(const std::vector<SeriesState>& states,
@@ -113,19 +43,6 @@ Status SqliteStore::save_detection(const std::vector<SeriesState>& states,
                    st.error().message);
   }
   return txn.commit();
-}
-
-Result<std::vector<AckRecord>> SqliteStore::load_acks() {
-  BG_TRY(require_history());
-  std::vector<AckRecord> out;
-  BG_ASSIGN(Stmt stmt, db_->prepare("SELECT change_id, reason, acked_at FROM change_acks "
-                                    "ORDER BY acked_at, change_id"));
-  while (true) {
-    BG_ASSIGN(bool row, stmt.step());
-    if (!row) break;
-    out.push_back({stmt.text(0), stmt.text(1), stmt.int64(2)});
-  }
-  return out;
 }
 
 Result<bool> SqliteStore::set_ack(const AckRecord& ack) {

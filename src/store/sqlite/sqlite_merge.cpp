@@ -9,9 +9,7 @@
 
 namespace benchguard::store::sqlite {
 Result<MergeCounts> SqliteStore::merge_from(const std::string& other_path) {
-  BG_TRY(require_writable());
-  BG_TRY(require_latest());
-  BG_TRY(flush());
+  BG_TRY(before_write());
   std::error_code ec;
   if (std::filesystem::equivalent(other_path, db_->path(), ec))
     return error("cannot merge a database into itself");
@@ -43,37 +41,11 @@ Result<MergeCounts> SqliteStore::merge_from(const std::string& other_path) {
   BG_ASSIGN(auto metrics, source.read_metrics());
   BG_ASSIGN(std::vector<RunSummary> runs, source.list_runs());
 
-  MergeCounts counts;
-  auto merged = [&]() -> Status {
-    // One transaction for everything: a failure leaves this database as it was.
-    BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
-    // Metrics the target lacks arrive with their unit and direction.
-    for (const auto& [id, metric] : metrics) BG_TRY(insert_metric(metric));
-    // Oldest first, so that ids here grow with time as they did there.
-    for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
-      const RunSummary& summary = *it;
-      bool present = false;
-      {
-        BG_ASSIGN(Stmt known, db_->prepare("SELECT 1 FROM runs WHERE uuid = ?"));
-        BG_ASSIGN(present, known.bind(1, summary.uuid).step());
-      }
-      if (present) {
-        ++counts.runs_skipped;
-        continue;
-      }
-      BG_ASSIGN(RunData data, source.read_run(summary.id));
-      BG_TRY(insert_run_data(data));
-      for (const auto& v : data.variants)
-        counts.instances_added += static_cast<int64_t>(v.instances.size());
-      ++counts.runs_added;
-    }
-    return txn.commit();
-  }();
-  if (!merged.ok()) {
-    clear_caches();  // ids created in the rolled-back transaction are gone
-    return disk_full_error(merged.error(), "nothing was merged");
-  }
-  return counts;
+  std::vector<MetricInfo> declared;
+  declared.reserve(metrics.size());
+  for (auto& [id, metric] : metrics) declared.push_back(std::move(metric));
+  return merge_runs(declared, runs,
+                    [&](const RunSummary& summary) { return source.read_run(summary.id, {}); });
 }
 
 }  // namespace benchguard::store::sqlite

@@ -14,9 +14,7 @@ const std::string kSelected = " WHERE v.benchmark_id = ?1 AND (?2 = 0 OR r.start
 }  // namespace
 
 Result<PruneCounts> SqliteStore::prune(const PruneFilter& filter) {
-  BG_TRY(require_writable());
-  BG_TRY(require_latest());
-  BG_TRY(flush());
+  BG_TRY(before_write());
   BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
   int64_t benchmark = 0;
   {

@@ -1,23 +1,17 @@
-// Reading runs back: list_runs, run references, load_run.
+// Reading runs back: list_runs, the runs a reference may name, a run's rows.
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <optional>
 #include <unordered_map>
 
 #include "store/run_counts.hpp"
-#include "store/sqlite/json_columns.hpp"
+#include "store/sql_rows.hpp"
 #include "store/sqlite/migrate.hpp"
 #include "store/sqlite/sqlite_store.hpp"
 
 namespace benchguard::store::sqlite {
 namespace {
-
-bool all_digits(const std::string& s) {
-  return !s.empty() && s.size() < 19 &&
-         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
-}
 
 // Reads every row of a key/value table for one run, in insertion order.
 Result<KeyValues> read_key_values(Db& db, std::string_view sql, int64_t run_id) {
@@ -50,16 +44,7 @@ Result<std::vector<RunSummary>> SqliteStore::list_runs(const ListOptions& option
     while (true) {
       BG_ASSIGN(bool row, stmt.step());
       if (!row) break;
-      RunSummary s;
-      s.id = stmt.int64(0);
-      s.uuid = stmt.text(1);
-      s.started_at = stmt.int64(2);
-      s.finished_at = stmt.int64(3);
-      s.status = stmt.text(4);
-      s.suite = stmt.text(5);
-      s.hostname = stmt.text(6);
-      s.git_commit = stmt.text(7);
-      s.git_branch = stmt.text(8);
+      RunSummary s = run_summary_from(stmt);
       if (kept_counts) {
         s.benchmarks = static_cast<int>(stmt.int64(9));
         s.instances = static_cast<int>(stmt.int64(10));
@@ -137,54 +122,34 @@ Result<std::string> SqliteStore::measurements_stamp() {
   return fmt::format("{}:{}:{}", stmt.int64(0), stmt.int64(1), stmt.int64(2));
 }
 
-Result<int64_t> SqliteStore::resolve_ref(const std::string& ref) {
-  if (ref.empty() || ref == "latest") {
-    BG_ASSIGN(Stmt stmt, db_->prepare("SELECT id FROM runs ORDER BY started_at DESC, id DESC "
-                                      "LIMIT 1"));
-    BG_ASSIGN(bool row, stmt.step());
-    if (!row) return error("no runs stored yet");
-    return stmt.int64(0);
+Status SqliteStore::each_row(const std::string& sql,
+                             const std::function<void(const SqlRow&)>& row) {
+  BG_ASSIGN(Stmt stmt, db_->prepare(sql));
+  const SqlRowOf<Stmt> current(stmt);
+  while (true) {
+    BG_ASSIGN(bool more, stmt.step());
+    if (!more) return ok_status();
+    row(current);
   }
-  if (all_digits(ref)) {
-    BG_ASSIGN(Stmt stmt, db_->prepare("SELECT id FROM runs WHERE id = ?"));
-    BG_ASSIGN(bool row, stmt.bind(1, std::stoll(ref)).step());
-    if (row) return stmt.int64(0);
-  }
-  {
-    BG_ASSIGN(Stmt stmt, db_->prepare("SELECT id FROM runs WHERE uuid = ?"));
-    BG_ASSIGN(bool row, stmt.bind(1, ref).step());
-    if (row) return stmt.int64(0);
-  }
-  // A uuid prefix, case-insensitive as uuids are hex; a few matches suffice to list.
-  BG_ASSIGN(Stmt stmt, db_->prepare("SELECT id, uuid FROM runs WHERE lower(substr(uuid, 1, "
-                                    "length(?1))) = lower(?1) ORDER BY uuid LIMIT 4"));
-  stmt.bind(1, ref);
+}
+
+Result<std::vector<std::pair<int64_t, std::string>>> SqliteStore::find_runs(
+    RunMatch match, const std::string& ref) {
+  // By RunMatch: the newest, by id, by uuid, by uuid prefix.
+  static const char* const kSql[] = {
+      "SELECT id, uuid FROM runs ORDER BY started_at DESC, id DESC LIMIT 1",
+      "SELECT id, uuid FROM runs WHERE id = ?", "SELECT id, uuid FROM runs WHERE uuid = ?",
+      "SELECT id, uuid FROM runs WHERE lower(substr(uuid, 1, length(?1))) = lower(?1) ORDER BY "
+      "uuid LIMIT 4"};
+  BG_ASSIGN(Stmt stmt, db_->prepare(kSql[static_cast<int>(match)]));
+  if (match == RunMatch::kId) stmt.bind(1, std::stoll(ref));
+  if (match == RunMatch::kUuid || match == RunMatch::kUuidPrefix) stmt.bind(1, ref);
   std::vector<std::pair<int64_t, std::string>> matches;
   while (true) {
     BG_ASSIGN(bool row, stmt.step());
-    if (!row) break;
+    if (!row) return matches;
     matches.emplace_back(stmt.int64(0), stmt.text(1));
   }
-  if (matches.empty())
-    return error("no run matches '" + ref + "' (give latest, a run id, or a uuid or its prefix)");
-  if (matches.size() > 1) {
-    std::string listed;
-    for (size_t i = 0; i < matches.size() && i < 3; ++i)
-      listed += (i ? ", " : "") + matches[i].second;
-    if (matches.size() > 3) listed += ", ...";
-    return error("run reference '" + ref + "' is ambiguous: it matches " + listed +
-                 "; give more of the uuid");
-  }
-  return matches.front().first;
-}
-
-Result<RunData> SqliteStore::load_run(const std::string& ref, const LoadOptions& options) {
-  BG_TRY(require_readable());
-  BG_ASSIGN(Transaction snapshot, Transaction::begin_read(*db_));
-  BG_ASSIGN(int64_t run_id, resolve_ref(ref));
-  BG_ASSIGN(RunData data, read_run(run_id, options));
-  BG_TRY(snapshot.commit());
-  return data;
 }
 
 Result<RunRecord> SqliteStore::read_run_record(int64_t run_id) {
@@ -195,17 +160,7 @@ Result<RunRecord> SqliteStore::read_run_record(int64_t run_id) {
                                       "command_line FROM runs WHERE id = ?"));
     BG_ASSIGN(bool row, stmt.bind(1, run_id).step());
     if (!row) return error("no run with id " + std::to_string(run_id));
-    r.uuid = stmt.text(0);
-    r.started_at = stmt.int64(1);
-    r.finished_at = stmt.int64(2);
-    r.status = stmt.text(3);
-    r.suite = stmt.text(4);
-    r.suite_path = stmt.text(5);
-    r.hostname = stmt.text(6);
-    r.git_commit = stmt.text(7);
-    r.git_branch = stmt.text(8);
-    r.git_dirty = stmt.int64(9) != 0;
-    r.command_line = stmt.text(10);
+    r = run_record_from(stmt);
   }
   BG_ASSIGN(r.labels,
             read_key_values(*db_, "SELECT key, value FROM run_labels WHERE run_id = ? ORDER BY id",
@@ -236,21 +191,9 @@ Result<std::vector<int64_t>> SqliteStore::read_variants(int64_t run_id, RunData&
     BG_ASSIGN(bool row, stmt.step());
     if (!row) return ids;
     ids.push_back(stmt.int64(0));
-    const std::string what = "variant " + std::to_string(stmt.int64(0));
-    VariantRecord v;
-    v.benchmark = stmt.text(1);
-    v.name = stmt.text(2);
-    auto command = command_from_json(stmt.text(3), what + " command");
-    auto params = key_values_from_json(stmt.text(4), what + " params");
-    auto env = key_values_from_json(stmt.text(5), what + " env");
-    if (!command.ok()) return error(command.error().message);
-    if (!params.ok()) return error(params.error().message);
-    if (!env.ok()) return error(env.error().message);
-    v.command = std::move(command).value();
-    v.params = std::move(params).value();
-    v.env = std::move(env).value();
-    v.config_json = stmt.text(6);
-    data.variants.push_back(VariantData{std::move(v), {}, {}, {}, {}});
+    auto v = variant_from(stmt);
+    if (!v.ok()) return error(v.error().message);
+    data.variants.push_back(VariantData{std::move(v).value(), {}, {}, {}, {}});
   }
 }
 

@@ -11,6 +11,7 @@
 #include <unordered_set>
 
 #include "core/instance_table.hpp"
+#include "store/sql_rows.hpp"
 #include "store/sqlite/iteration_columns.hpp"
 #include "store/sqlite/migrate.hpp"
 #include "store/sqlite/sqlite_store.hpp"
@@ -60,7 +61,7 @@ Status read_iteration_rows(Db& db, int64_t run_id, const InstanceMap& instances,
       if (metric_name == nullptr) continue;
     }
     // NULL is how a NaN was stored.
-    const double value = stmt.is_null(9) ? std::numeric_limits<double>::quiet_NaN() : stmt.real(9);
+    const double value = real_or_nan(stmt, 9);
     owner->iterations.back().metrics.emplace_back(*metric_name, value);
   }
   return ok_status();
@@ -177,9 +178,8 @@ Result<std::vector<std::pair<int64_t, MetricInfo>>> SqliteStore::read_metrics() 
   while (true) {
     BG_ASSIGN(bool row, stmt.step());
     if (!row) return out;
-    const Direction d =
-        stmt.text(3) == "higher" ? Direction::kHigherIsBetter : Direction::kLowerIsBetter;
-    out.emplace_back(stmt.int64(0), MetricInfo{stmt.text(1), stmt.text(2), d});
+    out.emplace_back(stmt.int64(0),
+                     MetricInfo{stmt.text(1), stmt.text(2), direction_of(stmt.text(3))});
   }
 }
 
@@ -232,29 +232,7 @@ Status SqliteStore::read_instance_rows(int64_t run_id,
     while (true) {
       BG_ASSIGN(bool row, stmt.step());
       if (!row) break;
-      InstanceRecord in;
-      in.index = static_cast<int>(stmt.int64(2));
-      in.order = stmt.int64(3);
-      in.start_ns = stmt.int64(4);
-      in.end_ns = stmt.int64(5);
-      in.started_at = stmt.int64(6);
-      in.exit_code = static_cast<int>(stmt.int64(7));
-      in.signal = static_cast<int>(stmt.int64(8));
-      in.timed_out = stmt.int64(9) != 0;
-      in.failure = stmt.text(10);
-      in.user_s = stmt.real(11);
-      in.sys_s = stmt.real(12);
-      in.max_rss_bytes = stmt.int64(13);
-      in.mem_peak_bytes = stmt.int64(14);
-      in.mem_avg_bytes = stmt.real(15);
-      in.mem_samples = static_cast<int>(stmt.int64(16));
-      if (!stmt.is_null(17)) in.instructions = stmt.int64(17);
-      if (!stmt.is_null(18)) in.cycles = stmt.int64(18);
-      in.cpus = stmt.text(19);
-      in.schedule_tag = stmt.text(20);
-      in.schedule = stmt.text(21);
-      in.timed_outside = stmt.int64(22) != 0;
-      in.rss_floor_bytes = stmt.int64(23);
+      InstanceRecord in = instance_from(stmt);
       const auto variant = variant_pos.find(stmt.int64(1));
       if (variant == variant_pos.end()) continue;
       const size_t v = variant->second;
@@ -273,15 +251,7 @@ Status SqliteStore::read_instance_rows(int64_t run_id,
     BG_TRY(read_iteration_rows(*db_, run_id, instances, metric_names));
   if (schema_version_ >= kInstanceCountsVersion)
     BG_TRY(read_instance_counts(*db_, instances, metric_names));
-  for (auto& v : data.variants)
-    for (auto& in : v.instances) {
-      if (!in.timed_outside) continue;
-      // Stored as the instance's columns alone (0004), or as one row without metric values.
-      if (in.iterations.empty())
-        in.iterations.push_back(outside_iteration(in));
-      else if (in.iterations.size() == 1 && in.iterations[0].metrics.empty())
-        in.iterations[0].metrics = outside_metrics(in);
-    }
+  for (auto& v : data.variants) complete_outside_iterations(v.instances);
   return ok_status();
 }
 
@@ -348,25 +318,13 @@ Status SqliteStore::read_instances(int64_t run_id, const std::vector<int64_t>& v
                            "s.median, s.min, s.max FROM summaries s JOIN variants v "
                            "ON v.id = s.variant_id WHERE v.run_id = ? ORDER BY s.id"));
     stmt.bind(1, run_id);
-    const auto optional_real = [&](int col) -> std::optional<double> {
-      if (stmt.is_null(col)) return std::nullopt;
-      return stmt.real(col);
-    };
     while (true) {
       BG_ASSIGN(bool row, stmt.step());
       if (!row) break;
       const auto variant = variant_pos.find(stmt.int64(0));
       const auto name = metric_names.find(stmt.int64(1));
       if (variant == variant_pos.end() || name == metric_names.end()) continue;
-      SummaryRecord summary;
-      summary.metric = name->second;
-      summary.count = stmt.int64(2);
-      summary.mean = optional_real(3).value_or(std::numeric_limits<double>::quiet_NaN());
-      summary.stddev = optional_real(4);
-      summary.median = optional_real(5);
-      summary.min = optional_real(6);
-      summary.max = optional_real(7);
-      data.variants[variant->second].summaries.push_back(std::move(summary));
+      data.variants[variant->second].summaries.push_back(summary_from(stmt, name->second));
     }
   }
   std::unordered_map<std::string_view, const MetricInfo*> by_name;

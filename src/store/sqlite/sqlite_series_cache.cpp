@@ -1,5 +1,6 @@
 // The series cache (migration 0011, docs/store.md): bytes analysis derived from a finished
 // run, read with the run in one snapshot.
+#include <optional>
 #include <string>
 
 #include "store/checksum.hpp"
@@ -15,32 +16,17 @@ constexpr const char* kCacheKept =
 
 }  // namespace
 
-Result<CachedRun> SqliteStore::load_cached_run(int64_t run_id, const std::string& key,
-                                               const LoadOptions& options) {
-  BG_TRY(require_readable());
-  BG_ASSIGN(Transaction snapshot, Transaction::begin_read(*db_));
-  CachedRun out;
-  if (schema_version_ >= kSeriesCacheVersion) {
-    BG_ASSIGN(Stmt stmt,
-              db_->prepare("SELECT data FROM series_cache WHERE run_id = ? AND key = ?"));
-    BG_ASSIGN(bool row, stmt.bind_all(run_id, key).step());
-    if (row) out.cache = std::string(stmt.blob(0));
-  }
-  if (out.cache) {
-    out.data.id = run_id;
-    BG_ASSIGN(out.data.run, read_run_record(run_id));
-    BG_TRY(apply_effective_status(out.data.run, run_id));
-  } else {
-    BG_ASSIGN(out.data, read_run(run_id, options));
-  }
-  BG_TRY(snapshot.commit());
-  return out;
+Result<std::optional<std::string>> SqliteStore::read_series_cache(int64_t run_id,
+                                                                  const std::string& key) {
+  if (schema_version_ < kSeriesCacheVersion) return std::optional<std::string>();
+  BG_ASSIGN(Stmt stmt, db_->prepare("SELECT data FROM series_cache WHERE run_id = ? AND key = ?"));
+  BG_ASSIGN(bool row, stmt.bind_all(run_id, key).step());
+  if (!row) return std::optional<std::string>();
+  return std::optional<std::string>(stmt.blob(0));
 }
 
 Status SqliteStore::save_series_cache(const std::vector<SeriesCacheEntry>& entries) {
-  BG_TRY(require_writable());
-  BG_TRY(require_latest());
-  BG_TRY(flush());
+  BG_TRY(before_write());
   BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
   for (const auto& e : entries) {
     std::string uuid;

@@ -6,53 +6,33 @@
 
 #include "store/checksum.hpp"
 #include "store/run_counts.hpp"
+#include "store/sql_rows.hpp"
 #include "store/sqlite/iteration_columns.hpp"
-#include "store/sqlite/json_columns.hpp"
 #include "store/sqlite/migrate.hpp"
 
 namespace benchguard::store::sqlite {
 namespace {
 
-const char* direction_text(Direction d) {
-  return d == Direction::kHigherIsBetter ? "higher" : "lower";
-}
-
 constexpr const char* kDiskFullRun =
     "the run keeps the instances stored before and is marked interrupted";
-
-// A failure string is NULL when empty, so that "WHERE failure IS NULL" finds successes.
-std::optional<std::string> null_if_empty(const std::string& s) {
-  if (s.empty()) return std::nullopt;
-  return s;
-}
 
 }  // namespace
 
 SqliteStore::SqliteStore(std::unique_ptr<Db> db, int schema_version, std::string location,
                          bool read_only)
-    : db_(std::move(db)),
-      schema_version_(schema_version),
-      location_(location.empty() ? std::string(db_->path()) : std::move(location)),
-      read_only_(read_only) {}
+    : StoreCore(schema_version, read_only),
+      db_(std::move(db)),
+      location_(location.empty() ? std::string(db_->path()) : std::move(location)) {}
 
 Status SqliteStore::require_latest() const {
-  const int latest = latest_schema_version();
-  if (schema_version_ == latest) return ok_status();
-  return error("database schema version " + std::to_string(schema_version_) +
-               " is older than this benchguard (" + std::to_string(latest) +
-               "); run `benchguard db migrate`");
+  if (schema_version_ == latest_schema_version()) return ok_status();
+  return schema_error("is older than this benchguard", latest_schema_version());
 }
 
 Status SqliteStore::require_readable() const {
   if (schema_version_ >= kOldestReadableVersion) return ok_status();
-  return error("database schema version " + std::to_string(schema_version_) +
-               " is older than this benchguard reads (" + std::to_string(kOldestReadableVersion) +
-               "); run `benchguard db migrate --db " + db_->path() + "`");
-}
-
-Status SqliteStore::require_writable() const {
-  if (!read_only_) return ok_status();
-  return error("opened read-only; this command cannot write to the database");
+  return schema_error("is older than this benchguard reads", kOldestReadableVersion,
+                      " --db " + db_->path());
 }
 
 Error SqliteStore::disk_full_error(const Error& e, const std::string& what) {
@@ -66,28 +46,25 @@ Result<SchemaStatus> SqliteStore::schema_status() {
 
 // ---------------------------------------------------------------- row writers
 
-Result<int64_t> SqliteStore::insert_run(const RunRecord& run) {
-  if (run.uuid.empty()) return error("cannot store a run without a uuid");
-  BG_ASSIGN(Stmt exists, db_->prepare("SELECT 1 FROM runs WHERE uuid = ?"));
-  BG_ASSIGN(bool taken, exists.bind(1, run.uuid).step());
-  if (taken) return error("a run with uuid " + run.uuid + " is already stored");
-  RunRecord stored = run;
-  if (stored.status.empty()) stored.status = "running";
+Result<int64_t> SqliteStore::insert_run_row(const RunRecord& run, int64_t checksum) {
   BG_ASSIGN(Stmt insert,
             db_->prepare("INSERT INTO runs(uuid, started_at, finished_at, status, suite, "
                          "suite_path, hostname, git_commit, git_branch, git_dirty, "
                          "command_line, checksum) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)"));
   BG_TRY(insert
-             .bind_all(run.uuid, run.started_at, run.finished_at, stored.status, run.suite,
+             .bind_all(run.uuid, run.started_at, run.finished_at, run.status, run.suite,
                        run.suite_path, run.hostname, run.git_commit, run.git_branch, run.git_dirty,
-                       run.command_line, run_checksum(stored))
+                       run.command_line, checksum)
              .run());
-  const int64_t run_id = db_->last_insert_rowid();
-  BG_ASSIGN(Stmt label, db_->prepare("INSERT INTO run_labels(run_id, key, value) VALUES(?,?,?)"));
-  for (const auto& [k, v] : run.labels) BG_TRY(label.bind_all(run_id, k, v).run());
-  BG_ASSIGN(Stmt artifact, db_->prepare("INSERT INTO artifacts(run_id, key, value) VALUES(?,?,?)"));
-  for (const auto& [k, v] : run.artifacts) BG_TRY(artifact.bind_all(run_id, k, v).run());
-  return run_id;
+  return db_->last_insert_rowid();
+}
+
+Status SqliteStore::insert_run_values(const std::string& table, int64_t run_id,
+                                      const KeyValues& values) {
+  BG_ASSIGN(Stmt insert,
+            db_->prepare("INSERT INTO " + table + "(run_id, key, value) VALUES(?,?,?)"));
+  for (const auto& [k, v] : values) BG_TRY(insert.bind_all(run_id, k, v).run());
+  return ok_status();
 }
 
 Result<int64_t> SqliteStore::benchmark_id(const std::string& name) {
@@ -111,60 +88,51 @@ Status SqliteStore::insert_metric(const MetricInfo& metric) {
       .run();
 }
 
-Result<int64_t> SqliteStore::metric_id(const std::string& name) {
-  if (auto it = metric_ids_.find(name); it != metric_ids_.end()) return it->second;
+Result<int64_t> SqliteStore::stored_metric_id(const std::string& name) {
   const MetricInfo* builtin = find_builtin_metric(name);
   BG_TRY(insert_metric(builtin ? *builtin : MetricInfo{name, "", Direction::kLowerIsBetter}));
   BG_ASSIGN(Stmt select, db_->prepare("SELECT id FROM metrics WHERE name = ?"));
   BG_ASSIGN(bool row, select.bind(1, name).step());
   if (!row) return error("metric '" + name + "' vanished while being stored");
-  metric_ids_.emplace(name, select.int64(0));
   return select.int64(0);
 }
 
-Result<int64_t> SqliteStore::insert_variant(int64_t run_id, const VariantRecord& variant) {
-  BG_ASSIGN(int64_t bench, benchmark_id(variant.benchmark));
+Result<bool> SqliteStore::has_run(const std::string& uuid) {
+  BG_ASSIGN(Stmt known, db_->prepare("SELECT 1 FROM runs WHERE uuid = ?"));
+  return known.bind(1, uuid).step();
+}
+
+Result<bool> SqliteStore::has_variant(int64_t run_id, int64_t benchmark, const std::string& name) {
   BG_ASSIGN(Stmt dup, db_->prepare("SELECT 1 FROM variants WHERE run_id = ? AND "
                                    "benchmark_id = ? AND name = ?"));
-  BG_ASSIGN(bool taken, dup.bind_all(run_id, bench, variant.name).step());
-  if (taken)
-    return error("run " + std::to_string(run_id) + " already has variant '" + variant.name +
-                 "' of benchmark '" + variant.benchmark + "'");
-  VariantColumns columns{"",
-                         variant.benchmark,
-                         variant.name,
-                         command_to_json(variant.command),
-                         key_values_to_json(variant.params),
-                         key_values_to_json(variant.env),
-                         variant.config_json};
-  {
-    BG_ASSIGN(Stmt uuid, db_->prepare("SELECT uuid FROM runs WHERE id = ?"));
-    BG_ASSIGN(bool found, uuid.bind(1, run_id).step());
-    if (!found) return error("no run with id " + std::to_string(run_id));
-    columns.run_uuid = uuid.text(0);
-  }
+  return dup.bind_all(run_id, benchmark, name).step();
+}
+
+Result<std::optional<std::string>> SqliteStore::run_uuid(int64_t run_id) {
+  BG_ASSIGN(Stmt uuid, db_->prepare("SELECT uuid FROM runs WHERE id = ?"));
+  BG_ASSIGN(bool found, uuid.bind(1, run_id).step());
+  return found ? std::optional<std::string>(uuid.text(0)) : std::nullopt;
+}
+
+Result<int64_t> SqliteStore::insert_variant_row(int64_t run_id, int64_t benchmark,
+                                                const VariantColumns& columns, int64_t checksum) {
   BG_ASSIGN(Stmt insert, db_->prepare("INSERT INTO variants(run_id, benchmark_id, name, command, "
                                       "params, env, config_json, checksum) "
                                       "VALUES(?,?,?,?,?,?,?,?)"));
   BG_TRY(insert
-             .bind_all(run_id, bench, columns.name, columns.command, columns.params, columns.env,
-                       columns.config_json, variant_checksum(columns))
+             .bind_all(run_id, benchmark, columns.name, columns.command, columns.params,
+                       columns.env, columns.config_json, checksum)
              .run());
-  const int64_t id = db_->last_insert_rowid();
-  variant_keys_[id] = variant_key(columns.run_uuid, variant.benchmark, variant.name);
-  return id;
+  return db_->last_insert_rowid();
 }
 
-Result<std::string> SqliteStore::variant_key_of(int64_t variant_id) {
-  if (auto it = variant_keys_.find(variant_id); it != variant_keys_.end()) return it->second;
+Result<std::optional<std::string>> SqliteStore::stored_variant_key(int64_t variant_id) {
   BG_ASSIGN(Stmt stmt, db_->prepare("SELECT r.uuid, b.name, v.name FROM variants v JOIN runs r ON "
                                     "r.id = v.run_id JOIN benchmarks b ON b.id = v.benchmark_id "
                                     "WHERE v.id = ?"));
   BG_ASSIGN(bool found, stmt.bind(1, variant_id).step());
-  if (!found) return error("no variant with id " + std::to_string(variant_id));
-  std::string key = variant_key(stmt.text(0), stmt.text(1), stmt.text(2));
-  variant_keys_.emplace(variant_id, key);
-  return key;
+  if (!found) return std::optional<std::string>();
+  return std::optional<std::string>(variant_key(stmt.text(0), stmt.text(1), stmt.text(2)));
 }
 
 Status SqliteStore::insert_instance(int64_t variant_id, const InstanceRecord& in) {
@@ -234,28 +202,17 @@ Status SqliteStore::insert_summary(int64_t variant_id, const SummaryRecord& s) {
       .run();
 }
 
-Result<int64_t> SqliteStore::insert_run_data(const RunData& data) {
-  BG_ASSIGN(int64_t run_id, insert_run(data.run));
-  for (const auto& v : data.variants) {
-    BG_ASSIGN(int64_t variant_id, insert_variant(run_id, v.variant));
-    for (const auto& instance : v.instances) BG_TRY(insert_instance(variant_id, instance));
-    for (const auto& summary : v.summaries) BG_TRY(insert_summary(variant_id, summary));
-  }
-  if (schema_version_ >= kRunCountsVersion && data.run.status != "running") {
-    const RunCounts counts = run_counts_of(data);
-    BG_ASSIGN(Stmt stmt, db_->prepare("INSERT INTO run_counts(run_id, benchmarks, instances) "
-                                      "VALUES(?,?,?)"));
-    BG_TRY(stmt.bind_all(run_id, counts.benchmarks, counts.instances).run());
-  }
-  return run_id;
+Status SqliteStore::keep_run_counts(int64_t run_id, const RunCounts& counts) {
+  if (schema_version_ < kRunCountsVersion) return ok_status();
+  BG_ASSIGN(Stmt stmt, db_->prepare("INSERT INTO run_counts(run_id, benchmarks, instances) "
+                                    "VALUES(?,?,?)"));
+  return stmt.bind_all(run_id, counts.benchmarks, counts.instances).run();
 }
 
 // ---------------------------------------------------------------- public writers
 
 Result<int64_t> SqliteStore::begin_run(const RunRecord& run) {
-  BG_TRY(require_writable());
-  BG_TRY(require_latest());
-  BG_TRY(flush());
+  BG_TRY(before_write());
   // The instance log's lock tells readers that this writer lives (writer.hpp). Where no log
   // can be made, the process id and start time alone tell it.
   if (!log_.has_value()) {
@@ -273,23 +230,8 @@ Result<int64_t> SqliteStore::begin_run(const RunRecord& run) {
   return run_id;
 }
 
-Result<int64_t> SqliteStore::add_variant(int64_t run_id, const VariantRecord& variant) {
-  BG_TRY(require_writable());
-  BG_TRY(require_latest());
-  BG_TRY(flush());
-  BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
-  BG_ASSIGN(Stmt run, db_->prepare("SELECT 1 FROM runs WHERE id = ?"));
-  BG_ASSIGN(bool found, run.bind(1, run_id).step());
-  if (!found) return error("no run with id " + std::to_string(run_id));
-  BG_ASSIGN(int64_t variant_id, insert_variant(run_id, variant));
-  BG_TRY(txn.commit());
-  return variant_id;
-}
-
 Status SqliteStore::add_instance(int64_t variant_id, const InstanceRecord& instance) {
-  BG_TRY(require_writable());
-  BG_TRY(require_latest());
-  BG_TRY(flush());  // instances are stored in the order they were given
+  BG_TRY(before_write());  // batched instances first: instances are stored in the order given
   auto written = [&]() -> Status {
     BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
     if (auto s = insert_instance(variant_id, instance); !s.ok()) {
@@ -309,48 +251,11 @@ Status SqliteStore::add_instance(int64_t variant_id, const InstanceRecord& insta
   return written;
 }
 
-Status SqliteStore::declare_metrics(const std::vector<MetricInfo>& metrics) {
-  BG_TRY(require_writable());
-  BG_TRY(require_latest());
-  BG_TRY(flush());
-  BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
-  for (const auto& m : metrics) BG_TRY(insert_metric(m));
-  return txn.commit();
-}
-
-Result<std::vector<int64_t>> SqliteStore::add_runs(const std::vector<RunData>& runs,
-                                                   const std::vector<MetricInfo>& metrics) {
-  BG_TRY(require_writable());
-  BG_TRY(require_latest());
-  BG_TRY(flush());
-  std::vector<int64_t> ids;
-  auto written = [&]() -> Status {
-    BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
-    for (const auto& m : metrics) BG_TRY(insert_metric(m));
-    for (const auto& data : runs) {
-      BG_ASSIGN(int64_t id, insert_run_data(data));
-      ids.push_back(id);
-    }
-    return txn.commit();
-  }();
-  if (!written.ok()) {
-    clear_caches();  // ids created in the rolled-back transaction are gone
-    return disk_full_error(written.error(), "none of the runs was stored");
-  }
-  return ids;
-}
-
 Status SqliteStore::finish_run(int64_t run_id, int64_t finished_at, const std::string& status,
                                const KeyValues& artifacts) {
-  BG_TRY(require_writable());
-  BG_TRY(require_latest());
-  BG_TRY(flush());
+  BG_TRY(before_write());
   BG_ASSIGN(Transaction txn, Transaction::begin(*db_));
-  if (!artifacts.empty()) {
-    BG_ASSIGN(Stmt artifact,
-              db_->prepare("INSERT INTO artifacts(run_id, key, value) VALUES(?,?,?)"));
-    for (const auto& [k, v] : artifacts) BG_TRY(artifact.bind_all(run_id, k, v).run());
-  }
+  if (!artifacts.empty()) BG_TRY(insert_run_values("artifacts", run_id, artifacts));
   BG_TRY(update_run_end(run_id, finished_at, status));
   return txn.commit();
 }

@@ -1,24 +1,15 @@
 // Runs whose writer is gone: recorded writers (run_writers, 0005), judged by writer.hpp,
 // shown as `interrupted` by readers and marked so by read-write opens and closing writers.
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <filesystem>
-#include <unordered_map>
 
 #include "store/checksum.hpp"
+#include "store/sqlite/migrate.hpp"
 #include "store/sqlite/sqlite_store.hpp"
 
 namespace benchguard::store::sqlite {
 namespace {
-
-constexpr int kRunWritersVersion = 5;
-
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // A gone writer's log that still holds instances nobody has committed yet: marking its run
 // waits until a replay has taken them in.
@@ -130,24 +121,14 @@ Status SqliteStore::apply_effective_status(std::vector<RunSummary>& runs) {
   if (std::none_of(runs.begin(), runs.end(), [](const auto& r) { return r.status == "running"; }))
     return ok_status();
   BG_ASSIGN(auto gone, gone_runs(held_logs_, /*settled_only=*/false));
-  std::unordered_map<int64_t, int64_t> ends(gone.begin(), gone.end());
-  for (auto& r : runs) {
-    const auto it = ends.find(r.id);
-    if (it == ends.end() || r.status != "running") continue;
-    r.status = "interrupted";
-    r.finished_at = it->second;
-  }
+  mark_gone(runs, gone);
   return ok_status();
 }
 
 Status SqliteStore::apply_effective_status(RunRecord& run, int64_t run_id) {
   if (schema_version_ < kRunWritersVersion || run.status != "running") return ok_status();
   BG_ASSIGN(auto gone, gone_runs(held_logs_, /*settled_only=*/false));
-  for (const auto& [id, end] : gone) {
-    if (id != run_id) continue;
-    run.status = "interrupted";
-    run.finished_at = end;
-  }
+  mark_gone(run, run_id, gone);
   return ok_status();
 }
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/gate.hpp"
+#include "analysis/history_load.hpp"
 #include "analysis/series_cache.hpp"
 #include "store/store.hpp"
 #include "support/history_fixture.hpp"

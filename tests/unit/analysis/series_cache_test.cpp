@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "analysis/detection.hpp"
-#include "analysis/gate.hpp"
+#include "analysis/history_load.hpp"
 #include "ingest/ingest.hpp"
 #include "store/checksum.hpp"
 #include "store/store.hpp"

@@ -2,8 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include "measure/process.hpp"
-
 namespace benchguard::measure {
 namespace {
 

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
-#include "measure/process.hpp"
 #include "support/test_support.hpp"
 
 namespace benchguard::measure {

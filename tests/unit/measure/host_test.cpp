@@ -8,7 +8,7 @@
 
 #include "core/version.hpp"
 #include "measure/capture.hpp"
-#include "measure/process.hpp"
+#include "measure/exec_resolve.hpp"
 #include "support/test_support.hpp"
 
 namespace benchguard::measure {

@@ -10,6 +10,7 @@
 #include <regex>
 
 #include "analysis/gate.hpp"
+#include "analysis/history_load.hpp"
 #include "analysis/series_cache.hpp"
 #include "report/html/encode.hpp"
 #include "report/html/page.hpp"
