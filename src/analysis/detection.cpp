@@ -412,6 +412,31 @@ Detection detect_history(const History& history, const DetectOptions& options,
         }
       }
     }
+    // An older alarm (a newer change kept after it) is judged by the points between it and the
+    // next change point: the commits since it may no longer support it either.
+    for (auto& c : part.changes) {
+      const auto at = static_cast<std::size_t>(c.index);
+      if (c.status != "alarm" || c.method != "head" || &c == newest_kept || at == 0 || at >= h)
+        continue;
+      std::size_t end = h + 1;
+      for (const auto& next : part.changes)
+        if (divides(next) && static_cast<std::size_t>(next.index) > at)
+          end = std::min(end, static_cast<std::size_t>(next.index));
+      const std::size_t start = segment_start(at);
+      const std::vector<double> before(values.begin() + static_cast<std::ptrdiff_t>(start),
+                                       values.begin() + static_cast<std::ptrdiff_t>(at));
+      const std::vector<double> since(values.begin() + static_cast<std::ptrdiff_t>(at + 1),
+                                      values.begin() + static_cast<std::ptrdiff_t>(end));
+      stats::SupportOptions so;
+      so.threshold = ho.threshold;
+      const bool increased =
+          (c.kind == "regression") == (s.metric.direction == Direction::kLowerIsBetter);
+      const auto support = stats::check_support(before, values[at], since, increased, so);
+      if (support.undone) {
+        c.status = "undone";
+        part.head.closed.push_back({c.id, support});
+      }
+    }
     if (options.head && !values.empty() && !change_at_head) {
       std::vector<stats::PointMoments> base;
       for (std::size_t i = from; i < h; ++i) base.push_back(moments(s.points[i]));

@@ -72,6 +72,13 @@ struct HeadResult {
   // An alarm closed because the commits since it measure within the threshold of the level
   // before it (stats::check_support; `revert` holds that check), not because they went back.
   bool unsupported = false;
+  // Older alarms of the series (a newer change kept after each) closed at this detection: the
+  // commits between each and the next change point no longer support it (stats::check_support).
+  struct Closed {
+    std::string id;
+    stats::RevertCheck support;
+  };
+  std::vector<Closed> closed;
   bool undoes_kept() const { return !kept_id.empty() && revert.undone; }
 };
 

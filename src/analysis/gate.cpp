@@ -256,6 +256,14 @@ Result<GateReport> gate_history(store::Store& store, const GateOptions& options,
           c.status == "undone" ? "the points after it no longer support it: closed" : "undone"));
       continue;
     }
+    if (head != nullptr && c.status == "undone")
+      for (const auto& closed : head->closed)
+        if (closed.id == c.id)
+          g.notes.push_back(fmt::format(
+              "{} ({}): the {} commits after it measure {:+.1f}% against the {} points before "
+              "it, within the threshold (p = {:.2g}): they do not support it: closed, not failing",
+              c.id, c.benchmark, closed.support.newest_points, 100 * closed.support.from_old,
+              closed.support.old_points, closed.support.p_value));
     if (c.status != "confirmed" && c.status != "alarm") continue;
     if (const auto imp = last_improvement.find(c.series_key);
         imp != last_improvement.end() && imp->second > c.index)

@@ -646,6 +646,35 @@ TEST(AnalysisDetection, AnAlarmTheNewestCommitsUndoClosesItself) {
   EXPECT_EQ(d.changes[0].status, "suspected");
 }
 
+// An older alarm, a newer one kept after it, is judged by the commits between the two: at the
+// old level, they do not support it, and it closes.
+TEST(AnalysisDetection, AnOlderAlarmTheCommitsAfterItDoNotSupportCloses) {
+  const History h = drifting(std::vector<double>(20, 1.0));
+  DetectOptions o;
+  o.verdict.resamples = 2000;
+  const store::ChangeRecord older = alarm_step(h.series.at(0));
+  store::ChangeRecord newer = older;
+  newer.id = change_id(newer.series_key, "c41");
+  newer.last_good = "c40";
+  newer.first_bad = "c41";
+  newer.index = 40;
+  const Detection d = detect_history(h, o, {}, {older, newer}, 7);
+  ASSERT_EQ(d.heads.at(0).closed.size(), 1u);
+  EXPECT_EQ(d.heads[0].closed[0].id, older.id);
+  // c32 to the newest: the newer alarm, at the old level too, closed first.
+  EXPECT_EQ(d.heads[0].closed[0].support.newest_points, 19u);
+  for (const auto& c : d.changes) {
+    if (c.id == older.id) {
+      EXPECT_EQ(c.status, "undone");
+    }
+  }
+  // Ten commits after it at +5%: they support it, and it stays open.
+  std::vector<double> stepped(20, 1.0);
+  std::fill(stepped.begin(), stepped.begin() + 10, 1.05);
+  const Detection kept = detect_history(drifting(stepped), o, {}, {older, newer}, 7);
+  EXPECT_TRUE(kept.heads.at(0).closed.empty());
+}
+
 // A detector's change a commit away from an alarm of the same kind is that alarm: one id.
 TEST(AnalysisDetection, ADetectorsChangeNearAnAlarmIsThatAlarm) {
   const History h = build_history(stepped_runs(), options());  // the step is at c40
