@@ -249,6 +249,15 @@ if want history && [ -x "$build/bench/detection_rules_bench" ]; then
     "${RULES_REPLAY_SERIES:-2000}"
 fi
 
+# The gate over a project's life: series of 300 commits with two regressions replayed one
+# commit at a time through gate on SQLite, every alarm acknowledged or none: alarms per
+# regression, repeats, passes while a regression is open, false alarms per 100 commits.
+if want history && [ -x "$build/bench/gate_replay_bench" ]; then
+  echo
+  echo "== the gate over a project's life: one change, one alarm"
+  "$build/bench/gate_replay_bench" "${REPLAY_SERIES:-4}"
+fi
+
 if want history && [ -x "$build/bench/series_changes_bench" ]; then
   echo
   echo "== change points over history: speed and accuracy (load $(cut -d' ' -f1 /proc/loadavg))"

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <iterator>
 #include <map>
+#include <set>
+#include <span>
 
 #include "core/hash.hpp"
 
@@ -109,6 +111,28 @@ std::size_t instances_in(const HistorySeries& s, std::size_t from, std::size_t t
   return n;
 }
 
+// A detector's change within this many points of a kept change of the same kind is that
+// change, found a little earlier or later.
+constexpr std::size_t kAbsorb = 3;
+
+std::size_t distance(std::size_t a, std::size_t b) {
+  return a > b ? a - b : b - a;
+}
+
+// The mean of values[from, to) (0 when empty).
+double mean_of(std::span<const double> values, std::size_t from, std::size_t to) {
+  if (to <= from) return 0;
+  double sum = 0;
+  for (std::size_t i = from; i < to; ++i) sum += values[i];
+  return sum / static_cast<double>(to - from);
+}
+
+// A change found at the head that stays a change point after newer points arrive.
+bool is_kept(const store::ChangeRecord& r, const std::set<std::string>& acked) {
+  if (r.method != "head" || r.status == "refuted" || r.status == "undone") return false;
+  return r.status == "confirmed" || r.status == "alarm" || acked.contains(r.id);
+}
+
 }  // namespace
 
 std::string detect_settings(const DetectOptions& o) {
@@ -142,8 +166,11 @@ std::string change_id(const std::string& series_key, const std::string& first_ba
 
 Detection detect_history(const History& history, const DetectOptions& options,
                          const std::vector<store::SeriesState>& stored_states,
-                         const std::vector<store::ChangeRecord>& stored_changes, int64_t now) {
+                         const std::vector<store::ChangeRecord>& stored_changes, int64_t now,
+                         const std::vector<store::AckRecord>& acks) {
   Detection out;
+  std::set<std::string> acked;
+  for (const auto& a : acks) acked.insert(a.change_id);
   const std::string settings = detect_settings(options);
   std::map<std::string, const store::SeriesState*> state_of;
   for (const auto& s : stored_states) state_of.emplace(s.series_key, &s);
@@ -241,69 +268,112 @@ Detection detect_history(const History& history, const DetectOptions& options,
           if (earlier->id == id) r.detected_at = std::min(now, earlier->detected_at);
       part.changes.push_back(std::move(r));
     }
-    // A change that measuring its two commits again confirmed (found at the head, then
-    // confirmed by `confirm` or `gate --confirm`) stays open once newer points arrive: its
-    // commits are measured facts, whether or not the series' points around it show the step
-    // to a detector (which may see it for a while and lose it again when a newer commit undoes
-    // it). It follows its first bad point, and stands for the detector's change there, when
-    // there is one, so that it is never lost with that.
+    // Changes kept open after newer points arrive (docs/history.md, "One change, one alarm"):
+    // a change found at the head that measuring its commits again confirmed, that failed the
+    // gate (an alarm), or that was acknowledged. Each follows its first bad point, whether or
+    // not the series' points around it show the step to a detector (which may see it for a
+    // while and lose it again when a newer commit undoes it), and stands for the detector's
+    // change of the same kind within kAbsorb points of it, so that one change keeps one id.
+    // A head change the newest commits undid (status undone) is carried along, no longer kept.
     const std::size_t h = values.size() - 1;
-    std::size_t newest_at = 0;  // the newest kept change: its index, id ("" when none), kind
+    std::size_t newest_at = 0;  // the newest kept change: its index, its record in part.changes
     std::string newest_id;
-    bool newest_regression = false;
     bool stands_for_detector = false;  // a kept change took the place of a detector's
     if (const auto c = changes_of.find(key); c != changes_of.end() && !values.empty())
       for (const auto* r : c->second) {
-        if (r->method != "head" || r->status != "confirmed") continue;
+        if (r->method != "head") continue;
+        const bool kept = is_kept(*r, acked);
+        if (!kept && r->status != "undone") continue;
         std::size_t at = 0;
         while (at < h && point_name(s.points[at]) != r->first_bad) ++at;
         if (at == 0 || at >= h || point_name(s.points[at - 1]) != r->last_good) continue;
-        if (at >= newest_at) {
-          newest_at = at;
-          newest_id = r->id;
-          newest_regression = r->kind == "regression";
+        // Closed, and found by the detector again at the same commit: the detector's stands.
+        if (!kept && std::any_of(part.changes.begin(), part.changes.end(),
+                                 [&](const store::ChangeRecord& x) { return x.id == r->id; }))
+          continue;
+        store::ChangeRecord record = *r;
+        record.index = static_cast<int64_t>(at);
+        if (kept) {
+          if (at >= newest_at) {
+            newest_at = at;
+            newest_id = r->id;
+          }
+          if (std::erase_if(part.changes, [&](const store::ChangeRecord& x) {
+                return x.method != "head" && x.kind == r->kind &&
+                       (x.id == r->id ||
+                        distance(static_cast<std::size_t>(x.index), at) <= kAbsorb);
+              }) > 0)
+            stands_for_detector = true;
         }
-        if (std::erase_if(part.changes,
-                          [&](const store::ChangeRecord& x) { return x.id == r->id; }) > 0)
-          stands_for_detector = true;
-        store::ChangeRecord kept = *r;
-        kept.index = static_cast<int64_t>(at);
-        part.changes.push_back(std::move(kept));
+        part.changes.push_back(std::move(record));
       }
     std::stable_sort(part.changes.begin(), part.changes.end(),
                      [](const auto& a, const auto& b) { return a.index < b.index; });
+    // A change point for the points after it: every change but one closed without being real.
+    const auto divides = [&](const store::ChangeRecord& c) {
+      return c.status != "undone" && c.status != "refuted";
+    };
+    // The start of the segment that ends at `end`: after the newest change point before it,
+    // at most `window` points.
+    const auto segment_start = [&](std::size_t end) {
+      std::size_t start = end > options.window ? end - options.window : 0;
+      for (const auto& c : part.changes)
+        if (divides(c) && static_cast<std::size_t>(c.index) < end)
+          start = std::max(start, static_cast<std::size_t>(c.index));
+      return start;
+    };
+    store::ChangeRecord* newest_kept = nullptr;
+    for (auto& c : part.changes)
+      if (!newest_id.empty() && c.id == newest_id) newest_kept = &c;
+
+    // An alarm's size follows the points that arrive after it: the points since it against the
+    // segment before it (stats::confirm_in_series, the commits as units).
+    if (newest_kept != nullptr && newest_kept->status == "alarm") {
+      const std::size_t start = segment_start(newest_at);
+      if (newest_at - start >= 2) {
+        stats::SeriesConfirmOptions co;
+        co.threshold = std::max(options.verdict.threshold, options.min_magnitude);
+        const auto sized = stats::confirm_in_series(values, start, newest_at, h + 1, co);
+        newest_kept->segment_start = static_cast<int64_t>(start);
+        newest_kept->segment_end = static_cast<int64_t>(h + 1);
+        newest_kept->before = mean_of(values, start, newest_at);
+        newest_kept->after = mean_of(values, newest_at, h + 1);
+        newest_kept->change = sized.change;
+        newest_kept->change_lower = sized.lower;
+        newest_kept->change_upper = sized.upper;
+      }
+    }
 
     // The head check: the newest point against the points since the last change before it.
     part.head.series_key = key;
-    std::size_t from = h > options.window ? h - options.window : 0;
     bool change_at_head = false;
-    for (const auto& c : found) {
+    for (const auto& c : found)
       if (c.index == h) change_at_head = true;
-      if (c.index < h) from = std::max(from, c.index);
-    }
-    // After a kept change, once enough points follow it to be a baseline of their own; until
-    // then the points before it too, so that the newest commit is never left unexamined.
-    const std::size_t after_kept = newest_id.empty() ? from : std::max(from, newest_at);
-    if (h - after_kept >= stats::HeadCheckOptions{}.min_baseline) from = after_kept;
+    std::size_t from = segment_start(h);
+    // A change point with fewer than min_baseline points after it (the head among them) cannot
+    // be a baseline yet: the head is judged against the segment before it, and a head that
+    // moved that change's way to about its level is that change, not a new one (settling).
+    const store::ChangeRecord* settling = nullptr;
+    if (h > from && h - from < stats::HeadCheckOptions{}.min_baseline)
+      for (const auto& c : part.changes)
+        if (divides(c) && static_cast<std::size_t>(c.index) == from) settling = &c;
+    if (settling != nullptr) from = segment_start(from);
     stats::HeadCheckOptions ho;
     ho.confidence = options.head_confidence;
     ho.threshold = std::max(options.verdict.threshold, options.min_magnitude);
     const auto worse = [&](const stats::HeadCheck& hc) {
       return s.metric.direction == Direction::kLowerIsBetter ? hc.change > 0 : hc.change < 0;
     };
-    // The newest change kept that way, when no confirmed change follows it: are the newest commits
+    // The newest change kept, when no confirmed change follows it: are the newest commits
     // back at the level of the points before it (since the change before that), and clearly
     // off the level of the points after it?
-    if (!newest_id.empty() && !change_at_head && options.head) {
+    if (newest_kept != nullptr && !change_at_head && options.head) {
       const std::size_t at = newest_at;
       // A suspected change after it (the detector's false ones among them) says nothing.
       if (std::none_of(part.changes.begin(), part.changes.end(), [&](const auto& c) {
             return static_cast<std::size_t>(c.index) > at && c.status == "confirmed";
           })) {
-        std::size_t start = at > options.window ? at - options.window : 0;
-        for (const auto& c : part.changes)
-          if (static_cast<std::size_t>(c.index) < at)
-            start = std::max(start, static_cast<std::size_t>(c.index));
+        const std::size_t start = segment_start(at);
         stats::RevertOptions ro;
         ro.threshold = ho.threshold;
         const std::size_t newest_from = h + 1 >= ro.newest ? h + 1 - ro.newest : 0;
@@ -318,10 +388,53 @@ Detection detect_history(const History& history, const DetectOptions& options,
           newest.assign(values.begin() + static_cast<std::ptrdiff_t>(newest_from), values.end());
         }
         // The way the change moved the metric: a regression of a lower-is-better metric up.
-        const bool increased =
-            newest_regression == (s.metric.direction == Direction::kLowerIsBetter);
+        const bool increased = (newest_kept->kind == "regression") ==
+                               (s.metric.direction == Direction::kLowerIsBetter);
         part.head.kept_id = newest_id;
         part.head.revert = stats::check_revert(before, after, newest, increased, ro);
+        // An alarm (a suspicion never measured again) closes itself when the newest commits
+        // undid it, or when the commits since it measure within the threshold of the level
+        // before it: the points after it do not support it. It is no longer kept then (a
+        // commit that brings the step back is a new change).
+        if (newest_kept->status == "alarm") {
+          if (!part.head.revert.undone) {
+            stats::SupportOptions so;
+            so.threshold = ho.threshold;
+            const std::vector<double> since(values.begin() + static_cast<std::ptrdiff_t>(at + 1),
+                                            values.end());
+            const auto support = stats::check_support(before, values[at], since, increased, so);
+            if (support.undone) {
+              part.head.revert = support;
+              part.head.unsupported = true;
+            }
+          }
+          if (part.head.revert.undone) newest_kept->status = "undone";
+        }
+      }
+    }
+    // An older alarm (a newer change kept after it) is judged by the points between it and the
+    // next change point: the commits since it may no longer support it either.
+    for (auto& c : part.changes) {
+      const auto at = static_cast<std::size_t>(c.index);
+      if (c.status != "alarm" || c.method != "head" || &c == newest_kept || at == 0 || at >= h)
+        continue;
+      std::size_t end = h + 1;
+      for (const auto& next : part.changes)
+        if (divides(next) && static_cast<std::size_t>(next.index) > at)
+          end = std::min(end, static_cast<std::size_t>(next.index));
+      const std::size_t start = segment_start(at);
+      const std::vector<double> before(values.begin() + static_cast<std::ptrdiff_t>(start),
+                                       values.begin() + static_cast<std::ptrdiff_t>(at));
+      const std::vector<double> since(values.begin() + static_cast<std::ptrdiff_t>(at + 1),
+                                      values.begin() + static_cast<std::ptrdiff_t>(end));
+      stats::SupportOptions so;
+      so.threshold = ho.threshold;
+      const bool increased =
+          (c.kind == "regression") == (s.metric.direction == Direction::kLowerIsBetter);
+      const auto support = stats::check_support(before, values[at], since, increased, so);
+      if (support.undone) {
+        c.status = "undone";
+        part.head.closed.push_back({c.id, support});
       }
     }
     if (options.head && !values.empty() && !change_at_head) {
@@ -330,7 +443,19 @@ Detection detect_history(const History& history, const DetectOptions& options,
       const stats::HeadCheck hc = stats::check_head(base, moments(s.points[h]), ho);
       part.head.check = hc;
       part.head.regression = worse(hc);
-      if (hc.suspected) {
+      // While settling, a head that moved the settling change's way is that change unless it
+      // lies beyond the change's level (the points since it) by more than the threshold and a
+      // new point's prediction interval.
+      if (hc.suspected && settling != nullptr &&
+          (settling->kind == "regression") == part.head.regression && hc.baseline != 0) {
+        const std::size_t at = static_cast<std::size_t>(settling->index);
+        const double level = mean_of(values, at, h) / hc.baseline - 1;
+        const double half_width = (hc.upper - hc.lower) / 2;
+        const bool up = hc.change > 0;
+        const double beyond = up ? hc.change - level : level - hc.change;
+        if (beyond <= ho.threshold + half_width) part.head.part_of = settling->id;
+      }
+      if (hc.suspected && part.head.part_of.empty()) {
         store::ChangeRecord r;
         r.id = change_id(key, point_name(s.points[h]));
         r.series_key = key;
@@ -354,13 +479,15 @@ Detection detect_history(const History& history, const DetectOptions& options,
         r.kind = part.head.regression ? "regression" : "improvement";
         r.status = "suspected";
         r.detected_at = now;
-        // Measured again already (confirmed or refuted): that verdict stays with it.
+        // Measured again already (confirmed or refuted), or failed the gate (an alarm): that
+        // stays with it.
         if (const auto c = changes_of.find(key); c != changes_of.end())
           for (const auto* earlier : c->second)
             if (earlier->id == r.id) {
               r.detected_at = std::min(now, earlier->detected_at);
               if (earlier->method == "head" &&
-                  (earlier->status == "confirmed" || earlier->status == "refuted"))
+                  (earlier->status == "confirmed" || earlier->status == "refuted" ||
+                   earlier->status == "alarm"))
                 r.status = earlier->status;
             }
         part.head.change_id = r.id;

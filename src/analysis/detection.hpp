@@ -58,12 +58,27 @@ struct HeadResult {
   stats::HeadCheck check;
   bool regression = false;  // the head moved the worse way (by the metric's direction)
   std::string change_id;    // of the change record when suspected
-  // When the series' newest change is one confirmed by measuring again, with newer points
-  // after it: that change, and whether the newest commits undid it (stats::check_revert: the
-  // newest 2 points back within the threshold of the points before it, and clearly below the
-  // points after it). Not being clearly worse than the points before it is no evidence.
+  // When the newest point moved the way of a change point fewer than min_baseline points
+  // before it, to about that change's level: that change's id (the head is part of it, not a
+  // new change; docs/history.md, "One change, one alarm").
+  std::string part_of;
+  // When the series' newest change is one kept open (confirmed by measuring again, an alarm,
+  // or acknowledged), with newer points after it: that change, and whether the newest commits undid
+  // it (stats::check_revert: the newest 2 points back within the threshold of the points before it,
+  // and clearly below the points after it). Not being clearly worse than the points before it is no
+  // evidence.
   std::string kept_id;
   stats::RevertCheck revert;
+  // An alarm closed because the commits since it measure within the threshold of the level
+  // before it (stats::check_support; `revert` holds that check), not because they went back.
+  bool unsupported = false;
+  // Older alarms of the series (a newer change kept after each) closed at this detection: the
+  // commits between each and the next change point no longer support it (stats::check_support).
+  struct Closed {
+    std::string id;
+    stats::RevertCheck support;
+  };
+  std::vector<Closed> closed;
   bool undoes_kept() const { return !kept_id.empty() && revert.undone; }
 };
 
@@ -78,9 +93,13 @@ struct Detection {
 // Finds the change points of every series of `history`. `stored_states` and `stored_changes`
 // are what the store holds from earlier detections: for a series detected before with the
 // same settings and the same points so far, only what new points can change is re-examined
-// (the result is the same as a full detection). `now` stamps new records (unix ns).
+// (the result is the same as a full detection). `now` stamps new records (unix ns). A change
+// found at the head stays a change point for the points after it while it is kept: confirmed
+// by measuring again, an alarm (it failed the gate: status "alarm"), or acknowledged (`acks`);
+// an alarm the newest commits undo is closed (status "undone").
 Detection detect_history(const History& history, const DetectOptions& options,
                          const std::vector<store::SeriesState>& stored_states,
-                         const std::vector<store::ChangeRecord>& stored_changes, int64_t now);
+                         const std::vector<store::ChangeRecord>& stored_changes, int64_t now,
+                         const std::vector<store::AckRecord>& acks = {});
 
 }  // namespace benchguard::analysis

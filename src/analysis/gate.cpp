@@ -134,18 +134,20 @@ Result<GateReport> gate_history(store::Store& store, const GateOptions& options,
         (s.points.back().commit.empty() ? s.points.back().run_uuids.back() == head->uuid
                                         : s.points.back().commit == head->git_commit))
       current.insert(s.key());
-  // The newest confirmed change of each series says where it stands: a suspected change after
-  // a confirmed regression does not hide it, whether a regression or an improvement (the
-  // detector finds false ones now and then; after a lasting step they passed the gate). A
-  // change at the head of the newest commit is judged below.
+  // A regression confirmed, or an alarm kept open, fails the gate until it is acknowledged,
+  // refuted by measuring again, undone by the newest commits (closed: status "undone"), or
+  // followed in its series by a confirmed improvement. A suspected change after it, a
+  // regression or an improvement, does not close it (the detector finds false ones now and
+  // then), nor does a newer regression. A change at the head of the newest commit is judged
+  // below.
   const auto at_head = [&](const store::ChangeRecord& c) {
     return c.method == "head" && c.first_bad == g.head;
   };
-  std::map<std::string, const store::ChangeRecord*> last_change;
+  std::map<std::string, int64_t> last_improvement;  // the newest confirmed one of each series
   for (const auto& c : found.changes) {
-    if (at_head(c) || c.status != "confirmed") continue;
-    auto& last = last_change[c.series_key];
-    if (last == nullptr || c.index > last->index) last = &c;
+    if (at_head(c) || c.status != "confirmed" || c.kind != "improvement") continue;
+    auto [it, fresh] = last_improvement.try_emplace(c.series_key, c.index);
+    if (!fresh) it->second = std::max(it->second, c.index);
   }
   // The head checks of the series at the newest run, Holm-adjusted over those examined: with
   // many series, one alarm at 1% each would be a failure on most commits.
@@ -169,9 +171,24 @@ Result<GateReport> gate_history(store::Store& store, const GateOptions& options,
   const std::vector<double> adjusted = stats::holm_adjust(head_p);
   std::set<std::string> failing_heads;
   for (std::size_t i = 0; i < heads.size(); ++i)
-    if (heads[i]->check.suspected && heads[i]->regression &&
+    if (heads[i]->check.suspected && heads[i]->regression && !heads[i]->change_id.empty() &&
         adjusted[i] < 1 - options.detect.head_confidence)
       failing_heads.insert(heads[i]->change_id);
+  // A failing head is an alarm from then on: kept open, under its id, until something closes
+  // it (detection.hpp).
+  const auto raise = [&](ChangeRow& row) -> Status {
+    if (row.change.status != "alarm" && row.change.status != "confirmed") {
+      BG_TRY(set_change_status(store, row.change.id, "alarm"));
+      row.change.status = "alarm";
+    }
+    g.alerts.push_back(row);
+    return ok_status();
+  };
+  const auto head_of = [&](const std::string& series_key) -> const HeadResult* {
+    for (const auto& h : found.heads)
+      if (h.series_key == series_key) return &h;
+    return nullptr;
+  };
   g.head_checks = heads.size();
   g.results = with_acks(found.changes, g.acks);
   for (auto& row : g.results) {
@@ -206,33 +223,63 @@ Result<GateReport> gate_history(store::Store& store, const GateOptions& options,
               "{} ({}): measuring both commits again was inconclusive{} (run {}); the head "
               "check decides",
               c.id, c.benchmark, again, run));
-          if (failing_heads.contains(c.id)) g.alerts.push_back(row);
+          if (failing_heads.contains(c.id)) BG_TRY(raise(row));
         }
         continue;
       }
-      if (c.status == "confirmed" || (c.status != "refuted" && failing_heads.contains(c.id)))
+      if (c.status == "confirmed" || c.status == "alarm")
         g.alerts.push_back(row);
+      else if (c.status != "refuted" && failing_heads.contains(c.id))
+        BG_TRY(raise(row));
       continue;
     }
-    const auto last = last_change.find(c.series_key);
-    if (c.status != "confirmed" || last == last_change.end() || last->second->id != c.id) continue;
-    // A change kept open after measuring it again that the newest commits undid: back within
-    // the threshold of the points before it and clearly below the points after it
-    // (stats::check_revert). Not failing; the detector closes it once enough points follow.
-    const auto undone = std::find_if(found.heads.begin(), found.heads.end(), [&](const auto& h) {
-      return h.series_key == c.series_key && h.kept_id == c.id && h.undoes_kept();
-    });
-    if (undone != found.heads.end()) {
-      const stats::RevertCheck& r = undone->revert;
+    const HeadResult* head = head_of(c.series_key);
+    // A change kept open that the newest commits undid: back within the threshold of the
+    // points before it and clearly below the points after it (stats::check_revert). Not
+    // failing; an alarm is closed by it (status undone), a change confirmed by measuring again
+    // stays listed and fails again if a commit brings it back.
+    if (head != nullptr && head->kept_id == c.id && head->undoes_kept() &&
+        (c.status == "confirmed" || c.status == "undone")) {
+      const stats::RevertCheck& r = head->revert;
+      if (head->unsupported) {
+        g.notes.push_back(fmt::format(
+            "{} ({}): the {} commits since it measure {:+.1f}% against the {} points before it, "
+            "within the threshold (p = {:.2g}): they do not support it: closed, not failing",
+            c.id, c.benchmark, r.newest_points, 100 * r.from_old, r.old_points, r.p_value));
+        continue;
+      }
       g.notes.push_back(fmt::format(
           "{} ({}): the newest {} commits measure as before it ({:+.1f}% against the {} points "
-          "before it, {:+.1f}% against the {} after it, p = {:.2g}): undone, not failing",
+          "before it, {:+.1f}% against the {} after it, p = {:.2g}): {}, not failing",
           c.id, c.benchmark, r.newest_points, 100 * r.from_old, r.old_points, 100 * r.from_after,
-          r.after_points, r.p_value));
+          r.after_points, r.p_value,
+          c.status == "undone" ? "the points after it no longer support it: closed" : "undone"));
       continue;
     }
+    if (head != nullptr && c.status == "undone")
+      for (const auto& closed : head->closed)
+        if (closed.id == c.id)
+          g.notes.push_back(fmt::format(
+              "{} ({}): the {} commits after it measure {:+.1f}% against the {} points before "
+              "it, within the threshold (p = {:.2g}): they do not support it: closed, not failing",
+              c.id, c.benchmark, closed.support.newest_points, 100 * closed.support.from_old,
+              closed.support.old_points, closed.support.p_value));
+    if (c.status != "confirmed" && c.status != "alarm") continue;
+    if (const auto imp = last_improvement.find(c.series_key);
+        imp != last_improvement.end() && imp->second > c.index)
+      continue;
     g.alerts.push_back(row);
   }
+  // A newest commit at the level of an acknowledged change a few commits before it is part of
+  // that change (detection.hpp): said, so that a pass there is not a surprise.
+  for (const auto& row : g.results)
+    if (row.ack != nullptr && current.contains(row.change.series_key))
+      if (const HeadResult* head = head_of(row.change.series_key);
+          head != nullptr && head->part_of == row.change.id)
+        g.notes.push_back(fmt::format(
+            "{} ({}): the newest commit is at the level of this acknowledged {}: part of it, "
+            "not a new change",
+            row.change.id, row.change.benchmark, row.change.kind));
   if (found.series == 0) g.notes.push_back("no series to examine");
   std::set<std::string> benchmarks;
   Measured measured;
@@ -391,7 +438,8 @@ Result<Detection> detect_and_store(store::Store& store, const History& history,
                                    const DetectOptions& options, int64_t now) {
   BG_ASSIGN(auto states, store.load_series_states());
   BG_ASSIGN(auto changes, store.load_changes());
-  Detection d = detect_history(history, options, states, changes, now);
+  BG_ASSIGN(const auto acks, store.load_acks());
+  Detection d = detect_history(history, options, states, changes, now, acks);
   BG_TRY(store.save_detection(d.states, d.changes));
   return d;
 }

@@ -92,4 +92,41 @@ RevertCheck check_revert(std::span<const double> old, std::span<const double> af
   return r;
 }
 
+RevertCheck check_support(std::span<const double> old, double alarmed,
+                          std::span<const double> since, bool increased,
+                          const SupportOptions& options) {
+  RevertCheck r;
+  r.old_points = old.size();
+  r.after_points = 1;
+  r.newest_points = since.size();
+  if (old.size() < 2 || since.size() < std::max<std::size_t>(options.since, 2)) {
+    r.why_not =
+        "fewer than 2 points before the change and " + std::to_string(options.since) + " after it";
+    return r;
+  }
+  r.examined = true;
+  r.old_level = mean_of(old);
+  r.after_level = alarmed;
+  r.newest_level = mean_of(since);
+  r.from_old = r.newest_level / r.old_level - 1;
+  r.from_after = r.newest_level / r.after_level - 1;
+  r.dof = static_cast<double>(old.size() + since.size() - 2);
+  const double s2 = (squares_about_mean(old) + squares_about_mean(since)) / r.dof;
+  const double se = std::sqrt(
+      s2 * (1.0 / static_cast<double>(since.size()) + 1.0 / static_cast<double>(old.size())));
+  const double sign = increased ? 1.0 : -1.0;
+  // > 0: the level since lies below the old level moved by the threshold, the change's way.
+  const double margin = sign * (r.old_level * (1 + sign * options.threshold) - r.newest_level);
+  if (se > 0) {
+    r.t = margin / se;
+    const boost::math::students_t dist(r.dof);
+    r.p_value = boost::math::cdf(boost::math::complement(dist, r.t));
+  } else {
+    r.t = margin > 0 ? std::numeric_limits<double>::infinity() : 0.0;
+    r.p_value = margin > 0 ? 0.0 : 1.0;
+  }
+  r.undone = r.p_value < options.alpha;
+  return r;
+}
+
 }  // namespace benchguard::stats

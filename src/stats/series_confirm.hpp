@@ -96,4 +96,26 @@ RevertCheck check_revert(std::span<const double> old, std::span<const double> af
                          std::span<const double> newest, bool increased,
                          const RevertOptions& options = {});
 
+// Do the commits after a suspicion support it? An alarm (a change suspected at the head and
+// never measured again) claims that its commit moved the level beyond the threshold. With
+// `old` the point means before it and `since` those after it (the alarmed point itself left
+// out: it was chosen for being extreme), the points after it no longer support it when the
+// level they measure is within the threshold of the old level with confidence 1 - alpha: the
+// one-sided test of mean(since) against old level x (1 + threshold) (the change's way), standard
+// error s sqrt(1/m + 1/K), s^2 the variance of the point means pooled within both groups
+// (K + m - 2 degrees of freedom), has p < alpha (an equivalence bound, as `unchanged` is).
+// A real change beyond the threshold is therefore closed by it at most alpha of the time at
+// each look (the looks share their points). Fields as check_revert's: after_* is the alarmed
+// point, newest_* the points since it. Not examined with fewer than 2 old points or fewer than
+// options.newest points since.
+struct SupportOptions {
+  double threshold = kDefaultThreshold;
+  double alpha = 0.05;
+  std::size_t since = 3;
+};
+
+RevertCheck check_support(std::span<const double> old, double alarmed,
+                          std::span<const double> since, bool increased,
+                          const SupportOptions& options = {});
+
 }  // namespace benchguard::stats

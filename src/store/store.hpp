@@ -81,8 +81,10 @@ struct ChangeRecord {
   double change_lower = 0;
   double change_upper = 0;
   double p_value = 0;
-  std::string kind;    // regression | improvement
-  std::string status;  // confirmed | suspected
+  std::string kind;  // regression | improvement
+  // suspected | confirmed | refuted (measured again) | alarm (failed the gate, kept open) |
+  // undone (an alarm the newest commits undid; docs/history.md)
+  std::string status;
   int64_t detected_at = 0;
 };
 

@@ -116,7 +116,11 @@ std::string commits_script(const CommitTable& commits, const std::vector<int64_t
 std::string series_status(const analysis::ChangeRow* newest) {
   if (newest == nullptr || newest->change.kind != "regression") return "ok";
   if (newest->ack != nullptr) return "acknowledged";
-  return newest->change.status == "confirmed" ? "regression" : "suspected";
+  const std::string& status = newest->change.status;
+  // Open: confirmed, or an alarm the gate raised (docs/history.md, "One change, one alarm").
+  if (status == "confirmed" || status == "alarm") return "regression";
+  if (status == "undone" || status == "refuted") return "ok";
+  return "suspected";
 }
 
 json overview_row(const analysis::HistorySeries& s, const analysis::ChangeRow* newest,

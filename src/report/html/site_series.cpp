@@ -42,8 +42,8 @@ std::string group_page(std::size_t g) {
 }
 
 Detected detect_and_group(const SeriesContext& ctx, const analysis::History& history) {
-  const analysis::Detection found =
-      analysis::detect_history(history, ctx.options.detect, ctx.states, ctx.stored, ctx.now);
+  const analysis::Detection found = analysis::detect_history(
+      history, ctx.options.detect, ctx.states, ctx.stored, ctx.now, ctx.acks);
   Detected out{analysis::with_acks(found.changes, ctx.acks), group_series(history)};
   const auto& order = ctx.options.history.metrics;
   auto rank = [&](std::size_t s) {

@@ -12,6 +12,7 @@
 
 #include "analysis/series_cache.hpp"
 #include "store/store.hpp"
+#include "support/gate_replay.hpp"
 #include "support/history_fixture.hpp"
 #include "support/test_support.hpp"
 
@@ -161,6 +162,63 @@ TEST(Gate, AnEmptyStoreHasNothingToGate) {
     auto g = run_gate(**store, options, 1);
     ASSERT_FALSE(g.ok()) << against;
     EXPECT_NE(g.error().message.find("no finished runs"), std::string::npos) << g.error().message;
+  }
+}
+
+// 300 commits with a 5% regression at commit 100 and a 4% one at 200, 1% drift between
+// commits, replayed one commit at a time (tests/support/gate_replay.hpp).
+benchguard::testing::ReplayOptions replay_options(bool acknowledge) {
+  benchguard::testing::ReplayOptions o;
+  o.steps = {{100, 1.05}, {200, 1.04}};
+  o.seed = 7;
+  o.acknowledge = acknowledge;
+  return o;
+}
+
+// Left alone, each regression is one alarm under one id, and the gate fails at every commit
+// from that alarm to the end: nothing forgets it.
+TEST(Gate, OverAProjectsLifeAnUnacknowledgedRegressionIsOneAlarmThatStaysOpen) {
+  TempDir dir;
+  auto store = store::open_store(dir.file("replay.db"));
+  ASSERT_TRUE(store.ok()) << store.error().message;
+  const auto o = replay_options(false);
+  const auto r = benchguard::testing::replay(**store, o);
+  EXPECT_EQ(r.errors, 0);
+  const auto t = benchguard::testing::tally(o, r);
+  EXPECT_EQ(t.alarms_per_step, (std::vector<int>{1, 1}));
+  EXPECT_EQ(t.passes_while_regressed, 0);
+  // The 100th commit fails under the id of the change that starts there, as do the last.
+  ASSERT_EQ(r.failed.size(), 300u);
+  std::string first;
+  for (const auto& [id, at] : r.first_bad)
+    if (at >= 99 && at <= 105) first = id;
+  ASSERT_FALSE(first.empty());
+  for (int k = r.first_failed.at(first); k < 300; ++k) {
+    const auto& ids = r.alarms[static_cast<std::size_t>(k)];
+    EXPECT_NE(std::find(ids.begin(), ids.end(), first), ids.end()) << "commit " << k;
+  }
+  // The A/A stretches: about the head check's 1% a commit, each closed by the commits after it.
+  EXPECT_LE(t.false_alarms, 8) << t.quiet_commits << " quiet commits";
+}
+
+// Each alarm acknowledged at once: the commits after it at the same level pass, and no alarm
+// repeats an acknowledged change.
+TEST(Gate, OverAProjectsLifeAnAcknowledgedChangeIsNeverAlarmedAgain) {
+  TempDir dir;
+  auto store = store::open_store(dir.file("replay.db"));
+  ASSERT_TRUE(store.ok()) << store.error().message;
+  const auto o = replay_options(true);
+  const auto r = benchguard::testing::replay(**store, o);
+  EXPECT_EQ(r.errors, 0);
+  const auto t = benchguard::testing::tally(o, r);
+  EXPECT_EQ(t.alarms_per_step, (std::vector<int>{1, 1}));
+  EXPECT_EQ(t.repeats, 0);
+  EXPECT_LE(t.false_alarms, 8) << t.quiet_commits << " quiet commits";
+  for (const auto& [id, at] : r.first_bad) {
+    const int failed_at = r.first_failed.at(id);
+    for (int k = failed_at + 1; k < 300; ++k)
+      for (const auto& other : r.alarms[static_cast<std::size_t>(k)])
+        EXPECT_NE(other, id) << "commit " << k;
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <random>
@@ -534,6 +535,164 @@ TEST(AnalysisDetection, ARealRevertIsUndoneOnceThreeCommitsShowIt) {
   EXPECT_EQ(d.heads[0].revert.after_points, 9u);
   EXPECT_LT(d.heads[0].revert.p_value, 0.01);
   EXPECT_TRUE(d.heads[0].undoes_kept());
+}
+
+// The step of kept_step, raised as an alarm by the gate (not measured again).
+store::ChangeRecord alarm_step(const HistorySeries& s) {
+  store::ChangeRecord r = kept_step(s);
+  r.status = "alarm";
+  r.change = 0.05;
+  return r;
+}
+
+// The head change record of a detection, if any.
+const store::ChangeRecord* head_change(const Detection& d) {
+  for (const auto& c : d.changes)
+    if (c.method == "head" && c.id == d.heads.at(0).change_id) return &c;
+  return nullptr;
+}
+
+// The commits after an alarm at its level are part of it: no new change at each of them, and
+// the alarm keeps its id and follows the points after it.
+TEST(AnalysisDetection, CommitsAfterAnAlarmAtItsLevelArePartOfIt) {
+  const History h = drifting({1.05, 1.05, 1.05});
+  ASSERT_EQ(h.series.size(), 1u);
+  DetectOptions o;
+  o.verdict.resamples = 2000;
+  // Not kept (no alarm stored): the newest commit is a change of its own against the 30 before.
+  Detection d = detect_history(h, o, {}, {}, 7);
+  ASSERT_NE(head_change(d), nullptr);
+  EXPECT_EQ(head_change(d)->first_bad, "c33");
+  const store::ChangeRecord alarm = alarm_step(h.series[0]);
+  d = detect_history(h, o, {}, {alarm}, 7);
+  ASSERT_EQ(d.heads.size(), 1u);
+  EXPECT_TRUE(d.heads[0].check.suspected);
+  EXPECT_EQ(d.heads[0].part_of, alarm.id);
+  EXPECT_TRUE(d.heads[0].change_id.empty());
+  ASSERT_EQ(d.changes.size(), 1u);
+  EXPECT_EQ(d.changes[0].id, alarm.id);
+  EXPECT_EQ(d.changes[0].status, "alarm");
+  // Its size from the 30 points before it and the 3 since it.
+  EXPECT_EQ(d.changes[0].segment_start, 0);
+  EXPECT_EQ(d.changes[0].segment_end, 33);
+  EXPECT_NEAR(d.changes[0].change, 0.05, 0.01);
+  // Measured again and refuted: no longer kept, the newest commit is a change of its own.
+  store::ChangeRecord refuted = alarm;
+  refuted.status = "refuted";
+  d = detect_history(h, o, {}, {refuted}, 7);
+  EXPECT_TRUE(d.heads[0].part_of.empty());
+  EXPECT_FALSE(d.heads[0].change_id.empty());
+}
+
+// A further step while the alarm settles is a change of its own.
+TEST(AnalysisDetection, AStepBeyondASettlingAlarmIsANewChange) {
+  const History h = drifting({1.05, 1.05, 1.15});
+  DetectOptions o;
+  o.verdict.resamples = 2000;
+  const store::ChangeRecord alarm = alarm_step(h.series.at(0));
+  const Detection d = detect_history(h, o, {}, {alarm}, 7);
+  EXPECT_TRUE(d.heads.at(0).part_of.empty());
+  ASSERT_NE(head_change(d), nullptr);
+  EXPECT_EQ(head_change(d)->first_bad, "c33");
+  EXPECT_EQ(head_change(d)->kind, "regression");
+}
+
+// An acknowledged change found at the head is a change point: the commits after it at its
+// level are part of it, and from 5 points on the baseline starts at it. Unacknowledged (and
+// never an alarm), it is not kept.
+TEST(AnalysisDetection, AnAcknowledgedHeadChangeIsAChangePoint) {
+  DetectOptions o;
+  o.verdict.resamples = 2000;
+  const History settling = drifting({1.05, 1.05});
+  store::ChangeRecord suspected = alarm_step(settling.series.at(0));
+  suspected.status = "suspected";
+  const std::vector<store::AckRecord> acks = {{suspected.id, "accepted: new level", 5}};
+  Detection d = detect_history(settling, o, {}, {suspected}, 7, acks);
+  EXPECT_EQ(d.heads.at(0).part_of, suspected.id);
+  EXPECT_TRUE(d.heads[0].change_id.empty());
+  d = detect_history(settling, o, {}, {suspected}, 7);
+  EXPECT_TRUE(d.heads.at(0).part_of.empty());
+  EXPECT_FALSE(d.heads[0].change_id.empty());
+
+  const History after = drifting({1.05, 1.05, 1.05, 1.05, 1.05, 1.05});
+  d = detect_history(after, o, {}, {suspected}, 7, acks);
+  EXPECT_TRUE(d.heads.at(0).check.examined);
+  EXPECT_EQ(d.heads[0].check.baseline_points, 5u);
+  EXPECT_FALSE(d.heads[0].check.suspected);
+}
+
+// An alarm the newest commits undo closes itself, and is no longer kept.
+TEST(AnalysisDetection, AnAlarmTheNewestCommitsUndoClosesItself) {
+  std::vector<double> levels(9, 1.03);
+  levels.insert(levels.end(), 3, 1.0);
+  const History h = drifting(levels);
+  DetectOptions o;
+  o.verdict.resamples = 2000;
+  const store::ChangeRecord alarm = alarm_step(h.series.at(0));
+  Detection d = detect_history(h, o, {}, {alarm}, 7);
+  EXPECT_EQ(d.heads.at(0).kept_id, alarm.id);
+  EXPECT_TRUE(d.heads[0].undoes_kept());
+  const auto closed = std::find_if(d.changes.begin(), d.changes.end(),
+                                   [&](const auto& c) { return c.id == alarm.id; });
+  ASSERT_NE(closed, d.changes.end());
+  EXPECT_EQ(closed->status, "undone");
+  d = detect_history(h, o, d.states, d.changes, 8);
+  EXPECT_TRUE(d.heads.at(0).kept_id.empty());
+  // The detector sees the 9 commits' step now, at the same commit: its change, suspected (the
+  // history does not confirm it), stands for that commit under the same id, and fails nothing.
+  ASSERT_EQ(d.changes.size(), 1u);
+  EXPECT_EQ(d.changes[0].id, alarm.id);
+  EXPECT_NE(d.changes[0].method, "head");
+  EXPECT_EQ(d.changes[0].status, "suspected");
+}
+
+// An older alarm, a newer one kept after it, is judged by the commits between the two: at the
+// old level, they do not support it, and it closes.
+TEST(AnalysisDetection, AnOlderAlarmTheCommitsAfterItDoNotSupportCloses) {
+  const History h = drifting(std::vector<double>(20, 1.0));
+  DetectOptions o;
+  o.verdict.resamples = 2000;
+  const store::ChangeRecord older = alarm_step(h.series.at(0));
+  store::ChangeRecord newer = older;
+  newer.id = change_id(newer.series_key, "c41");
+  newer.last_good = "c40";
+  newer.first_bad = "c41";
+  newer.index = 40;
+  const Detection d = detect_history(h, o, {}, {older, newer}, 7);
+  ASSERT_EQ(d.heads.at(0).closed.size(), 1u);
+  EXPECT_EQ(d.heads[0].closed[0].id, older.id);
+  // c32 to the newest: the newer alarm, at the old level too, closed first.
+  EXPECT_EQ(d.heads[0].closed[0].support.newest_points, 19u);
+  for (const auto& c : d.changes) {
+    if (c.id == older.id) {
+      EXPECT_EQ(c.status, "undone");
+    }
+  }
+  // Ten commits after it at +5%: they support it, and it stays open.
+  std::vector<double> stepped(20, 1.0);
+  std::fill(stepped.begin(), stepped.begin() + 10, 1.05);
+  const Detection kept = detect_history(drifting(stepped), o, {}, {older, newer}, 7);
+  EXPECT_TRUE(kept.heads.at(0).closed.empty());
+}
+
+// A detector's change a commit away from an alarm of the same kind is that alarm: one id.
+TEST(AnalysisDetection, ADetectorsChangeNearAnAlarmIsThatAlarm) {
+  const History h = build_history(stepped_runs(), options());  // the step is at c40
+  DetectOptions o;
+  o.verdict.resamples = 2000;
+  Detection d = detect_history(h, o, {}, {}, 7);
+  ASSERT_EQ(d.changes.size(), 1u);
+  EXPECT_EQ(d.changes[0].first_bad, "c40");
+  store::ChangeRecord alarm = d.changes[0];
+  alarm.id = change_id(alarm.series_key, "c41");
+  alarm.method = "head";
+  alarm.last_good = "c40";
+  alarm.first_bad = "c41";
+  alarm.status = "alarm";
+  d = detect_history(h, o, {}, {alarm}, 7);
+  ASSERT_EQ(d.changes.size(), 1u);
+  EXPECT_EQ(d.changes[0].id, alarm.id);
+  EXPECT_EQ(d.changes[0].index, 40);
 }
 
 TEST(AnalysisDetection, FasterThroughputIsAnImprovementAndLowerThroughputARegression) {

@@ -156,6 +156,37 @@ TEST(RevertCheck, OneOutlyingCommitDoesNotCarryTheMean) {
   EXPECT_TRUE(check_revert(old, after, both, true, two_newest()).undone);
 }
 
+// An alarm's support: old 9, 11 (10), since 10, 10, 10 (10). Pooled s^2 = (2 + 0) / 3, se =
+// sqrt(2/3 (1/3 + 1/2)) = sqrt(5/9). With a 10% threshold the bound is 11: t = 1 / se = 1.342,
+// p = 0.136 with 3 degrees of freedom, not below 5%; with 50% the bound is 15: t = 5 / se =
+// 6.708, p = 0.0034: the points since do not support a change beyond the threshold.
+TEST(SupportCheck, TheLevelSinceWithinTheThresholdByHand) {
+  const std::vector<double> old = {9, 11}, since = {10, 10, 10};
+  SupportOptions o;
+  o.threshold = 0.1;
+  const RevertCheck r = check_support(old, 15, since, true, o);
+  ASSERT_TRUE(r.examined) << r.why_not;
+  EXPECT_DOUBLE_EQ(r.old_level, 10);
+  EXPECT_DOUBLE_EQ(r.after_level, 15);
+  EXPECT_DOUBLE_EQ(r.newest_level, 10);
+  EXPECT_DOUBLE_EQ(r.dof, 3);
+  EXPECT_NEAR(r.t, 1 / std::sqrt(5.0 / 9), 1e-12);
+  EXPECT_NEAR(r.p_value, upper_tail_t3(1 / std::sqrt(5.0 / 9)), 1e-9);
+  EXPECT_FALSE(r.undone);
+  o.threshold = 0.5;
+  const RevertCheck u = check_support(old, 15, since, true, o);
+  EXPECT_NEAR(u.t, 5 / std::sqrt(5.0 / 9), 1e-12);
+  EXPECT_NEAR(u.p_value, upper_tail_t3(5 / std::sqrt(5.0 / 9)), 1e-9);
+  EXPECT_TRUE(u.undone);
+  // A change that lowered the metric: the bound is 5, the same distance the other way.
+  const RevertCheck m = check_support(old, 5, since, false, o);
+  EXPECT_NEAR(m.t, u.t, 1e-12);
+  EXPECT_TRUE(m.undone);
+  // The points since at the alarm's level support it; fewer than 3 are not examined.
+  EXPECT_FALSE(check_support(old, 15, std::vector<double>{15, 15, 15}, true, o).undone);
+  EXPECT_FALSE(check_support(old, 15, std::vector<double>{10, 10}, true, o).examined);
+}
+
 TEST(RevertCheck, FewerThanThreeNewestCommitsAreNotExamined) {
   const std::vector<double> old = {9, 11}, after = {19, 21}, two = {10, 10};
   const RevertCheck r = check_revert(old, after, two, true);
