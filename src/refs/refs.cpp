@@ -51,7 +51,9 @@ Result<RefSide> prepare_side(const Repository& repo, const RefsOptions& options,
     options.on_step(fmt::format("{} = {} ({}): checking out{}", name, ref,
                                 side.commit.substr(0, 12),
                                 options.build.empty() ? "" : " and building"));
-  BG_ASSIGN(side.worktree, vcs::checkout(repo.top, side.commit));
+  BG_ASSIGN(vcs::Worktree tree, vcs::checkout(repo.top, side.commit));
+  side.worktree = std::move(tree.path);
+  side.lease = std::move(tree.lease);
   if (!options.build.empty()) {
     BG_ASSIGN(const auto built, vcs::build(repo.top, side.commit, side.worktree, options.build));
     if (!built.ok)

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,10 @@
 #include "sequential/run.hpp"
 #include "stats/verdict.hpp"
 #include "store/store.hpp"
+
+namespace benchguard::vcs {
+class WorktreeLease;
+}
 
 namespace benchguard::refs {
 
@@ -40,6 +45,8 @@ struct RefSide {
   std::string ref;   // as the user gave it
   std::string commit;
   std::string worktree;
+  // Keeps the worktree from the cache's eviction while the side is in use.
+  std::shared_ptr<vcs::WorktreeLease> lease;
 };
 
 // The repository of a suite and where the suite file sits in it.
