@@ -72,6 +72,7 @@ Action add_runs(CLI::App& app, Context& ctx);
 Action add_show(CLI::App& app, Context& ctx);
 Action add_export(CLI::App& app, Context& ctx);
 Action add_db(CLI::App& app, Context& ctx);
+Action add_worktrees(CLI::App& app, Context& ctx);
 Action add_system(CLI::App& app, Context& ctx);
 Action add_summary(CLI::App& app, Context& ctx);
 Action add_compare(CLI::App& app, Context& ctx);
