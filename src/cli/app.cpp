@@ -78,6 +78,7 @@ constexpr std::array kCommands = {
     Command{"import", add_import, report::kTextOnly},
     Command{"export", add_export, kExportFormats},
     Command{"db", add_db, report::kAllFormats},
+    Command{"worktrees", add_worktrees, report::kAllFormats},
     Command{"system", add_system, report::kAllFormats},
 };
 

@@ -41,7 +41,8 @@ struct Context {
   // Ok when --format is one of `formats`, else the error (exit 2) naming them: for a part of
   // a command that writes fewer formats than the command (`db status` beside `db check`).
   Status offers(const std::string& what, report::Formats formats) const;
-  // Progress bars only on a terminal and never in CI.
+  // A line may be redrawn in place: standard error is a terminal, CI is not set (or "false" or
+  // "0") and -q is not given (cli/progress.hpp).
   bool interactive() const;
   // A run by reference (store/run_ref.hpp), git refs resolved in the current directory.
   Result<RunData> resolve_run(store::Store& store, const std::string& ref,
@@ -71,6 +72,7 @@ Action add_runs(CLI::App& app, Context& ctx);
 Action add_show(CLI::App& app, Context& ctx);
 Action add_export(CLI::App& app, Context& ctx);
 Action add_db(CLI::App& app, Context& ctx);
+Action add_worktrees(CLI::App& app, Context& ctx);
 Action add_system(CLI::App& app, Context& ctx);
 Action add_summary(CLI::App& app, Context& ctx);
 Action add_compare(CLI::App& app, Context& ctx);

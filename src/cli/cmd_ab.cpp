@@ -62,8 +62,10 @@ Result<int> do_ab(Context& ctx, const AbFlags& f) {
   BG_ASSIGN(auto store, ctx.open_store(/*create=*/true));
   auto outcome = [&] {
     const StopOnSignals stop;
-    ProgressBar bar(ctx.err, ctx.interactive());
-    return refs::run_ab(suite, *store, f.refs[0], f.refs[1], f.null, options, std::ref(bar));
+    Progress progress(ctx, "ab");
+    refs::RefsOptions told = options;
+    told.on_step = [&progress](const std::string& what) { progress.step(what); };
+    return refs::run_ab(suite, *store, f.refs[0], f.refs[1], f.null, told, std::ref(progress));
   }();
   if (!outcome.ok()) return outcome.error();
   if (options.until_decided) print_sequential(ctx, {outcome->run, outcome->sequential});

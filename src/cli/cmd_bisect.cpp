@@ -5,6 +5,7 @@
 #include "cli/analysis_flags.hpp"
 #include "cli/app.hpp"
 #include "cli/history_flags.hpp"
+#include "cli/progress.hpp"
 #include "cli/run_flags.hpp"
 #include "cli/shared_flags.hpp"
 #include "cli/stop_signals.hpp"
@@ -59,14 +60,15 @@ Result<int> do_bisect(Context& ctx, const BisectFlags& f) {
   if (good.empty() || bad.empty())
     return Error{"bisect needs --good REF and --bad REF (or --change ID)"};
 
-  const bool interactive = ctx.interactive();
   auto outcome = [&] {
     const StopOnSignals stop;
-    return refs::run_bisect(suite, *store, good, bad, o, [&](const std::string& line) {
-      if (interactive) ctx.err << "\r\033[K" << line << std::flush;
-    });
+    Progress progress(ctx, "bisect");
+    // On a terminal the step's line stays; a log also gets the instances of its runs.
+    schedule::ProgressFn runs;
+    if (progress.mode() == ProgressMode::kLines) runs = std::ref(progress);
+    return refs::run_bisect(
+        suite, *store, good, bad, o, [&](const std::string& line) { progress.step(line); }, runs);
   }();
-  if (interactive) ctx.err << "\r\033[K" << std::flush;
   if (!outcome.ok()) return outcome.error();
   const std::string benchmark = o.benchmark.empty() ? suite.benchmarks.front().name : o.benchmark;
   report::write(report::bisect_document(*outcome, benchmark, o.metric, o.confidence),

@@ -73,7 +73,7 @@ Result<int> do_calibrate(Context& ctx, CalibrateFlags f) {
     layouts.push_back(&fixed);
 
   const StopOnSignals stop;
-  ProgressBar bar(ctx.err, ctx.interactive());
+  Progress bar(ctx, "calibrate");
   const std::string id = schedule::new_uuid().substr(0, 8);
   std::vector<RunData> runs, fixed_runs;
   bool interrupted = false;
@@ -86,6 +86,9 @@ Result<int> do_calibrate(Context& ctx, CalibrateFlags f) {
       o.labels.emplace_back("repetition", std::to_string(k + 1));
       if (layouts.size() > 1) o.labels.emplace_back("layout", li == 0 ? "randomized" : "fixed");
       const int step = k * static_cast<int>(layouts.size()) + static_cast<int>(li);
+      bar.step(fmt::format(
+          "repetition {} of {}{}", k + 1, f.repetitions,
+          layouts.size() > 1 ? (li == 0 ? ", layout randomized" : ", layout fixed") : ""));
       auto progress = [&bar, step, steps](const schedule::ProgressEvent& e) {
         schedule::ProgressEvent scaled = e;
         scaled.done = step * e.total + e.done;
@@ -96,7 +99,7 @@ Result<int> do_calibrate(Context& ctx, CalibrateFlags f) {
       auto outcome = schedule::run_suite(*layouts[li], *store, o, progress);
       if (!outcome.ok()) return outcome.error();
       interrupted = outcome->status == "interrupted";
-      if (interrupted) bar({0, 0, nullptr, nullptr, 0, true});
+      if (interrupted) bar({.finished = true});
       BG_ASSIGN(RunData data, store->load_run(std::to_string(outcome->run_id)));
       if (!interrupted) (li == 0 ? runs : fixed_runs).push_back(std::move(data));
     }

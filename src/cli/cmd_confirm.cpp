@@ -46,9 +46,12 @@ Result<analysis::Confirmer> make_confirmer(Context& ctx, const ConfirmFlags& f,
                                c.last_good.substr(0, 10), c.first_bad.substr(0, 10), c.id,
                                escape_text(c.benchmark));
         const StopOnSignals stop;
-        ProgressBar bar(ctx.err, ctx.interactive());
-        BG_ASSIGN(const auto outcome, refs::confirm_change(suite, store, c, o, std::ref(bar)));
-        return refs::to_confirmation(outcome);
+        Progress progress(ctx, "confirm");
+        refs::ConfirmOptions told = o;
+        told.refs.on_step = [&progress](const std::string& what) { progress.step(what); };
+        const auto outcome = refs::confirm_change(suite, store, c, told, std::ref(progress));
+        if (!outcome.ok()) return outcome.error();
+        return refs::to_confirmation(*outcome);
       });
 }
 

@@ -1,7 +1,10 @@
 // benchguard import FILE... [--input-format auto|NAME] [--label KEY=VALUE]...
 #include <fmt/format.h>
 
+#include <memory>
+
 #include "cli/app.hpp"
+#include "cli/progress.hpp"
 #include "cli/shared_flags.hpp"
 #include "core/names.hpp"
 #include "ingest/ingest.hpp"
@@ -37,7 +40,11 @@ Result<int> do_import(Context& ctx, const ImportFlags& f) {
   std::vector<FileCounts> files;
   std::vector<RunData> runs;
   std::vector<MetricInfo> metrics;
+  // Only ends when every run is stored, before the lines that say what was.
+  auto progress = std::make_unique<Progress>(ctx, "import");
   for (const auto& file : f.files) {
+    progress->step(
+        fmt::format("reading {} (file {} of {})", file, files.size() + 1, f.files.size()));
     BG_ASSIGN(ingest::Imported imp, ingest::import_file(file, f.format));
     for (const auto& w : imp.warnings)
       ctx.err << fmt::format("benchguard: warning: {}: {}\n", escape_text(file), escape_text(w));
@@ -51,9 +58,12 @@ Result<int> do_import(Context& ctx, const ImportFlags& f) {
     }
     add_metrics(metrics, imp.metrics);
   }
+  progress->step(fmt::format("storing {} run(s)", runs.size()));
   BG_ASSIGN(auto store, ctx.open_store(/*create=*/true));
   BG_ASSIGN(const auto ids, store->add_runs(runs, metrics));
+  progress->step("saving the series cache");
   ctx.cache_series(*store, ids);
+  progress.reset();
   for (const FileCounts& c : files) {
     if (ctx.globals.quiet) continue;
     std::string what =

@@ -155,7 +155,7 @@ Result<int> do_pytest(Context& ctx, const PytestFlags& f) {
   BG_ASSIGN(auto store, ctx.open_store(/*create=*/true));
   auto outcome = [&] {
     const StopOnSignals stop;
-    ProgressBar bar(ctx.err, ctx.interactive());
+    Progress bar(ctx, "pytest");
     return schedule::run_suite(suite, *store, opts, std::ref(bar));
   }();
   if (!outcome.ok()) return outcome.error();

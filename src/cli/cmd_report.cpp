@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 
 #include "analysis/gate.hpp"
 #include "cli/analysis_flags.hpp"
 #include "cli/app.hpp"
 #include "cli/dashboard_flags.hpp"
 #include "cli/history_flags.hpp"
+#include "cli/progress.hpp"
 #include "core/names.hpp"
 #include "refs/confirm.hpp"
 #include "report/history.hpp"
@@ -77,7 +79,11 @@ Action add_report(CLI::App& app, Context& ctx) {
     if (dir->empty()) return Error{"report needs --html DIR (or --issue ID)"};
     BG_ASSIGN(auto options, f->options());
     options.open_reader = [&ctx] { return ctx.open_store_read_only(); };
+    // Only ends when the site is written, before the line that says so.
+    auto progress = std::make_unique<Progress>(ctx, "report");
+    options.on_step = [&progress](const std::string& what) { progress->step(what); };
     BG_ASSIGN(auto store, ctx.open_store_read_only());
+    progress->step("reading the previous build of " + *dir);
     const auto previous = report::html::read_previous_site(*dir);
     BG_ASSIGN(auto site, report::html::build_site(*store, options, now_ns(), &previous));
     for (const auto& w : site.warnings) ctx.err << "benchguard: " << escape_text(w) << "\n";
@@ -90,7 +96,9 @@ Action add_report(CLI::App& app, Context& ctx) {
             escape_text(*dir), escape_text(*dir));
       return 0;
     }
+    progress->step(fmt::format("writing {} file(s) to {}", site.files.size(), *dir));
     BG_ASSIGN(const auto written, report::html::write_site(site, *dir));
+    progress.reset();
     if (!ctx.globals.quiet) {
       std::string changes;
       if (written.unchanged > 0) changes += fmt::format(", {} unchanged", written.unchanged);

@@ -33,7 +33,7 @@ Result<int> do_run(Context& ctx, const RunFlags& f, const UntilDecidedFlags& unt
 
   auto outcome = [&]() -> Result<schedule::RunOutcome> {
     const StopOnSignals stop;
-    ProgressBar bar(ctx.err, ctx.interactive());
+    Progress bar(ctx, "run");
     if (until.active(suite)) {
       BG_ASSIGN(const auto settings, until.settings(suite));
       BG_ASSIGN(auto seq, sequential::run_until_decided(suite, *store, opts, settings,

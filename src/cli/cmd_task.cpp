@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "cli/app.hpp"
+#include "cli/progress.hpp"
 #include "cli/shared_flags.hpp"
 #include "cli/stop_signals.hpp"
 #include "cluster/collect.hpp"
@@ -32,7 +33,11 @@ Result<int> do_task(Context& ctx, const TaskFlags& f) {
   BG_TRY(cluster::find_task(job, f.attempt, task));
   // scancel and time limits: stop after the instance in flight.
   const StopOnSignals stop;
-  auto outcome = cluster::run_task(job, f.attempt, task, "benchguard " + ctx.command_line);
+  auto outcome = [&] {
+    Progress progress(ctx, "task");
+    return cluster::run_task(job, f.attempt, task, "benchguard " + ctx.command_line,
+                             std::ref(progress));
+  }();
   int code = 0;
   if (!outcome.ok()) {
     code = static_cast<int>(outcome.error().code);

@@ -25,7 +25,7 @@ struct ConfirmFlags {
 };
 
 // For each change: the newest stored confirmation run of it (label confirm = its id), else a
-// new one, measured through `store`; progress on ctx.err when interactive.
+// new one, measured through `store`; progress on ctx.err (cli/progress.hpp).
 Result<analysis::Confirmer> make_confirmer(Context& ctx, const ConfirmFlags& f,
                                            store::Store& store);
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -88,6 +89,32 @@ std::string format_bytes(double bytes) {
   }
   if (u == 0) return fmt::format("{:.0f} B", v);
   return fmt::format("{:.1f} {}", v, kUnits[u]);
+}
+
+Result<double> parse_bytes(const std::string& text) {
+  const Error bad{"invalid size '" + text + "' (write e.g. 20G, 512M or bytes)"};
+  size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (...) {
+    return bad;
+  }
+  std::string unit = text.substr(used);
+  if (unit.ends_with("iB"))
+    unit.resize(unit.size() - 2);
+  else if (unit.size() > 1 && unit.ends_with("B"))
+    unit.pop_back();
+  static const std::string kUnits = "KMGT";
+  const auto power =
+      unit.size() == 1 ? kUnits.find(static_cast<char>(std::toupper(unit[0]))) : std::string::npos;
+  double scale = 1;
+  if (power != std::string::npos)
+    scale = std::pow(1024.0, static_cast<double>(power + 1));
+  else if (!unit.empty() && unit != "B")
+    return bad;
+  if (!std::isfinite(v) || v < 0) return bad;
+  return v * scale;
 }
 
 std::string format_value(double v, const std::string& unit) {

@@ -25,6 +25,9 @@ std::string format_seconds(double s);
 std::string format_duration(double s);
 // 1536 -> "1.5 KiB".
 std::string format_bytes(double bytes);
+// "20G", "512M", "1.5GiB", "100K", "4096" -> bytes; K, M, G and T are powers of 1024, with or
+// without "B" or "iB" after them. Negative or malformed input is an Error that quotes the text.
+Result<double> parse_bytes(const std::string& text);
 // A value in its metric's unit ("s", "B", or anything else printed as a plain number).
 std::string format_value(double v, const std::string& unit);
 // unix epoch ns -> "2026-11-21 13:46:22" (UTC) / "2026-11-21T13:46:22.123Z".

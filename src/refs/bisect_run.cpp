@@ -55,6 +55,7 @@ struct Bisector {
   store::Store& store;
   const BisectOptions& o;
   const BisectProgress& progress;
+  const schedule::ProgressFn& run_progress;
   Repository repo;
   std::string benchmark;
   std::string session;
@@ -84,7 +85,7 @@ struct Bisector {
     opts.labels.emplace_back("bisect.step", key);
     const KeyValues artifacts = side_artifacts(sides, o.refs);
     opts.artifacts.insert(opts.artifacts.end(), artifacts.begin(), artifacts.end());
-    BG_ASSIGN(const auto outcome, schedule::run_suite(at, store, opts));
+    BG_ASSIGN(const auto outcome, schedule::run_suite(at, store, opts, run_progress));
     if (outcome.status != "complete") return Error{"bisect stopped: the run was interrupted"};
     return ok_status();
   }
@@ -158,8 +159,9 @@ struct Bisector {
 
 Result<BisectOutcome> run_bisect(const Suite& suite, store::Store& store, const std::string& good,
                                  const std::string& bad, const BisectOptions& options,
-                                 const BisectProgress& progress) {
-  Bisector b{suite, store, options, progress, {}, {}, {}, 0, 0, {}, {}, {}};
+                                 const BisectProgress& progress,
+                                 const schedule::ProgressFn& run_progress) {
+  Bisector b{suite, store, options, progress, run_progress, {}, {}, {}, 0, 0, {}, {}, {}};
   BG_ASSIGN(b.repo, repository_of(suite, options.refs));
   b.benchmark = options.benchmark;
   if (b.benchmark.empty()) {

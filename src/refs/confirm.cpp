@@ -124,6 +124,9 @@ Result<ConfirmOutcome> confirm_change(const Suite& suite, store::Store& store,
   BG_TRY(schedule::preflight(at));
   schedule::RunOptions opts = options.refs.run;
   opts.labels.emplace_back("confirm", change.id);
+  if (options.refs.on_step)
+    options.refs.on_step(
+        fmt::format("measuring {} and {} again", a.commit.substr(0, 12), b.commit.substr(0, 12)));
   const KeyValues artifacts = side_artifacts({a, b}, options.refs);
   opts.artifacts.insert(opts.artifacts.end(), artifacts.begin(), artifacts.end());
   schedule::RunOutcome run;

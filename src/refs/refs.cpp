@@ -47,7 +47,13 @@ Result<RefSide> prepare_side(const Repository& repo, const RefsOptions& options,
   side.name = name;
   side.ref = ref;
   BG_ASSIGN(side.commit, vcs::resolve_commit(repo.top, ref));
-  BG_ASSIGN(side.worktree, vcs::checkout(repo.top, side.commit));
+  if (options.on_step)
+    options.on_step(fmt::format("{} = {} ({}): checking out{}", name, ref,
+                                side.commit.substr(0, 12),
+                                options.build.empty() ? "" : " and building"));
+  BG_ASSIGN(vcs::Worktree tree, vcs::checkout(repo.top, side.commit));
+  side.worktree = std::move(tree.path);
+  side.lease = std::move(tree.lease);
   if (!options.build.empty()) {
     BG_ASSIGN(const auto built, vcs::build(repo.top, side.commit, side.worktree, options.build));
     if (!built.ok)
@@ -125,6 +131,8 @@ Result<AbOutcome> run_ab(const Suite& suite, store::Store& store, const std::str
     BG_TRY(schedule::preflight(at));
     schedule::RunOptions opts = options.run;
     opts.labels.emplace_back("ab", kind);
+    if (options.on_step)
+      options.on_step(kind == "ab" ? "measuring A and B" : "measuring A against itself (--null)");
     const KeyValues artifacts = side_artifacts(sides, options);
     opts.artifacts.insert(opts.artifacts.end(), artifacts.begin(), artifacts.end());
     if (options.until_decided && kind == "ab") {

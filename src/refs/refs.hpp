@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,10 @@
 #include "stats/verdict.hpp"
 #include "store/store.hpp"
 
+namespace benchguard::vcs {
+class WorktreeLease;
+}
+
 namespace benchguard::refs {
 
 struct RefsOptions {
@@ -29,6 +34,9 @@ struct RefsOptions {
   // ab --until-decided: the A/B run (not its A/A control) stops each benchmark once decided.
   std::optional<sequential::Settings> until_decided;
   sequential::LookFn on_look;
+  // Told what is being done before each step the runner does not report: a side checked out
+  // and built, the measuring of the sides.
+  std::function<void(const std::string&)> on_step;
 };
 
 // One side: a ref, the commit it names and the worktree it is checked out and built in.
@@ -37,6 +45,8 @@ struct RefSide {
   std::string ref;   // as the user gave it
   std::string commit;
   std::string worktree;
+  // Keeps the worktree from the cache's eviction while the side is in use.
+  std::shared_ptr<vcs::WorktreeLease> lease;
 };
 
 // The repository of a suite and where the suite file sits in it.
@@ -119,8 +129,10 @@ struct BisectOutcome {
 // One line of progress: the commit, step k of about m, its verdict so far.
 using BisectProgress = std::function<void(const std::string&)>;
 
+// `progress` at each step; `run_progress`: the events of each run it measures.
 Result<BisectOutcome> run_bisect(const Suite& suite, store::Store& store, const std::string& good,
                                  const std::string& bad, const BisectOptions& options,
-                                 const BisectProgress& progress = {});
+                                 const BisectProgress& progress = {},
+                                 const schedule::ProgressFn& run_progress = {});
 
 }  // namespace benchguard::refs

@@ -433,7 +433,8 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
     }
     if (progress)
       progress({done, total, &b, &b.variants[step.slots.front().variant],
-                step.slots.front().instance, false});
+                step.slots.front().instance, false, bi, static_cast<int>(suite.benchmarks.size()),
+                b.instances});
 
     std::vector<Measured> measured;
     std::vector<std::string> pins;

@@ -56,6 +56,9 @@ struct ProgressEvent {
   const VariantSpec* variant = nullptr;
   int instance = 0;  // negative for warmups
   bool finished = false;
+  int benchmark_index = -1;  // of `benchmark` in the suite, of `benchmarks`
+  int benchmarks = 0;
+  int instances = 0;  // the benchmark's instances per variant
 };
 using ProgressFn = std::function<void(const ProgressEvent&)>;
 

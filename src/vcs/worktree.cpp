@@ -8,36 +8,12 @@
 
 #include "core/atomic_file.hpp"
 #include "measure/capture.hpp"
+#include "vcs/run_git.hpp"
 
 namespace benchguard::vcs {
 namespace {
 
 namespace fs = std::filesystem;
-
-const KeyValues kGitEnv = {{"GIT_OPTIONAL_LOCKS", "0"}, {"LC_ALL", "C"}};
-
-std::string trimmed(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
-  return s;
-}
-
-// git's standard output for `args` in `dir`, or an Error saying what `what` was.
-Result<std::string> git(const std::string& dir, std::vector<std::string> args,
-                        const std::string& what) {
-  args.insert(args.begin(), {"git", "-C", dir.empty() ? "." : dir});
-  auto r = measure::capture_output(args, "", kGitEnv);
-  if (!r.ok()) return Error{fmt::format("cannot run git to {}: {}", what, r.error().message)};
-  if (r->exit_code != 0) return Error{fmt::format("git cannot {} in {}", what, dir)};
-  return trimmed(r->out);
-}
-
-// Where ab and bisect keep their worktrees and build stamps for the repository at `dir`.
-Result<fs::path> state_dir(const std::string& dir) {
-  BG_ASSIGN(const std::string common,
-            git(dir, {"rev-parse", "--path-format=absolute", "--git-common-dir"},
-                "find the repository's git directory"));
-  return fs::path(common) / "benchguard";
-}
 
 std::string read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -96,13 +72,21 @@ Result<std::string> parent_of(const std::string& dir, const std::string& commit)
   return resolve_commit(dir, commit + "^");
 }
 
-Result<std::string> checkout(const std::string& dir, const std::string& commit) {
+Result<Worktree> checkout(const std::string& dir, const std::string& commit) {
+  BG_ASSIGN(const CacheLimit limit, cache_limit());
+  return checkout(dir, commit, limit);
+}
+
+Result<Worktree> checkout(const std::string& dir, const std::string& commit,
+                          const CacheLimit& limit) {
   BG_ASSIGN(const fs::path state, state_dir(dir));
+  // Held before the worktree is looked at: no other command removes it from here on.
+  BG_ASSIGN(auto lease, take_lease(state, commit));
   const fs::path path = state / "worktrees" / commit;
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
     auto head = git(path.string(), {"rev-parse", "HEAD"}, "read the worktree's commit");
-    if (head.ok() && *head == commit) return path.string();
+    if (head.ok() && *head == commit) return Worktree{path.string(), std::move(lease)};
     fs::remove_all(path, ec);
   }
   // A worktree deleted by hand leaves an entry that `worktree add` would refuse.
@@ -114,7 +98,10 @@ Result<std::string> checkout(const std::string& dir, const std::string& commit) 
   // Builds decided in a worktree that is gone say nothing of this one.
   fs::remove(state / "builds" / (commit + ".ok"), ec);
   fs::remove(state / "builds" / (commit + ".failed"), ec);
-  return path.string();
+  // The cache grew by one: the least recently used worktrees no command holds make room. The
+  // command goes on whatever happens there.
+  (void)evict(dir, limit);
+  return Worktree{path.string(), std::move(lease)};
 }
 
 Result<BuildOutcome> build(const std::string& dir, const std::string& commit,
@@ -145,6 +132,8 @@ Result<BuildOutcome> build(const std::string& dir, const std::string& commit,
   out.exit_code = r->exit_code;
   out.ok = r->exit_code == 0;
   BG_TRY(write_file(out.ok ? ok_stamp : failed_stamp, command));
+  // A build takes room: a limit of size is checked again.
+  if (const auto limit = cache_limit(); limit.ok() && limit->bytes > 0) (void)evict(dir, *limit);
   return out;
 }
 

@@ -1,12 +1,15 @@
-// Commits checked out in worktrees of their own and built there, for `ab` and `bisect`
-// (docs/bisect.md). Worktrees and build stamps live in the repository's git directory
-// (<git-common-dir>/benchguard/), are made once per commit and reused by later commands.
+// Commits checked out in worktrees of their own and built there, for `ab`, `bisect`, `confirm`
+// and `gate --confirm` (docs/bisect.md). Worktrees and build stamps live in the repository's
+// git directory (<git-common-dir>/benchguard/), are made once per commit and reused by later
+// commands, up to the cache's limit (vcs/worktree_cache.hpp).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/result.hpp"
+#include "vcs/worktree_cache.hpp"
 
 namespace benchguard::vcs {
 
@@ -25,9 +28,19 @@ Result<std::vector<std::string>> commits_between(const std::string& dir, const s
 // The first parent of `commit`; an Error when it has none.
 Result<std::string> parent_of(const std::string& dir, const std::string& commit);
 
+// A worktree checked out for a command, and its hold on it: the cache keeps it while the lease
+// lives (vcs/worktree_cache.hpp).
+struct Worktree {
+  std::string path;
+  std::shared_ptr<WorktreeLease> lease;
+};
+
 // A detached worktree of `commit` (a full hash), made with `git worktree add` the first time
-// and reused after; returns its path.
-Result<std::string> checkout(const std::string& dir, const std::string& commit);
+// and reused after (its use recorded); making one removes the least recently used worktrees
+// no command holds beyond `limit` (default: cache_limit(), an Error when it is malformed).
+Result<Worktree> checkout(const std::string& dir, const std::string& commit);
+Result<Worktree> checkout(const std::string& dir, const std::string& commit,
+                          const CacheLimit& limit);
 
 struct BuildOutcome {
   bool ok = false;

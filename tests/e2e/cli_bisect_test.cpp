@@ -190,6 +190,52 @@ TEST(CliAb, TwoRefsAndTheirNullControl) {
   EXPECT_NE(broken.err.find(".log"), std::string::npos) << broken.err;
 }
 
+// The worktrees ab kept, listed with their builds and emptied; without a terminal ab says
+// which commit it checks out and builds.
+TEST(CliAb, ItsWorktreesAreListedAndCleared) {
+  TempDir dir;
+  const std::string repo = dir.file("repo"), db = dir.file("bg.db");
+  const auto c = make_repository(repo);
+  // Every step a line at once: an interval of a millisecond.
+  const CliResult broken = testing::run_program({BG_BINARY, "ab", "suite.yml", "--db", db, "--ref",
+                                                 c[10], "--ref", c[7], "--build", kBisectBuild},
+                                                {"BENCHGUARD_PROGRESS_INTERVAL=1ms", "CI"}, repo);
+  EXPECT_EQ(broken.exit_code, 2);
+  EXPECT_NE(broken.err.find("benchguard: ab: A = " + c[10] + " (" + c[10].substr(0, 12) +
+                            "): checking out and building; 0:0"),
+            std::string::npos)
+      << broken.err;
+  EXPECT_NE(broken.err.find("benchguard: ab: B = " + c[7]), std::string::npos) << broken.err;
+
+  const CliResult listed = run_cli({"--format", "json", "worktrees", "list"}, repo);
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_EQ(benchguard::testing::schema_problem(listed.out), "");
+  const json j = json::parse(listed.out);
+  ASSERT_EQ(j["worktrees"].size(), 2u);
+  EXPECT_EQ(j["worktrees"][0]["commit"], c[7]);  // the most recently used first
+  EXPECT_EQ(j["worktrees"][0]["build"], "failed");
+  EXPECT_EQ(j["worktrees"][1]["build"], "ok");
+  EXPECT_FALSE(j["worktrees"][1]["in_use"].get<bool>());
+  EXPECT_GT(j["total_bytes"].get<int64_t>(), 0);
+  EXPECT_EQ(j["limit"]["worktrees"], 20);
+  const CliResult text = run_cli({"worktrees", "list", "--repo", repo});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find(c[7].substr(0, 12)), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("2 worktree(s), "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("limit: 20 worktree(s)"), std::string::npos) << text.out;
+
+  const CliResult cleared = run_cli({"worktrees", "clear"}, repo);
+  ASSERT_EQ(cleared.exit_code, 0) << cleared.err;
+  EXPECT_NE(cleared.out.find("removed 2 worktree(s)"), std::string::npos) << cleared.out;
+  const CliResult empty = run_cli({"--format", "csv", "worktrees", "list"}, repo);
+  EXPECT_EQ(empty.out, "commit,bytes,last_use,in_use,build,path\n");
+  const CliResult bad = testing::run_program(
+      {BG_BINARY, "ab", "suite.yml", "--db", db, "--ref", c[10], "--ref", c[11]},
+      {"BENCHGUARD_WORKTREES=some"}, repo);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("BENCHGUARD_WORKTREES must be a count"), std::string::npos) << bad.err;
+}
+
 // ab --until-decided: the A/B run stops once the 10% slowdown is known, and the verdict is
 // the look's that stopped it.
 TEST(CliAb, UntilDecidedStopsOnceTheSlowdownIsKnown) {

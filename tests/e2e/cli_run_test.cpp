@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -320,6 +322,92 @@ TEST(CliRun, ExportFormats) {
   const auto all = nlohmann::json::parse(testing::read_file(dir.file("out.json")));
   ASSERT_EQ(all["runs"].size(), 1u);
   EXPECT_EQ(all["runs"][0]["variants"][0]["instances"].size(), 3u);
+}
+
+// The lines a shell command writes to standard output, each with the seconds since it started
+// when it arrived, and its exit status.
+struct TimedLines {
+  std::vector<std::pair<double, std::string>> lines;
+  int status = -1;
+};
+TimedLines read_timed_lines(const std::string& command) {
+  TimedLines out;
+  const auto start = std::chrono::steady_clock::now();
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return out;
+  std::string line;
+  for (int c = 0; (c = fgetc(pipe)) != EOF;) {
+    if (c != '\n') {
+      line += static_cast<char>(c);
+      continue;
+    }
+    out.lines.emplace_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), line);
+    line.clear();
+  }
+  out.status = pclose(pipe);
+  return out;
+}
+
+// Without a terminal (a CI log), long work says where it is in plain lines, as it goes: none
+// before the interval has passed, then one at least every interval, while a single instance
+// runs too, and one at each benchmark's first instance. -q silences them.
+TEST(CliRun, WithoutATerminalLongWorkPrintsAProgressLineEveryInterval) {
+  TempDir dir;
+  write_file(dir.file("slow.yml"),
+             "name: slow\n"
+             "instances: 3\n"
+             "schedule: sequential\n"
+             "benchmarks:\n"
+             "  - name: first\n"
+             "    command: [sleep, \"0.5\"]\n"
+             "  - name: second\n"
+             "    command: [sleep, \"0.5\"]\n");
+  // Standard error into a pipe, standard output away; CI unset, so that only the missing
+  // terminal decides.
+  const auto run = [&](const std::string& more) {
+    return read_timed_lines("cd '" + dir.path().string() +
+                            "' && BENCHGUARD_PROGRESS_INTERVAL=200ms env -u CI '" BG_BINARY
+                            "' run slow.yml --db bg.db " +
+                            more + " 2>&1 >/dev/null");
+  };
+  const TimedLines r = run("");
+  std::string all;
+  std::vector<std::pair<double, std::string>> lines;
+  for (const auto& [t, line] : r.lines) {
+    all += line + "\n";
+    if (line.starts_with("benchguard: run: ")) lines.emplace_back(t, line);
+  }
+  ASSERT_EQ(r.status, 0) << all;
+  EXPECT_EQ(all.find_first_of("\r\033"), std::string::npos) << all;
+  // Six instances of half a second: lines from 0.2 s on, at least one every 0.2 s, each
+  // written when it is due (a loaded machine may be late, never by seconds).
+  ASSERT_GE(lines.size(), 8u) << all;
+  int last = -1;
+  bool second = false, estimate = false;
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    const std::string& line = lines[k].second;
+    if (k > 0) {
+      EXPECT_LT(lines[k].first - lines[k - 1].first, 1.5) << line;
+    }
+    const auto at = line.find(" elapsed");
+    ASSERT_NE(at, std::string::npos) << line;
+    const auto from = line.rfind("; ", at);
+    const std::string clock = line.substr(from + 2, at - from - 2);  // m:ss
+    const int seconds = std::stoi(clock) * 60 + std::stoi(clock.substr(clock.find(':') + 1));
+    EXPECT_GE(seconds, last) << line;
+    last = seconds;
+    second = second || line.find("benchmark 2/2 second, variant") != std::string::npos;
+    estimate = estimate || line.find(" left") != std::string::npos;
+  }
+  EXPECT_TRUE(second) << all;
+  EXPECT_TRUE(estimate) << all;
+
+  const TimedLines quiet = run("-q");
+  EXPECT_EQ(quiet.status, 0);
+  for (const auto& [t, line] : quiet.lines) {
+    EXPECT_FALSE(line.starts_with("benchguard: run: ")) << line;
+  }
 }
 
 }  // namespace

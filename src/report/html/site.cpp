@@ -180,6 +180,11 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
     ho.benchmarks = plan->benchmarks;
     return load(ho);
   };
+  const auto say = [&](const std::string& what) {
+    if (options.on_step) options.on_step(what);
+  };
+  say(fmt::format("reading the history of {} run(s){}", runs.size(),
+                  plan ? fmt::format(" for {} benchmark(s)", plan->benchmarks.size()) : ""));
   std::future<Result<RunPages>> pending;
   if (beside) pending = std::async(std::launch::async, render_pages);
   Result<analysis::History> loaded = plan ? load_followed() : load(options.history);
@@ -187,6 +192,7 @@ Result<Site> build_site(store::Store& store, const SiteOptions& asked, int64_t n
   if (!loaded.ok()) return loaded.error();
   if (!pages.ok()) return pages.error();
   std::optional<SeriesPages> part;
+  say("finding change points and making the pages of each series");
   if (plan) {
     part = follow_series(ctx, std::move(*plan), std::move(*loaded));
     if (!part) {

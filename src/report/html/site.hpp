@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <map>
 #include <string>
@@ -45,6 +46,9 @@ struct SiteOptions {
   // When set, the history is read on connections of its own, several runs at once
   // (analysis::load_history); else through the store given.
   store::StoreOpener open_reader;
+  // Told what is being done as building moves from one part to the next (the history read,
+  // the series' change points and pages); called on the building thread.
+  std::function<void(const std::string&)> on_step;
 };
 
 // The metric of the compare and plan pages: the first of history.metrics, wall_time when none

@@ -10,10 +10,11 @@
 namespace benchguard::report::html {
 namespace {
 
-// Every option that shapes the site (open_reader only says how the history is read). An option
-// added to these structs must be added here: their sizes stop the build until it is.
+// Every option that shapes the site (open_reader only says how the history is read, on_step who
+// is told of the building). An option added to these structs must be added here: their sizes
+// stop the build until it is.
 #if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG)
-static_assert(sizeof(SiteOptions) == 552 && sizeof(analysis::HistoryOptions) == 192 &&
+static_assert(sizeof(SiteOptions) == 584 && sizeof(analysis::HistoryOptions) == 192 &&
                   sizeof(analysis::DetectOptions) == 136 &&
                   sizeof(analysis::SummaryOptions) == 64 && sizeof(stats::VerdictOptions) == 56,
               "an option was added: add it to add_options");

@@ -1,14 +1,17 @@
-// Commits read from a database reach git as revisions, never as options: a stored commit
-// named `--output=F` (which `git rev-list` would take as "write to F") is read after
-// --end-of-options.
+// Unit tests for src/vcs/worktree.cpp and worktree_cache.cpp. Commits read from a database
+// reach git as revisions, never as options: a stored commit named `--output=F` (which `git
+// rev-list` would take as "write to F") is read after --end-of-options. The worktree cache
+// keeps its limit, least recently used out first, never one a command holds.
 #include "vcs/worktree.hpp"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/test_support.hpp"
@@ -91,6 +94,122 @@ TEST(VcsWorktree, AStoredCommitNamedLikeAnOptionIsReadAsARevision) {
     }
   }
   EXPECT_FALSE(fs::exists(planted));
+}
+
+// A repository of `n` commits, each changing f.txt; their hashes, oldest first.
+std::vector<std::string> cache_commits(const std::string& repo, int n) {
+  testing::git_init(repo);
+  std::vector<std::string> hashes;
+  for (int k = 0; k < n; ++k) {
+    write_file(repo + "/f.txt", std::to_string(k) + "\n");
+    hashes.push_back(testing::git_commit_all(repo, k));
+  }
+  return hashes;
+}
+
+// The worktrees git knows of, by path.
+std::string git_worktrees(const std::string& repo) {
+  return testing::run_program({"/usr/bin/git", "-C", repo, "worktree", "list", "--porcelain"}, {})
+      .out;
+}
+
+std::vector<std::string> cached_commits(const std::string& repo) {
+  const auto listed = vcs::list_cache(repo);
+  EXPECT_TRUE(listed.ok()) << listed.error().message;
+  std::vector<std::string> out;
+  if (listed.ok())
+    for (const auto& w : *listed) out.push_back(w.commit);
+  return out;
+}
+
+TEST(VcsWorktreeCache, PastItsLimitTheLeastRecentlyUsedGoAndTheOneInUseStays) {
+  TempDir dir;
+  const std::string repo = dir.file("repo");
+  const auto c = cache_commits(repo, 7);
+  const vcs::CacheLimit limit{3, 0};
+  // Times of use a file system can tell apart.
+  const auto later = [] { std::this_thread::sleep_for(std::chrono::milliseconds(20)); };
+
+  // The oldest is checked out first and held all along, as a command measuring it would.
+  auto held = vcs::checkout(repo, c[0], limit);
+  ASSERT_TRUE(held.ok()) << held.error().message;
+  std::string built_path;
+  for (int k = 1; k <= 5; ++k) {
+    later();
+    const auto w = vcs::checkout(repo, c[k], limit);
+    ASSERT_TRUE(w.ok()) << w.error().message;
+    if (k == 1) {
+      built_path = w->path;
+      const auto b = vcs::build(repo, c[1], w->path, "echo built");
+      ASSERT_TRUE(b.ok() && b->ok);
+    }
+  }  // each lease ends with its command
+  EXPECT_EQ(cached_commits(repo), (std::vector<std::string>{c[5], c[4], c[0]}));
+  const std::string known = git_worktrees(repo);
+  for (int k = 1; k <= 3; ++k) {
+    EXPECT_EQ(known.find(c[k].substr(0, 40)), std::string::npos) << "git still lists " << k;
+  }
+  EXPECT_NE(known.find(held->path), std::string::npos) << known;
+  EXPECT_FALSE(fs::exists(built_path));
+  const std::string state = fs::path(held->path).parent_path().parent_path().string();
+  EXPECT_FALSE(fs::exists(state + "/builds/" + c[1] + ".ok")) << "the build stamp goes with it";
+  EXPECT_FALSE(fs::exists(state + "/builds/" + c[1] + ".log"));
+
+  // Use, not age, orders them: c4 used again, then c6 made: c5 goes, c0 stays.
+  later();
+  ASSERT_TRUE(vcs::checkout(repo, c[4], limit).ok());
+  later();
+  ASSERT_TRUE(vcs::checkout(repo, c[6], limit).ok());
+  const auto listed = vcs::list_cache(repo);
+  ASSERT_TRUE(listed.ok());
+  ASSERT_EQ(listed->size(), 3u);
+  EXPECT_EQ((*listed)[0].commit, c[6]);
+  EXPECT_EQ((*listed)[1].commit, c[4]);
+  EXPECT_EQ((*listed)[2].commit, c[0]);
+  EXPECT_TRUE((*listed)[2].in_use);
+  EXPECT_FALSE((*listed)[0].in_use);
+  EXPECT_GT((*listed)[0].bytes, 0u);
+
+  // Emptied: all but the one in use; then that one too once its command is done.
+  const auto cleared = vcs::clear_cache(repo);
+  ASSERT_TRUE(cleared.ok()) << cleared.error().message;
+  EXPECT_EQ(cleared->commits.size(), 2u);
+  EXPECT_EQ(cleared->in_use, 1u);
+  EXPECT_EQ(cached_commits(repo), std::vector<std::string>{c[0]});
+  held->lease.reset();
+  ASSERT_TRUE(vcs::clear_cache(repo).ok());
+  EXPECT_TRUE(cached_commits(repo).empty());
+  EXPECT_EQ(git_worktrees(repo).find("benchguard/worktrees"), std::string::npos)
+      << git_worktrees(repo);
+}
+
+TEST(VcsWorktreeCache, TheLimitComesFromTheEnvironment) {
+  const auto set = [](const char* key, const char* value) {
+    if (value != nullptr)
+      setenv(key, value, 1);
+    else
+      unsetenv(key);
+  };
+  set("BENCHGUARD_WORKTREES", nullptr);
+  set("BENCHGUARD_WORKTREES_SIZE", nullptr);
+  auto limit = vcs::cache_limit();
+  ASSERT_TRUE(limit.ok());
+  EXPECT_EQ(limit->worktrees, 20u);
+  EXPECT_EQ(limit->bytes, 0u);
+  set("BENCHGUARD_WORKTREES", "0");
+  set("BENCHGUARD_WORKTREES_SIZE", "1.5G");
+  limit = vcs::cache_limit();
+  ASSERT_TRUE(limit.ok());
+  EXPECT_EQ(limit->worktrees, 0u);
+  EXPECT_EQ(limit->bytes, 1536ull * 1024 * 1024);
+  set("BENCHGUARD_WORKTREES", "many");
+  limit = vcs::cache_limit();
+  ASSERT_FALSE(limit.ok());
+  EXPECT_NE(limit.error().message.find("BENCHGUARD_WORKTREES must be a count"), std::string::npos);
+  set("BENCHGUARD_WORKTREES", nullptr);
+  set("BENCHGUARD_WORKTREES_SIZE", "lots");
+  EXPECT_FALSE(vcs::cache_limit().ok());
+  set("BENCHGUARD_WORKTREES_SIZE", nullptr);
 }
 
 }  // namespace
