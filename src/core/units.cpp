@@ -6,21 +6,31 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <optional>
 #include <stdexcept>
+#include <utility>
 
 namespace benchguard {
+namespace {
+
+// The number `text` starts with and the unit after it; nothing when it starts with none.
+std::optional<std::pair<double, std::string>> number_and_unit(const std::string& text) {
+  size_t used = 0;
+  try {
+    const double v = std::stod(text, &used);
+    return std::make_pair(v, text.substr(used));
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
 
 Result<double> parse_duration(const std::string& text) {
   const Error bad{"invalid duration '" + text + "' (write e.g. 30s, 500ms, 2m, 1h or seconds)"};
-  if (text.empty()) return bad;
-  size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(text, &used);
-  } catch (...) {
-    return bad;
-  }
-  const std::string unit = text.substr(used);
+  const auto parsed = number_and_unit(text);
+  if (!parsed) return bad;
+  const auto& [v, unit] = *parsed;
   double scale = 0;
   if (unit.empty() || unit == "s")
     scale = 1;
@@ -93,14 +103,10 @@ std::string format_bytes(double bytes) {
 
 Result<double> parse_bytes(const std::string& text) {
   const Error bad{"invalid size '" + text + "' (write e.g. 20G, 512M or bytes)"};
-  size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(text, &used);
-  } catch (...) {
-    return bad;
-  }
-  std::string unit = text.substr(used);
+  const auto parsed = number_and_unit(text);
+  if (!parsed) return bad;
+  const double v = parsed->first;
+  std::string unit = parsed->second;
   if (unit.ends_with("iB"))
     unit.resize(unit.size() - 2);
   else if (unit.size() > 1 && unit.ends_with("B"))

@@ -22,6 +22,19 @@ double squares_about_mean(std::span<const double> x) {
   return ss;
 }
 
+// The one-sided t test of a difference `d` (> 0: the alternative's way) with standard error
+// `se` and `dof` degrees of freedom: t and p into `r` (se 0: p 0 when d > 0, else 1).
+void one_sided_t(double d, double se, RevertCheck& r) {
+  if (se > 0) {
+    r.t = d / se;
+    const boost::math::students_t dist(r.dof);
+    r.p_value = boost::math::cdf(boost::math::complement(dist, r.t));
+  } else {
+    r.t = d > 0 ? std::numeric_limits<double>::infinity() : 0.0;
+    r.p_value = d > 0 ? 0.0 : 1.0;
+  }
+}
+
 }  // namespace
 
 SeriesConfirmation confirm_in_series(std::span<const double> series, std::size_t before_start,
@@ -72,14 +85,7 @@ RevertCheck check_revert(std::span<const double> old, std::span<const double> af
       s2 * (1.0 / static_cast<double>(newest.size()) + 1.0 / static_cast<double>(after.size())));
   const double sign = increased ? 1.0 : -1.0;
   const double back = sign * (r.after_level - r.newest_level);  // > 0: the old level's way
-  if (se > 0) {
-    r.t = back / se;
-    const boost::math::students_t dist(r.dof);
-    r.p_value = boost::math::cdf(boost::math::complement(dist, r.t));
-  } else {
-    r.t = back > 0 ? std::numeric_limits<double>::infinity() : 0.0;
-    r.p_value = back > 0 ? 0.0 : 1.0;
-  }
+  one_sided_t(back, se, r);
   const double midpoint = (r.old_level + r.after_level) / 2;
   const bool each_nearer_old = std::all_of(newest.begin(), newest.end(),
                                            [&](double v) { return sign * (v - midpoint) < 0; });
@@ -117,14 +123,7 @@ RevertCheck check_support(std::span<const double> old, double alarmed,
   const double sign = increased ? 1.0 : -1.0;
   // > 0: the level since lies below the old level moved by the threshold, the change's way.
   const double margin = sign * (r.old_level * (1 + sign * options.threshold) - r.newest_level);
-  if (se > 0) {
-    r.t = margin / se;
-    const boost::math::students_t dist(r.dof);
-    r.p_value = boost::math::cdf(boost::math::complement(dist, r.t));
-  } else {
-    r.t = margin > 0 ? std::numeric_limits<double>::infinity() : 0.0;
-    r.p_value = margin > 0 ? 0.0 : 1.0;
-  }
+  one_sided_t(margin, se, r);
   r.undone = r.p_value < options.alpha;
   return r;
 }
