@@ -352,6 +352,7 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
   run.artifacts = measure::host_artifacts();
   if (git.commit_time > 0)
     run.artifacts.emplace_back("git_commit_time", std::to_string(git.commit_time));
+  if (!git.author.empty()) run.artifacts.emplace_back("git_author", git.author);
   run.artifacts.emplace_back("schedule", sched);
   run.artifacts.emplace_back("seed", std::to_string(options.seed));
   run.artifacts.insert(run.artifacts.end(), options.artifacts.begin(), options.artifacts.end());
