@@ -6,7 +6,8 @@
 // History from day one, on repositories of their own: `run SUITE --commits RANGE --build CMD`
 // measures past commits, each built in its worktree, into the history as if CI had run them
 // then (the commit, its time, its author); interrupted, the same command goes on where it
-// stopped; a commit that does not build is a failed run that history leaves out.
+// stopped; a commit that does not build is a failed run that history leaves out; the gate says
+// how many points it lacks and the command that measures them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -448,6 +449,58 @@ TEST(CliBackfill, BadInputIsOneLineExit2) {
                                    db, "--build", "cp prog.in prog && chmod +x prog"},
                                   repo);
   EXPECT_EQ(built.exit_code, 0) << built.err;
+}
+
+// Too little history: the gate's note says how many of the 5 earlier points the head check
+// needs the series have, and the backfill that measures them; --min-history makes it exit 2.
+// The command it names, run as printed, gives the history it asked for.
+TEST(CliBackfill, TheGateNamesTheBackfillThatGivesItItsHistory) {
+  TempDir dir;
+  const std::string repo = dir.file("repo"), db = dir.file("bg.db");
+  const auto c = unmeasured_history(repo, 8);
+  for (int k = 6; k <= 8; ++k) {  // the newest three measured, as CI would have
+    sh("cd " + repo + " && git checkout -q " + c[k - 1] + " && " + kBackfillBuild);
+    const CliResult r = run_cli({"-q", "run", "suite.yml", "--db", db, "--seed", "1"}, repo);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  sh("cd " + repo + " && git checkout -q main");
+
+  CliResult r = run_cli({"--format", "json", "gate", "--db", db, "--repo", repo}, repo);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string placeholder =
+      "work: 2 of the 5 earlier points the head check needs; seed them with benchguard run SUITE "
+      "--commits HEAD~1 --last 5 --build CMD";
+  EXPECT_NE(r.out.find(placeholder), std::string::npos) << r.out;
+  r = run_cli(
+      {"gate", "--db", db, "--repo", repo, "--suite", "suite.yml", "--build", kBackfillBuild},
+      repo);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string note =
+      "note: work: 2 of the 5 earlier points the head check needs; seed them with benchguard run "
+      "suite.yml --commits HEAD~1 --last 5 --build 'cp cost.txt built-cost.txt'";
+  EXPECT_NE(r.out.find(note + "\n"), std::string::npos) << r.out;
+
+  r = run_cli({"gate", "--db", db, "--repo", repo, "--min-history", "5"}, repo);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("work: 2 earlier point(s) at the newest commit"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("fewer than --min-history 5; seed them with benchguard run SUITE --commits "
+                       "HEAD~1 --last 5 --build CMD"),
+            std::string::npos)
+      << r.err;
+
+  // The command as the note prints it: HEAD~5 to HEAD~1, the two measured skipped.
+  const std::string bin = BG_BINARY;
+  const std::string command = note.substr(note.find("benchguard run ") + 11);
+  const CliResult seeded =
+      run_program({"/bin/sh", "-c", bin + " " + command + " --db " + db}, {}, repo);
+  ASSERT_EQ(seeded.exit_code, 0) << seeded.err;
+  EXPECT_NE(seeded.err.find("5 commits: 3 measured, 2 skipped, 0 failed"), std::string::npos)
+      << seeded.err;
+  r = run_cli({"gate", "--db", db, "--repo", repo, "--min-history", "5"}, repo);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("earlier points the head check needs"), std::string::npos) << r.out;
 }
 
 }  // namespace
