@@ -4,11 +4,13 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <functional>
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <tuple>
 
 #include "analysis/compare.hpp"
@@ -113,6 +115,54 @@ Status check_names(store::Store& store, const store::StoreOpener& open_reader,
   return check_selection(History{}, options, where);  // says there is no run
 }
 
+// A series at the newest commit with the points before it there.
+struct ShortSeries {
+  std::string benchmark;
+  std::size_t points = 0;
+};
+
+// "spin, sort: 1 to 2": the series' benchmarks (the first three and how many more) and their
+// points.
+std::string short_text(const std::vector<ShortSeries>& series) {
+  std::set<std::string> names;
+  std::size_t fewest = series.front().points, most = fewest;
+  for (const auto& s : series) {
+    names.insert(s.benchmark);
+    fewest = std::min(fewest, s.points);
+    most = std::max(most, s.points);
+  }
+  std::vector<std::string> shown(names.begin(), names.end());
+  const std::size_t more = shown.size() > 3 ? shown.size() - 3 : 0;
+  shown.resize(shown.size() - more);
+  return fmt::format(
+      "{}{}: {}", fmt::join(shown, ", "), more > 0 ? fmt::format(" and {} more", more) : "",
+      fewest == most ? fmt::format("{}", most) : fmt::format("{} to {}", fewest, most));
+}
+
+// `word` as one word of a shell command line: quoted when it holds more than letters, digits
+// and /._-=:,+@%.
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+           std::string_view("/._-=:,+@%").find(c) != std::string_view::npos;
+  });
+  if (plain) return word;
+  std::string out = "'";
+  for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// The command that measures the `points` commits before the newest one (`head`) into history
+// (run --commits, which skips those measured already; a history shorter than that is all
+// measured).
+std::string backfill_text(const GateOptions& options, const std::string& head, std::size_t points) {
+  const std::string tip =
+      options.checkout_head.empty() || options.checkout_head == head ? "HEAD" : head.substr(0, 10);
+  return fmt::format("seed them with benchguard run {} --commits {}~1 --last {} --build {}",
+                     options.suite_file.empty() ? "SUITE" : shell_word(options.suite_file), tip,
+                     points, options.build.empty() ? "CMD" : shell_word(options.build));
+}
+
 // The gate against history: change points open at the newest run.
 Result<GateReport> gate_history(store::Store& store, const GateOptions& options, int64_t now) {
   // The series from the runs' series cache entries, not from their instances: a history of
@@ -153,6 +203,13 @@ Result<GateReport> gate_history(store::Store& store, const GateOptions& options,
   // many series, one alarm at 1% each would be a failure on most commits.
   std::vector<const HeadResult*> heads;
   std::vector<double> head_p;
+  // Series at the newest commit by the points before it: too few, and the head check waits
+  // for a history that a backfill can give, or for points after their last change point.
+  std::map<std::string, ShortSeries> history_of;
+  for (const auto& s : history.series)
+    if (current.contains(s.key())) history_of[s.key()] = {s.benchmark, s.points.size() - 1};
+  const std::size_t needed = stats::HeadCheckOptions{}.min_baseline;
+  std::vector<ShortSeries> short_history;
   std::size_t too_short = 0;
   for (const auto& h : found.heads) {
     if (!current.contains(h.series_key)) continue;
@@ -160,14 +217,33 @@ Result<GateReport> gate_history(store::Store& store, const GateOptions& options,
       heads.push_back(&h);
       head_p.push_back(h.check.p_value);
     } else if (h.check.why_not.starts_with("fewer than")) {
-      ++too_short;
+      const ShortSeries& s = history_of[h.series_key];
+      if (s.points < needed)
+        short_history.push_back(s);
+      else
+        ++too_short;
     }
   }
+  if (!short_history.empty())
+    g.notes.push_back(fmt::format("{} of the {} earlier points the head check needs; {}",
+                                  short_text(short_history), needed,
+                                  backfill_text(options, g.head, needed)));
   if (too_short > 0)
     g.notes.push_back(fmt::format(
-        "{} series at the newest commit have too few points before it for the head check ({} "
-        "needed): it starts once they have them",
-        too_short, stats::HeadCheckOptions{}.min_baseline));
+        "{} series at the newest commit have too few points since their last change point for "
+        "the head check ({} needed): it starts once they have them",
+        too_short, needed));
+  if (options.min_history > 0) {
+    std::vector<ShortSeries> below;
+    for (const auto& [key, s] : history_of)
+      if (s.points < options.min_history) below.push_back(s);
+    if (!below.empty())
+      return Error{
+          fmt::format("{} earlier point(s) at the newest commit {}, fewer than "
+                      "--min-history {}; {}",
+                      short_text(below), g.head.substr(0, 10), options.min_history,
+                      backfill_text(options, g.head, options.min_history))};
+  }
   const std::vector<double> adjusted = stats::holm_adjust(head_p);
   std::set<std::string> failing_heads;
   for (std::size_t i = 0; i < heads.size(); ++i)

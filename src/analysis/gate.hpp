@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -82,6 +83,13 @@ struct GateOptions {
   // When set, the history is read on connections of its own, several runs at once
   // (load_history).
   store::StoreOpener open_reader;
+  // Against history: a series at the newest commit with fewer points before it is an Error
+  // (gate --min-history: no pass the head check could not judge). 0: a note says so.
+  std::size_t min_history = 0;
+  // What the note on too short a history names in the command that would fill it (`run
+  // --commits`): the suite file (empty: SUITE), the build (empty: CMD), and the commit HEAD
+  // names where the gate runs (the range counts back from HEAD when it is the newest commit).
+  std::string suite_file, build, checkout_head;
 };
 
 // One channel (metric) at the newest run: where it was examined, and whether it moved.

@@ -49,15 +49,26 @@ Action add_gate(CLI::App& app, Context& ctx) {
   add_instances(c, cf->run.instances);
   add_renamed(c, "--confirm-instances", "--instances",
               "the instances a side of each confirming run, as confirm names them");
-  return [&ctx, f, d, against, require, confirm, cf]() -> Result<int> {
+  auto min_history = std::make_shared<std::size_t>(0);
+  c->add_option("--min-history", *min_history,
+                "Exit 2 when a series at the newest commit has fewer than N points before it "
+                "(the head check needs 5), naming the `run --commits` that would measure them")
+      ->check(whole_number("--min-history", 0));
+  return [&ctx, f, d, against, require, confirm, cf, min_history]() -> Result<int> {
     analysis::GateOptions o;
     o.against = *against;
     o.require = *require;
+    o.min_history = *min_history;
+    o.suite_file = cf->run.suite;
+    o.build = cf->build;
+    o.checkout_head = vcs::rev_parse(f->repo, "HEAD");
     // The suite's `gate: {require: [...]}` where the command line names no channel.
     if (o.require.empty() && !cf->run.suite.empty()) {
       BG_ASSIGN(const Suite suite, load_suite(cf->run.suite));
       o.require = suite.gate_require;
     }
+    if (o.min_history > 0 && o.against != "history")
+      return Error{"--min-history counts the points of history: use it with --against history"};
     if (o.against != "history") {
       o.against_commit = vcs::rev_parse(f->repo, o.against);
       if (!o.against_commit.empty()) {

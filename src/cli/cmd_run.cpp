@@ -1,10 +1,11 @@
-// benchguard run SUITE.yml | run [options] -- CMD ARGS...
+// benchguard run SUITE.yml | run [options] -- CMD ARGS... | run SUITE.yml --commits RANGE
 #include <fmt/format.h>
 
 #include <filesystem>
 
 #include "cli/app.hpp"
 #include "cli/progress.hpp"
+#include "cli/run_commits.hpp"
 #include "cli/run_flags.hpp"
 #include "cli/shared_flags.hpp"
 #include "cli/show_table.hpp"
@@ -80,7 +81,12 @@ Action add_run(CLI::App& app, Context& ctx) {
       ->needs("--null");
   add_run_flags(c, *f);
   until->add_to(c, /*verdict=*/true);
-  return [&ctx, f, until]() { return do_run(ctx, *f, *until); };
+  auto commits = std::make_shared<CommitsFlags>();
+  commits->add_to(c);
+  return [&ctx, f, until, commits]() {
+    if (!commits->commits.empty()) return run_commits(ctx, *f, *commits, *until);
+    return do_run(ctx, *f, *until);
+  };
 }
 
 }  // namespace benchguard::cli

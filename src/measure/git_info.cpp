@@ -21,9 +21,10 @@ Result<Captured> git(const std::string& dir, std::vector<std::string> args) {
 
 GitInfo git_info(const std::string& dir) {
   // The committer time orders runs of a series when no repository is given (docs/history.md):
-  // asked of HEAD while `git status` runs, and kept when HEAD is the commit status names.
+  // asked of HEAD, with its author, while `git status` runs, and kept when HEAD is the commit
+  // status names.
   auto log = std::async(std::launch::async, [&] {
-    return git(dir, {"log", "-1", "--format=%H %ct", "HEAD", "--"});
+    return git(dir, {"log", "-1", "--format=%H %ct %an <%ae>", "HEAD", "--"});
   });
   // One `git status` answers the other three questions. Without counting how far the branch
   // is ahead of its upstream and behind it, which nothing here reads (a walk of the commits
@@ -58,9 +59,12 @@ GitInfo git_info(const std::string& dir) {
   if (t.size() > info.commit.size() && t.substr(0, info.commit.size()) == info.commit &&
       t[info.commit.size()] == ' ') {
     t.remove_prefix(info.commit.size() + 1);
+    const size_t space = t.find(' ');
+    const std::string_view time = t.substr(0, space);
     int64_t secs = 0;
-    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), secs);
-    if (ec == std::errc() && end == t.data() + t.size() && secs > 0) info.commit_time = secs;
+    const auto [end, ec] = std::from_chars(time.data(), time.data() + time.size(), secs);
+    if (ec == std::errc() && end == time.data() + time.size() && secs > 0) info.commit_time = secs;
+    if (space != std::string_view::npos) info.author = std::string(t.substr(space + 1));
   }
   return info;
 }

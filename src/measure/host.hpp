@@ -15,6 +15,7 @@ struct GitInfo {
   std::string branch;
   bool dirty = false;
   int64_t commit_time = 0;  // committer time of `commit`, unix seconds; 0 when unknown
+  std::string author;       // of `commit`, "Name <email>" as git shows it; empty when unknown
 };
 
 // hostname, kernel, cpu_model, cpu_count, mem_total_bytes, the facts of `system check`
@@ -22,6 +23,8 @@ struct GitInfo {
 // load_avg_1m/5m/15m, benchguard_version, compiler, ci_url (when a CI system set one), ...
 // Keys whose value cannot be read are left out.
 KeyValues host_artifacts();
+// The commit checked out in `dir` (a worktree of its own for `run --commits`), its branch
+// (empty when detached), whether a tracked file changed, its committer time and author.
 GitInfo git_info(const std::string& dir);
 // git_info on a thread of its own, started now: its git commands (about 10 ms) run while the
 // caller does something else, such as opening the store.

@@ -20,6 +20,17 @@ std::string moved(const std::string& path, const std::string& top, const std::st
   return (fs::path(worktree) / rel).lexically_normal().string();
 }
 
+// `v` run at `side`: where the repository's directory is in the side's worktree (a cwd or
+// program inside the repository moved there), with the side's ref, commit and worktree set.
+VariantSpec at_side(VariantSpec v, const Repository& repo, const RefSide& side) {
+  v.cwd = moved(v.cwd, repo.top, side.worktree);
+  if (!v.command.empty()) v.command.front() = moved(v.command.front(), repo.top, side.worktree);
+  v.env.emplace_back("BENCHGUARD_REF", side.ref);
+  v.env.emplace_back("BENCHGUARD_COMMIT", side.commit);
+  v.env.emplace_back("BENCHGUARD_WORKTREE", side.worktree);
+  return v;
+}
+
 }  // namespace
 
 Result<Repository> repository_of(const Suite& suite, const RefsOptions& options) {
@@ -93,17 +104,19 @@ Result<Suite> suite_at(const Suite& suite, const Repository& repo,
     BenchmarkSpec at = b;
     at.variants.clear();
     for (const auto& side : sides) {
-      VariantSpec v = *chosen;
+      VariantSpec v = at_side(*chosen, repo, side);
       v.name = side.name;
-      v.cwd = moved(v.cwd, repo.top, side.worktree);
-      if (!v.command.empty()) v.command.front() = moved(v.command.front(), repo.top, side.worktree);
-      v.env.emplace_back("BENCHGUARD_REF", side.ref);
-      v.env.emplace_back("BENCHGUARD_COMMIT", side.commit);
-      v.env.emplace_back("BENCHGUARD_WORKTREE", side.worktree);
       at.variants.push_back(std::move(v));
     }
     out.benchmarks.push_back(std::move(at));
   }
+  return out;
+}
+
+Suite suite_in_worktree(const Suite& suite, const Repository& repo, const RefSide& side) {
+  Suite out = suite;
+  for (auto& b : out.benchmarks)
+    for (auto& v : b.variants) v = at_side(std::move(v), repo, side);
   return out;
 }
 

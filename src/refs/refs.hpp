@@ -70,6 +70,10 @@ Result<Suite> suite_at(const Suite& suite, const Repository& repo,
                        const std::vector<RefSide>& sides, const RefsOptions& options,
                        const std::vector<std::string>& benchmarks = {});
 
+// `suite` as it runs at `side`'s commit: every benchmark and variant kept, under its own name,
+// each moved into the side's worktree as suite_at moves them, with the same variables set.
+Suite suite_in_worktree(const Suite& suite, const Repository& repo, const RefSide& side);
+
 // The artifacts stored with a run of `sides` (ref, commit and worktree of each, the build).
 KeyValues side_artifacts(const std::vector<RefSide>& sides, const RefsOptions& options);
 

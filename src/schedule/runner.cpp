@@ -136,6 +136,10 @@ void request_stop() {
   g_stop.store(true);
 }
 
+bool stop_requested() {
+  return g_stop.load();
+}
+
 std::string new_uuid() {
   std::random_device rd;
   std::uniform_int_distribution<uint32_t> byte(0, 255);
@@ -313,6 +317,31 @@ std::vector<Step> select_steps(std::vector<Step> order,
 // Instances shorter than this are stored batched (add_instance_batched).
 constexpr int64_t kBatchBelowNs = 10'000'000;
 
+// The run about to start: its suite, host and git facts, labels and artifacts.
+RunRecord new_record(const Suite& suite, const RunOptions& options, const std::string& sched) {
+  RunRecord run;
+  run.uuid = options.uuid.empty() ? new_uuid() : options.uuid;
+  run.started_at = measure::realtime_ns();
+  run.suite = suite.name;
+  run.suite_path = suite.path;
+  run.hostname = measure::hostname();
+  const auto git =
+      options.git.valid() ? options.git.get() : measure::git_info(fs::current_path().string());
+  run.git_commit = git.commit;
+  run.git_branch = git.branch;
+  run.git_dirty = git.dirty;
+  run.command_line = options.command_line;
+  run.labels = options.labels;
+  run.artifacts = measure::host_artifacts();
+  if (git.commit_time > 0)
+    run.artifacts.emplace_back("git_commit_time", std::to_string(git.commit_time));
+  if (!git.author.empty()) run.artifacts.emplace_back("git_author", git.author);
+  run.artifacts.emplace_back("schedule", sched);
+  run.artifacts.emplace_back("seed", std::to_string(options.seed));
+  run.artifacts.insert(run.artifacts.end(), options.artifacts.begin(), options.artifacts.end());
+  return run;
+}
+
 }  // namespace
 
 Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const RunOptions& options,
@@ -336,26 +365,7 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
   ScratchDir scratch;
   if (scratch.path().empty()) return Error{"cannot create a temporary directory"};
 
-  RunRecord run;
-  run.uuid = options.uuid.empty() ? new_uuid() : options.uuid;
-  run.started_at = measure::realtime_ns();
-  run.suite = suite.name;
-  run.suite_path = suite.path;
-  run.hostname = measure::hostname();
-  const auto git =
-      options.git.valid() ? options.git.get() : measure::git_info(fs::current_path().string());
-  run.git_commit = git.commit;
-  run.git_branch = git.branch;
-  run.git_dirty = git.dirty;
-  run.command_line = options.command_line;
-  run.labels = options.labels;
-  run.artifacts = measure::host_artifacts();
-  if (git.commit_time > 0)
-    run.artifacts.emplace_back("git_commit_time", std::to_string(git.commit_time));
-  run.artifacts.emplace_back("schedule", sched);
-  run.artifacts.emplace_back("seed", std::to_string(options.seed));
-  run.artifacts.insert(run.artifacts.end(), options.artifacts.begin(), options.artifacts.end());
-
+  const RunRecord run = new_record(suite, options, sched);
   BG_ASSIGN(const int64_t run_id, store.begin_run(run));
   if (std::any_of(suite.benchmarks.begin(), suite.benchmarks.end(),
                   [](const BenchmarkSpec& b) { return b.google_benchmark(); }))
@@ -516,9 +526,20 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
     if (options.after_step && !bo.abandoned && options.after_step(bi)) bo.decided = true;
   }
   if (progress) progress({done, total, nullptr, nullptr, 0, true});
+  if (options.failed_on_failure && outcome.status == "complete" && outcome.any_failure())
+    outcome.status = "failed";
   BG_TRY(store.finish_run(run_id, measure::realtime_ns(), outcome.status,
                           options.final_artifacts ? options.final_artifacts() : KeyValues{}));
   return outcome;
+}
+
+Result<int64_t> store_failed_run(const Suite& suite, store::Store& store,
+                                 const RunOptions& options) {
+  const RunRecord run =
+      new_record(suite, options, options.schedule.empty() ? suite.schedule : options.schedule);
+  BG_ASSIGN(const int64_t run_id, store.begin_run(run));
+  BG_TRY(store.finish_run(run_id, measure::realtime_ns(), "failed"));
+  return run_id;
 }
 
 }  // namespace benchguard::schedule

@@ -44,7 +44,12 @@ struct RunOptions {
   std::function<KeyValues()> final_artifacts;
   // The working directory's commit, branch and state, when they are being read already
   // (measure::git_info_async, started before the store opens); unset: read as the run begins.
+  // A commit measured in a worktree of its own (run --commits) gives that worktree's.
   std::shared_future<measure::GitInfo> git;
+  // True: a run in which an instance failed or a benchmark was abandoned ends `failed`, not
+  // `complete`, so that history leaves it out (run --commits: a commit whose benchmarks fail
+  // is no point of its series, and the next backfill measures it again).
+  bool failed_on_failure = false;
 };
 
 // Called before each instance starts (done = instances finished so far, total) and after
@@ -88,8 +93,16 @@ Status preflight(const Suite& suite);
 Result<RunOutcome> run_suite(const Suite& suite, store::Store& store, const RunOptions& options,
                              const ProgressFn& progress = {});
 
+// Stores a run of `suite` that failed before any instance of it could start (run --commits: a
+// commit that does not build), with what run_suite records of a run and options.artifacts
+// (which say what failed); returns its id.
+Result<int64_t> store_failed_run(const Suite& suite, store::Store& store,
+                                 const RunOptions& options);
+
 // Set from a signal handler: the runner stops after the instance in flight.
 void request_stop();
+// Whether request_stop was called: what measures several runs in a row stops between them.
+bool stop_requested();
 
 // Random version-4 UUID.
 std::string new_uuid();

@@ -4,9 +4,14 @@
 
 #include <algorithm>
 #include <charconv>
+#include <fstream>
+#include <set>
+#include <sstream>
 #include <string_view>
 
 #include "measure/capture.hpp"
+#include "vcs/git.hpp"
+#include "vcs/worktree.hpp"
 
 namespace benchguard::vcs {
 namespace {
@@ -56,6 +61,79 @@ Result<std::vector<Commit>> first_parent_history(const std::string& dir, const s
   }
   std::reverse(commits.begin(), commits.end());  // git lists the newest first
   return commits;
+}
+
+Result<std::vector<std::string>> first_parent_range(const std::string& dir,
+                                                    const std::string& range) {
+  const std::string repo = dir.empty() ? "." : dir;
+  auto r = measure::capture_output({"git", "-C", repo, "rev-list", "--first-parent", "--reverse",
+                                    "--end-of-options", range, "--"},
+                                   "", kGitEnv);
+  if (!r.ok()) return Error{fmt::format("cannot run git to list {}: {}", range, r.error().message)};
+  if (r->exit_code != 0)
+    return Error{fmt::format(
+        "'{}' is no range of commits in the repository at {} (write A..B, a revision, or a "
+        "file of hashes){}",
+        range, repo,
+        is_shallow(repo) ? "; it is a shallow clone: fetch every commit (git fetch --unshallow)"
+                         : "")};
+  std::vector<std::string> commits;
+  std::istringstream lines(r->out);
+  for (std::string line; std::getline(lines, line);)
+    if (!line.empty()) commits.push_back(line);
+  if (commits.empty())
+    return Error{fmt::format("the range {} holds no commit in the repository at {}", range, repo)};
+  return commits;
+}
+
+Result<std::vector<std::string>> commits_in_file(const std::string& dir, const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Error{fmt::format("cannot read the file of commits {}", path)};
+  std::vector<std::string> commits;
+  std::set<std::string> seen;
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    line = line.substr(0, line.find('#'));
+    std::istringstream words(line);
+    std::string word;
+    if (!(words >> word)) continue;
+    auto hash = resolve_commit(dir, word);
+    if (!hash.ok()) return Error::at(path, number, hash.error().message);
+    if (seen.insert(*hash).second) commits.push_back(std::move(*hash));
+  }
+  if (commits.empty()) return Error{fmt::format("{}: lists no commit", path)};
+  return commits;
+}
+
+std::vector<std::string> thin_commits(std::vector<std::string> commits, std::size_t every,
+                                      std::size_t last) {
+  if (every > 1) {
+    std::vector<std::string> kept;
+    // Counted back from the newest, which is always kept.
+    for (std::size_t back = 0; back < commits.size(); back += every)
+      kept.push_back(std::move(commits[commits.size() - 1 - back]));
+    std::reverse(kept.begin(), kept.end());
+    commits = std::move(kept);
+  }
+  if (last > 0 && commits.size() > last)
+    commits.erase(commits.begin(), commits.end() - static_cast<std::ptrdiff_t>(last));
+  return commits;
+}
+
+std::string branch_named(const std::string& dir, const std::string& rev) {
+  // Not after --end-of-options, which rev-parse before git 2.43 prints as a revision: a name
+  // like an option names no branch.
+  if (rev.empty() || rev.front() == '-') return "";
+  auto r = measure::capture_output(
+      {"git", "-C", dir.empty() ? "." : dir, "rev-parse", "--symbolic-full-name", rev}, "",
+      kGitEnv);
+  if (!r.ok() || r->exit_code != 0) return "";
+  std::string_view name = r->out;
+  while (!name.empty() && (name.back() == '\n' || name.back() == '\r')) name.remove_suffix(1);
+  constexpr std::string_view kHeads = "refs/heads/";
+  if (!name.starts_with(kHeads) || name.find('\n') != std::string_view::npos) return "";
+  return std::string(name.substr(kHeads.size()));
 }
 
 }  // namespace benchguard::vcs

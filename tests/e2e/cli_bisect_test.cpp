@@ -2,13 +2,21 @@
 // at commit 19 and whose build fails at commit 7. The benchmark reports, through the iteration
 // protocol, the cost its build copied out of cost.txt, with +-1% noise seeded per commit and
 // instance: timings that do not depend on how busy the machine is.
+//
+// History from day one, on repositories of their own: `run SUITE --commits RANGE --build CMD`
+// measures past commits, each built in its worktree, into the history as if CI had run them
+// then (the commit, its time, its author); interrupted, the same command goes on where it
+// stopped; a commit that does not build is a failed run that history leaves out; the gate says
+// how many points it lacks and the command that measures them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "store/store.hpp"
 #include "support/test_support.hpp"
 
 namespace benchguard {
@@ -16,7 +24,12 @@ namespace {
 
 using nlohmann::json;
 using testing::CliResult;
+using testing::cost_suite;
+using testing::count_lines;
+using testing::git_commit_all;
+using testing::git_init;
 using testing::run_cli;
+using testing::run_program;
 using testing::sh;
 using testing::TempDir;
 using testing::write_file;
@@ -254,6 +267,286 @@ TEST(CliAb, UntilDecidedStopsOnceTheSlowdownIsKnown) {
   EXPECT_EQ(row["verdict"], "slower");
   EXPECT_LT(row["instances_a"].get<int>(), 12) << r.err << row.dump();
   EXPECT_NE(row["warnings"].dump().find("sequential run"), std::string::npos) << row.dump();
+}
+
+// ---- run --commits: history from day one
+
+const char* const kBackfillBuild = "cp cost.txt built-cost.txt";
+
+// A repository with the cost suite and `n` commits of cost 10 ms (11 ms from `slow_from` on),
+// none measured; commit k holds `broken` when k is in `broken`. Their hashes, oldest first.
+std::vector<std::string> unmeasured_history(const std::string& repo, int n, int slow_from = 0,
+                                            const std::vector<int>& broken = {}) {
+  git_init(repo);
+  write_file(repo + "/suite.yml", cost_suite("backfill", 3));
+  write_file(repo + "/.gitignore", "built-cost.txt\n");
+  std::vector<std::string> hashes;
+  for (int k = 1; k <= n; ++k) {
+    write_file(repo + "/cost.txt", slow_from > 0 && k >= slow_from ? "0.011\n" : "0.010\n");
+    write_file(repo + "/seed.txt", std::to_string(1000 * k) + "\n");
+    const bool is_broken = std::find(broken.begin(), broken.end(), k) != broken.end();
+    std::filesystem::remove(repo + "/broken");
+    if (is_broken) write_file(repo + "/broken", "\n");
+    hashes.push_back(git_commit_all(repo, k));
+  }
+  return hashes;
+}
+
+// The commit time git_commit_all gives commit k, as history prints it.
+std::string commit_time(int k) {
+  return "2026-01-01T00:" + std::string(k < 10 ? "0" : "") + std::to_string(k) + ":00.000Z";
+}
+
+// The points of the wall-time series of `work`: (commit, time) oldest first.
+std::vector<std::pair<std::string, std::string>> wall_time_points(const std::string& db) {
+  const CliResult r = run_cli({"--format", "json", "history", "--metric", "wall_time", "--db", db});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::pair<std::string, std::string>> out;
+  const json history = json::parse(r.out);
+  for (const auto& s : history["series"])
+    if (s["benchmark"] == "work")
+      for (const auto& p : s["points"]) out.emplace_back(p["commit"], p["time"]);
+  return out;
+}
+
+TEST(CliBackfill, EightCommitsInOneCommandResumedAfterAnInterruptThenGated) {
+  TempDir dir;
+  const std::string repo = dir.file("repo"), db = dir.file("bg.db");
+  const auto c = unmeasured_history(repo, 8);
+  // The build of the 4th commit stops benchguard (SIGTERM, as a CI timeout or Ctrl-C would) the
+  // first time; it builds, and is cached, all the same.
+  const std::string build =
+      std::string(kBackfillBuild) + " && if [ \"$BENCHGUARD_COMMIT\" = " + c[3] + " ] && [ ! -e " +
+      dir.file("stopped") + " ]; then touch " + dir.file("stopped") + "; kill -TERM $PPID; fi";
+  const std::vector<std::string> backfill = {"run", "suite.yml", "--commits", "main",   "--db",
+                                             db,    "--build",   build,       "--seed", "1"};
+  const CliResult first = run_cli(backfill, repo);
+  EXPECT_EQ(first.exit_code, 130) << first.err;
+  EXPECT_NE(first.err.find("commit 1/8 " + c[0].substr(0, 10) + ": building"), std::string::npos)
+      << first.err;
+  EXPECT_NE(first.err.find("commit 3/8 " + c[2].substr(0, 10) + ": measured 3 instances in "),
+            std::string::npos)
+      << first.err;
+  EXPECT_NE(first.err.find("interrupted at commit 4/8: 3 measured, 0 skipped, 0 failed"),
+            std::string::npos)
+      << first.err;
+  EXPECT_EQ(wall_time_points(db).size(), 3u);
+
+  // The same command with --skip-existing (the default) goes on from the 4th.
+  std::vector<std::string> resume = backfill;
+  resume.emplace_back("--skip-existing");
+  const CliResult second = run_cli(resume, repo);
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_NE(second.err.find("commit 2/8 " + c[1].substr(0, 10) + ": skipped: run "),
+            std::string::npos)
+      << second.err;
+  EXPECT_NE(second.err.find("8 commits: 5 measured, 3 skipped, 0 failed"), std::string::npos)
+      << second.err;
+
+  // Eight history runs, one per commit, each with its commit's hash, time, author and branch;
+  // each run's own time is now.
+  const auto points = wall_time_points(db);
+  ASSERT_EQ(points.size(), 8u);
+  for (int k = 1; k <= 8; ++k) {
+    EXPECT_EQ(points[k - 1].first, c[k - 1]) << k;
+    EXPECT_EQ(points[k - 1].second, commit_time(k)) << k;
+  }
+  {
+    auto store = store::open_store(db);
+    ASSERT_TRUE(store.ok());
+    auto runs = (*store)->list_runs();
+    ASSERT_TRUE(runs.ok());
+    int complete = 0;
+    for (const auto& r : *runs) {
+      if (r.status != "complete") continue;
+      ++complete;
+      EXPECT_EQ(r.git_branch, "main");
+      EXPECT_EQ(r.suite, "backfill");
+      auto run = (*store)->load_run(r.uuid);
+      ASSERT_TRUE(run.ok());
+      const auto k = std::find(c.begin(), c.end(), r.git_commit) - c.begin() + 1;
+      ASSERT_LE(k, 8) << r.git_commit;
+      const std::string* time = find_value(run->run.artifacts, "git_commit_time");
+      ASSERT_NE(time, nullptr);
+      EXPECT_EQ(std::stoll(*time), 1767225600 + 60 * k);
+      const std::string* author = find_value(run->run.artifacts, "git_author");
+      ASSERT_NE(author, nullptr);
+      EXPECT_EQ(*author, "t <t@example.com>");
+      EXPECT_GT(r.started_at, (1767225600 + 3600) * 1'000'000'000LL);
+    }
+    EXPECT_EQ(complete, 8);
+  }
+
+  // The history is there on day one: a 9th commit 10% slower fails the gate at once.
+  write_file(repo + "/cost.txt", "0.011\n");
+  write_file(repo + "/seed.txt", "9000\n");
+  const std::string slow = git_commit_all(repo, 9);
+  sh("cd " + repo + " && " + kBackfillBuild);
+  const CliResult measured = run_cli({"-q", "run", "suite.yml", "--db", db, "--seed", "1"}, repo);
+  ASSERT_EQ(measured.exit_code, 0) << measured.err;
+  const CliResult gate = run_cli({"--format", "json", "gate", "--db", db, "--repo", repo}, repo);
+  EXPECT_EQ(gate.exit_code, 1) << gate.out << gate.err;
+  const json alerts = json::parse(gate.out)["alerts"];
+  ASSERT_EQ(alerts.size(), 1u) << gate.out;
+  EXPECT_EQ(alerts[0]["first_bad"], slow);
+  EXPECT_EQ(alerts[0]["last_good"], c[7]);
+}
+
+TEST(CliBackfill, AFailingBuildIsAFailedRunThatHistoryLeavesOut) {
+  TempDir dir;
+  const std::string repo = dir.file("repo"), db = dir.file("bg.db");
+  const auto c = unmeasured_history(repo, 5, 0, {3});
+  const std::string build = std::string("test ! -e broken && ") + kBackfillBuild;
+  const std::vector<std::string> backfill = {"run",  "suite.yml", "--commits", "main",
+                                             "--db", db,          "--build",   build};
+  const CliResult r = run_cli(backfill, repo);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("commit 3/5 " + c[2].substr(0, 10) + ": FAILED: the build failed (exit 1)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("5 commits: 4 measured, 0 skipped, 1 failed"), std::string::npos) << r.err;
+
+  // The failed run is stored, at its commit, and history has the other four.
+  const CliResult runs = run_cli({"--format", "json", "runs", "--db", db});
+  ASSERT_EQ(runs.exit_code, 0) << runs.err;
+  int failed = 0;
+  const json listed = json::parse(runs.out);
+  for (const auto& run : listed["runs"])
+    if (run["status"] == "failed") {
+      ++failed;
+      EXPECT_EQ(run["git_commit"], c[2]) << runs.out;
+    }
+  EXPECT_EQ(failed, 1) << runs.out;
+  const auto points = wall_time_points(db);
+  ASSERT_EQ(points.size(), 4u);
+  for (const auto& [commit, time] : points) EXPECT_NE(commit, c[2]);
+
+  // Again: the measured commits are skipped, the broken one fails again (its build is cached).
+  const CliResult again = run_cli(backfill, repo);
+  EXPECT_EQ(again.exit_code, 1) << again.err;
+  EXPECT_NE(again.err.find("the build failed before (the same command)"), std::string::npos)
+      << again.err;
+  EXPECT_NE(again.err.find("5 commits: 0 measured, 4 skipped, 1 failed"), std::string::npos)
+      << again.err;
+}
+
+TEST(CliBackfill, ThinnedRangesAndAFileOfHashes) {
+  TempDir dir;
+  const std::string repo = dir.file("repo"), db = dir.file("bg.db");
+  const auto c = unmeasured_history(repo, 8);
+  // --every 3 keeps the 2nd, 5th and 8th; --last 2 the newest two of those. -q: the summary
+  // line alone.
+  CliResult r = run_cli({"-q", "run", "suite.yml", "--commits", "main", "--every", "3", "--last",
+                         "2", "--db", db, "--build", kBackfillBuild},
+                        repo);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "benchguard: 2 commits: 2 measured, 0 skipped, 0 failed\n");
+  // A range A..B: after A up to B (the 5th and 6th; the 5th measured already).
+  r = run_cli({"-q", "run", "suite.yml", "--commits", c[3] + ".." + c[5], "--db", db, "--build",
+               kBackfillBuild},
+              repo);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "benchguard: 2 commits: 1 measured, 1 skipped, 0 failed\n");
+  // A file of hashes, with a comment, an abbreviated hash and `git log --oneline` lines.
+  const std::string list = dir.file("commits.txt");
+  write_file(list, "# day one\n" + c[0] + "\n" + c[2].substr(0, 8) + " c3\n\n" + c[4] + "\n");
+  r = run_cli({"-q", "run", "suite.yml", "--commits", list, "--db", db, "--build", kBackfillBuild},
+              repo);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "benchguard: 3 commits: 2 measured, 1 skipped, 0 failed\n");
+  std::vector<std::string> commits;
+  for (const auto& [commit, time] : wall_time_points(db)) commits.push_back(commit);
+  EXPECT_EQ(commits, (std::vector<std::string>{c[0], c[2], c[4], c[5], c[7]}));
+  // --remeasure measures a commit that has a run again: its point pools both.
+  r = run_cli({"-q", "run", "suite.yml", "--commits", c[6] + ".." + c[7], "--remeasure", "--db", db,
+               "--build", kBackfillBuild},
+              repo);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "benchguard: 1 commit: 1 measured, 0 skipped, 0 failed\n");
+}
+
+TEST(CliBackfill, BadInputIsOneLineExit2) {
+  TempDir dir;
+  const std::string repo = dir.file("repo"), db = dir.file("bg.db");
+  unmeasured_history(repo, 3);
+  // A suite whose program the build makes: without --build there is nothing to run.
+  write_file(repo + "/built.yml",
+             "name: built\ninstances: 2\nbenchmarks:\n  - name: prog\n    command: [./prog]\n");
+  write_file(repo + "/prog.in", "#!/bin/sh\nexit 0\n");
+  sh("cd " + repo + " && git add -A && git commit -q -m prog");
+  const auto refused = [&](const std::vector<std::string>& args, const std::string& says) {
+    const CliResult r = run_cli(args, repo);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+  };
+  refused({"run", "suite.yml", "--commits", "nope..main", "--db", db, "--build", kBackfillBuild},
+          "'nope..main' is no range of commits");
+  refused({"run", "suite.yml", "--commits", "main..main", "--db", db}, "holds no commit");
+  refused({"run", "missing.yml", "--commits", "main", "--db", db}, "missing.yml");
+  refused({"run", "suite.yml", "--every", "2", "--db", db}, "--commits");
+  refused({"run", "--commits", "main", "--db", db, "--", "true"}, "a suite file");
+  EXPECT_FALSE(std::filesystem::exists(db)) << "input refused before measuring creates no database";
+  // Found at the commit, after the line that says what is measured (-q: the error alone).
+  refused({"-q", "run", "built.yml", "--commits", "HEAD~1..HEAD", "--db", db},
+          "give --build CMD that builds the benchmarks");
+  // With the build, the same suite runs.
+  const CliResult built = run_cli({"-q", "run", "built.yml", "--commits", "HEAD~1..HEAD", "--db",
+                                   db, "--build", "cp prog.in prog && chmod +x prog"},
+                                  repo);
+  EXPECT_EQ(built.exit_code, 0) << built.err;
+}
+
+// Too little history: the gate's note says how many of the 5 earlier points the head check
+// needs the series have, and the backfill that measures them; --min-history makes it exit 2.
+// The command it names, run as printed, gives the history it asked for.
+TEST(CliBackfill, TheGateNamesTheBackfillThatGivesItItsHistory) {
+  TempDir dir;
+  const std::string repo = dir.file("repo"), db = dir.file("bg.db");
+  const auto c = unmeasured_history(repo, 8);
+  for (int k = 6; k <= 8; ++k) {  // the newest three measured, as CI would have
+    sh("cd " + repo + " && git checkout -q " + c[k - 1] + " && " + kBackfillBuild);
+    const CliResult r = run_cli({"-q", "run", "suite.yml", "--db", db, "--seed", "1"}, repo);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  sh("cd " + repo + " && git checkout -q main");
+
+  CliResult r = run_cli({"--format", "json", "gate", "--db", db, "--repo", repo}, repo);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string placeholder =
+      "work: 2 of the 5 earlier points the head check needs; seed them with benchguard run SUITE "
+      "--commits HEAD~1 --last 5 --build CMD";
+  EXPECT_NE(r.out.find(placeholder), std::string::npos) << r.out;
+  r = run_cli(
+      {"gate", "--db", db, "--repo", repo, "--suite", "suite.yml", "--build", kBackfillBuild},
+      repo);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string note =
+      "note: work: 2 of the 5 earlier points the head check needs; seed them with benchguard run "
+      "suite.yml --commits HEAD~1 --last 5 --build 'cp cost.txt built-cost.txt'";
+  EXPECT_NE(r.out.find(note + "\n"), std::string::npos) << r.out;
+
+  r = run_cli({"gate", "--db", db, "--repo", repo, "--min-history", "5"}, repo);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("work: 2 earlier point(s) at the newest commit"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("fewer than --min-history 5; seed them with benchguard run SUITE --commits "
+                       "HEAD~1 --last 5 --build CMD"),
+            std::string::npos)
+      << r.err;
+
+  // The command as the note prints it: HEAD~5 to HEAD~1, the two measured skipped.
+  const std::string bin = BG_BINARY;
+  const std::string command = note.substr(note.find("benchguard run ") + 11);
+  const CliResult seeded =
+      run_program({"/bin/sh", "-c", bin + " " + command + " --db " + db}, {}, repo);
+  ASSERT_EQ(seeded.exit_code, 0) << seeded.err;
+  EXPECT_NE(seeded.err.find("5 commits: 3 measured, 2 skipped, 0 failed"), std::string::npos)
+      << seeded.err;
+  r = run_cli({"gate", "--db", db, "--repo", repo, "--min-history", "5"}, repo);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("earlier points the head check needs"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -1,12 +1,13 @@
-// examples/github-actions.yml, run as written: its steps' commands in order, for a push to main
-// and for pull requests, in a local git repository (no network; the `uses:` steps, checkout
-// and cache, are what the repository and the database file already are here). The example
-// cannot rot: a renamed flag or a changed exit code fails here.
+// examples/github-actions.yml, run as written: its steps' commands in order, for a push to main,
+// for pull requests and for the day-one run by hand, in a local git repository (no network; the
+// `uses:` steps, checkout and cache, are what the repository and the database file already are
+// here). The example cannot rot: a renamed flag or a changed exit code fails here.
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -49,10 +50,16 @@ Workflow load_workflow() {
   return w;
 }
 
+// A step's `if` on the event: "github.event_name == 'push'" or "!= 'pull_request'".
 bool runs_on(const Step& s, const std::string& event) {
-  if (s.condition.find("github.event_name == 'push'") != std::string::npos) return event == "push";
-  if (s.condition.find("github.event_name == 'pull_request'") != std::string::npos)
-    return event == "pull_request";
+  for (const std::string op : {"==", "!="}) {
+    const std::string test = "github.event_name " + op + " '";
+    const auto at = s.condition.find(test);
+    if (at == std::string::npos) continue;
+    const auto from = at + test.size();
+    const std::string name = s.condition.substr(from, s.condition.find('\'', from) - from);
+    return (event == name) == (op == "==");
+  }
   return true;
 }
 
@@ -97,18 +104,23 @@ void commit(const std::string& repo, int k, const std::string& cost) {
   git_commit_all(repo, k);
 }
 
-TEST(CliWorkflow, TheGitHubActionsExampleGatesPushesAndPullRequests) {
-  const Workflow w = load_workflow();
-  ASSERT_GE(w.steps.size(), 4u);
-  TempDir dir;
-  const std::string repo = dir.file("repo"), db = dir.file("bg.db");
-  const std::string summary = dir.file("summary.md");
+// A repository with the workflow's suite and `make bench`, nothing committed yet.
+void workflow_repository(const std::string& repo) {
   git_init(repo);
   std::filesystem::create_directories(repo + "/bench");
   write_file(repo + "/bench/suite.yml", cost_suite("workflow", 3, ".."));
   // `make bench` builds the benchmark: here it copies the cost the commit holds.
   write_file(repo + "/Makefile", ".PHONY: bench\nbench:\n\tcp cost.txt built-cost.txt\n");
   write_file(repo + "/.gitignore", "built-cost.txt\nbg.db\n");
+}
+
+TEST(CliWorkflow, TheGitHubActionsExampleGatesPushesAndPullRequests) {
+  const Workflow w = load_workflow();
+  ASSERT_GE(w.steps.size(), 4u);
+  TempDir dir;
+  const std::string repo = dir.file("repo"), db = dir.file("bg.db");
+  const std::string summary = dir.file("summary.md");
+  workflow_repository(repo);
 
   // Pushes to main: eight equal commits pass, the ninth, 10% slower, fails at the gate.
   for (int k = 1; k <= 8; ++k) {
@@ -138,6 +150,35 @@ TEST(CliWorkflow, TheGitHubActionsExampleGatesPushesAndPullRequests) {
   commit(pr, 11, "0.011");
   const Outcome pr_same = run_workflow(w, "pull_request", pr, dir.file("pr2.db"), summary);
   EXPECT_EQ(pr_same.exit_code, 0) << pr_same.step << ": " << pr_same.out;
+}
+
+// Day one: eight commits nobody measured. The workflow run by hand seeds the history with
+// them; the next push is judged by the head check at once, and a slower one fails the gate.
+TEST(CliWorkflow, TheDayOneRunSeedsTheHistoryTheNextPushIsJudgedBy) {
+  const Workflow w = load_workflow();
+  TempDir dir;
+  const std::string repo = dir.file("repo"), db = dir.file("bg.db");
+  const std::string summary = dir.file("summary.md");
+  workflow_repository(repo);
+  for (int k = 1; k <= 8; ++k) commit(repo, k, "0.010");
+  const Outcome seeded = run_workflow(w, "workflow_dispatch", repo, db, summary);
+  ASSERT_EQ(seeded.exit_code, 0) << seeded.step << ": " << seeded.out;
+  const CliResult history =
+      testing::run_cli({"--format", "json", "history", "--machine", "github-ubuntu-latest",
+                        "--metric", "wall_time", "--db", db},
+                       repo);
+  ASSERT_EQ(history.exit_code, 0) << history.err;
+  const auto series = nlohmann::json::parse(history.out)["series"];
+  ASSERT_EQ(series.size(), 1u) << history.out;
+  EXPECT_EQ(series[0]["points"].size(), 8u) << history.out;
+
+  commit(repo, 9, "0.010");
+  const Outcome same = run_workflow(w, "push", repo, db, summary);
+  EXPECT_EQ(same.exit_code, 0) << same.step << ": " << same.out;
+  commit(repo, 10, "0.011");
+  const Outcome slow = run_workflow(w, "push", repo, db, summary);
+  EXPECT_EQ(slow.exit_code, 1) << slow.step << ": " << slow.out;
+  EXPECT_EQ(slow.step, "Gate the commit on its history");
 }
 
 }  // namespace

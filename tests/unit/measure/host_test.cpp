@@ -93,6 +93,8 @@ TEST_F(HostGitTest, CommitBranchAndDirty) {
   EXPECT_EQ(clean.commit.size(), 40u);
   EXPECT_EQ(clean.branch, "trunk");
   EXPECT_FALSE(clean.dirty);
+  EXPECT_EQ(clean.author, "t <t@example.com>");
+  EXPECT_GT(clean.commit_time, 0);
   write_file(dir_.file("untracked.txt"), "x\n");
   EXPECT_FALSE(git_info(dir_.path().string()).dirty) << "untracked files do not count";
   write_file(dir_.file("a.txt"), "two\n");

@@ -1,7 +1,9 @@
-// Unit tests for src/vcs/worktree.cpp and worktree_cache.cpp. Commits read from a database
-// reach git as revisions, never as options: a stored commit named `--output=F` (which `git
-// rev-list` would take as "write to F") is read after --end-of-options. The worktree cache
-// keeps its limit, least recently used out first, never one a command holds.
+// Unit tests for src/vcs/worktree.cpp, worktree_cache.cpp and the commit lists of log.cpp.
+// Commits read from a database reach git as revisions, never as options: a stored commit named
+// `--output=F` (which `git rev-list` would take as "write to F") is read after
+// --end-of-options. The worktree cache keeps its limit, least recently used out first, never
+// one a command holds. The commits `run --commits` measures: a range on the first-parent line,
+// a file of hashes, thinned by --every and --last.
 #include "vcs/worktree.hpp"
 
 #include <gtest/gtest.h>
@@ -15,6 +17,8 @@
 #include <vector>
 
 #include "support/test_support.hpp"
+#include "vcs/git.hpp"
+#include "vcs/log.hpp"
 
 namespace benchguard {
 namespace {
@@ -210,6 +214,61 @@ TEST(VcsWorktreeCache, TheLimitComesFromTheEnvironment) {
   set("BENCHGUARD_WORKTREES_SIZE", "lots");
   EXPECT_FALSE(vcs::cache_limit().ok());
   set("BENCHGUARD_WORKTREES_SIZE", nullptr);
+// run --commits: --every keeps the newest and every N-th before it, --last the newest N of
+// those.
+TEST(VcsCommitList, ThinningKeepsTheNewest) {
+  const std::vector<std::string> c = {"c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8"};
+  EXPECT_EQ(vcs::thin_commits(c, 0, 0), c);
+  EXPECT_EQ(vcs::thin_commits(c, 1, 0), c);
+  EXPECT_EQ(vcs::thin_commits(c, 3, 0), (std::vector<std::string>{"c2", "c5", "c8"}));
+  EXPECT_EQ(vcs::thin_commits(c, 0, 3), (std::vector<std::string>{"c6", "c7", "c8"}));
+  EXPECT_EQ(vcs::thin_commits(c, 2, 2), (std::vector<std::string>{"c6", "c8"}));
+  EXPECT_EQ(vcs::thin_commits(c, 20, 0), (std::vector<std::string>{"c8"}));
+  EXPECT_EQ(vcs::thin_commits(c, 0, 20), c);
+}
+
+// A range is the first-parent line, oldest first; a file lists commits in its order, each
+// once, by the first word of a line, comments and blank lines left out.
+TEST(VcsCommitList, ARangeAndAFileOfHashes) {
+  TempDir dir;
+  const std::string repo = dir.file("repo");
+  testing::git_init(repo);
+  std::vector<std::string> c;
+  for (int k = 1; k <= 4; ++k) {
+    write_file(repo + "/f.txt", std::to_string(k) + "\n");
+    c.push_back(testing::git_commit_all(repo, k));
+  }
+  // A side branch merged into main: its commit is not on the first-parent line.
+  sh("cd " + repo + " && git checkout -q -b side " + c[1] +
+     " && echo s > s.txt && git add s.txt && git commit -q -m side && git checkout -q main &&"
+     " git merge -q --no-ff -m merge side");
+  const std::string merge = vcs::rev_parse(repo, "HEAD");
+  const auto range = vcs::first_parent_range(repo, c[0] + "..main");
+  ASSERT_TRUE(range.ok()) << range.error().message;
+  EXPECT_EQ(*range, (std::vector<std::string>{c[1], c[2], c[3], merge}));
+  EXPECT_EQ(vcs::branch_named(repo, "main"), "main");
+  EXPECT_EQ(vcs::branch_named(repo, "HEAD~1"), "");
+  EXPECT_EQ(vcs::branch_named(repo, c[2]), "");
+
+  const auto unknown = vcs::first_parent_range(repo, "nope..main");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().message.find("'nope..main' is no range of commits"), std::string::npos)
+      << unknown.error().message;
+  const auto empty = vcs::first_parent_range(repo, "main..main");
+  ASSERT_FALSE(empty.ok());
+  EXPECT_NE(empty.error().message.find("holds no commit"), std::string::npos);
+
+  const std::string list = dir.file("commits.txt");
+  write_file(list, "# the commits to measure\n" + c[2].substr(0, 10) + " c3\n\n" + c[0] +
+                       "  # the first\n" + c[2] + "\n");
+  const auto listed = vcs::commits_in_file(repo, list);
+  ASSERT_TRUE(listed.ok()) << listed.error().message;
+  EXPECT_EQ(*listed, (std::vector<std::string>{c[2], c[0]}));
+  write_file(list, c[0] + "\nnot-a-commit\n");
+  const auto bad = vcs::commits_in_file(repo, list);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(bad.error().message.starts_with(list + ":2: 'not-a-commit' names no commit"))
+      << bad.error().message;
 }
 
 }  // namespace
