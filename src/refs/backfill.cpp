@@ -129,7 +129,7 @@ Result<BackfillOutcome> run_backfill(const Suite& suite, store::Store& store,
       continue;
     }
     const auto start = std::chrono::steady_clock::now();
-    RefSide side{"", commit, commit, ""};
+    RefSide side{"", commit, commit, "", nullptr};
     schedule::RunOptions opts = options.refs.run;
     opts.failed_on_failure = true;
     // The commit's facts as `run` records them of a checkout; until it is one, the commit.
@@ -152,7 +152,8 @@ Result<BackfillOutcome> run_backfill(const Suite& suite, store::Store& store,
       BG_TRY(fail(worktree.error().message));
       continue;
     }
-    side.worktree = worktree->path;  // held until this commit is measured
+    side.worktree = worktree->path;
+    side.lease = worktree->lease;  // held until this commit is measured
     const KeyValues where = backfill_artifacts(side, options.refs);
     opts.artifacts.insert(opts.artifacts.end(), where.begin(), where.end());
     git = measure::git_info(side.worktree);

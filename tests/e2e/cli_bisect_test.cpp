@@ -309,7 +309,7 @@ std::vector<std::pair<std::string, std::string>> wall_time_points(const std::str
   return out;
 }
 
-TEST(CliBackfill, EightCommitsInOneCommandResumedAfterAnInterruptThenGated) {
+TEST(CliBackfill, EightCommitsResumedAfterAnInterruptThenOneAlarmUnderOneIdUntilAcknowledged) {
   TempDir dir;
   const std::string repo = dir.file("repo"), db = dir.file("bg.db");
   const auto c = unmeasured_history(repo, 8);
@@ -390,6 +390,43 @@ TEST(CliBackfill, EightCommitsInOneCommandResumedAfterAnInterruptThenGated) {
   ASSERT_EQ(alerts.size(), 1u) << gate.out;
   EXPECT_EQ(alerts[0]["first_bad"], slow);
   EXPECT_EQ(alerts[0]["last_good"], c[7]);
+  const std::string id = alerts[0]["id"];
+
+  // A copy of the history as it stands, for the team that acknowledges the change at once.
+  const std::string acked = dir.file("acked.db");
+  std::filesystem::copy_file(db, acked);
+  // Commits 10 to 15 at the same slower level, each measured into `into` and gated: the ids
+  // the gate fails on, or nothing when it passes.
+  const auto same_level = [&](const std::string& into, int from, int to) {
+    std::vector<std::vector<std::string>> failed_on;
+    for (int k = from; k <= to; ++k) {
+      write_file(repo + "/seed.txt", std::to_string(1000 * k) + "\n");
+      write_file(repo + "/note.txt", std::to_string(k) + "\n");
+      git_commit_all(repo, k);
+      sh("cd " + repo + " && " + kBackfillBuild);
+      const CliResult m = run_cli({"-q", "run", "suite.yml", "--db", into, "--seed", "1"}, repo);
+      EXPECT_EQ(m.exit_code, 0) << m.err;
+      const CliResult g = run_cli({"--format", "json", "gate", "--db", into, "--repo", repo}, repo);
+      EXPECT_NE(g.exit_code, 2) << g.err;
+      std::vector<std::string> ids;
+      const json j = json::parse(g.out);
+      for (const auto& a : j["alerts"]) ids.push_back(a["id"]);
+      EXPECT_EQ(g.exit_code, ids.empty() ? 0 : 1) << k << g.out;
+      failed_on.push_back(ids);
+    }
+    return failed_on;
+  };
+  // Left alone, it fails the 10th to the 15th under the one id it was raised with.
+  const auto left_alone = same_level(db, 10, 15);
+  for (std::size_t k = 0; k < left_alone.size(); ++k)
+    EXPECT_EQ(left_alone[k], std::vector<std::string>{id}) << "commit " << k + 10;
+  // Acknowledged at once, the 10th and 11th at the same level pass: no new change.
+  sh("git -C " + repo + " reset -q --hard " + slow);
+  const CliResult ack = run_cli({"ack", id, "--reason", "accepted: new level", "--db", acked});
+  ASSERT_EQ(ack.exit_code, 0) << ack.err;
+  const auto after_ack = same_level(acked, 10, 11);
+  for (std::size_t k = 0; k < after_ack.size(); ++k)
+    EXPECT_TRUE(after_ack[k].empty()) << "commit " << k + 10;
 }
 
 TEST(CliBackfill, AFailingBuildIsAFailedRunThatHistoryLeavesOut) {

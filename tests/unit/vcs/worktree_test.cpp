@@ -214,6 +214,8 @@ TEST(VcsWorktreeCache, TheLimitComesFromTheEnvironment) {
   set("BENCHGUARD_WORKTREES_SIZE", "lots");
   EXPECT_FALSE(vcs::cache_limit().ok());
   set("BENCHGUARD_WORKTREES_SIZE", nullptr);
+}
+
 // run --commits: --every keeps the newest and every N-th before it, --last the newest N of
 // those.
 TEST(VcsCommitList, ThinningKeepsTheNewest) {
