@@ -197,10 +197,18 @@ def test_the_flag_records_one_benchmark_per_test_with_params_time_and_memory(
             assert it["end_ns"] > it["start_ns"] > 0
     assert min(it["metrics"]["wall_time"] for it in iterations(variants[
         "test_bench.py::test_with"])) >= 0.001
+    # The average needs 3 samples inside the body (_measure.MIN_AVERAGE_SAMPLES): on a busy
+    # machine the sampler thread can miss them in a short body, which then has none. Where
+    # there is one it lies below the peak, and the sampler gave most iterations one.
+    averaged = 0
     for name in ("test_bench.py::test_memory", "test_bench.py::test_time_memory"):
         for it in iterations(variants[name]):
             m = it["metrics"]
-            assert m["rss_peak_bytes"] >= m["rss_avg_bytes"] > 0, name
+            assert m["rss_peak_bytes"] > 0, name
+            if "rss_avg_bytes" in m:
+                averaged += 1
+                assert m["rss_peak_bytes"] >= m["rss_avg_bytes"] > 0, name
+    assert averaged >= 3
     for it in iterations(variants["test_bench.py::test_memory"]):
         assert it["metrics"]["rss_peak_bytes"] >= 32 * 1024 * 1024
     for it in iterations(variants["test_bench.py::test_with"]):

@@ -90,8 +90,8 @@ Result<std::vector<std::pair<int64_t, std::string>>> PgStore::find_runs(RunMatch
   static const char* const kSql[] = {
       "SELECT id, uuid FROM runs ORDER BY started_at DESC, id DESC LIMIT 1",
       "SELECT id, uuid FROM runs WHERE id = $1", "SELECT id, uuid FROM runs WHERE uuid = $1",
-      "SELECT id, uuid FROM runs WHERE lower(left(uuid, length($1))) = lower($1) ORDER BY uuid "
-      "LIMIT 4"};
+      ("SELECT id, uuid FROM runs WHERE lower(left(uuid, length($1))) = lower($1) ORDER BY uuid "
+       "LIMIT 4")};
   std::vector<Param> params;
   if (match == RunMatch::kId) params.push_back(int8(std::stoll(ref)));
   if (match == RunMatch::kUuid || match == RunMatch::kUuidPrefix) params.push_back(text(ref));

@@ -139,8 +139,8 @@ Result<std::vector<std::pair<int64_t, std::string>>> SqliteStore::find_runs(
   static const char* const kSql[] = {
       "SELECT id, uuid FROM runs ORDER BY started_at DESC, id DESC LIMIT 1",
       "SELECT id, uuid FROM runs WHERE id = ?", "SELECT id, uuid FROM runs WHERE uuid = ?",
-      "SELECT id, uuid FROM runs WHERE lower(substr(uuid, 1, length(?1))) = lower(?1) ORDER BY "
-      "uuid LIMIT 4"};
+      ("SELECT id, uuid FROM runs WHERE lower(substr(uuid, 1, length(?1))) = lower(?1) ORDER BY "
+       "uuid LIMIT 4")};
   BG_ASSIGN(Stmt stmt, db_->prepare(kSql[static_cast<int>(match)]));
   if (match == RunMatch::kId) stmt.bind(1, std::stoll(ref));
   if (match == RunMatch::kUuid || match == RunMatch::kUuidPrefix) stmt.bind(1, ref);
