@@ -11,6 +11,7 @@
 #include <span>
 
 #include "core/hash.hpp"
+#include "stats/descriptive.hpp"
 
 namespace benchguard::analysis {
 namespace {
@@ -119,12 +120,9 @@ std::size_t distance(std::size_t a, std::size_t b) {
   return a > b ? a - b : b - a;
 }
 
-// The mean of values[from, to) (0 when empty).
+// The mean of values[from, to), from < to.
 double mean_of(std::span<const double> values, std::size_t from, std::size_t to) {
-  if (to <= from) return 0;
-  double sum = 0;
-  for (std::size_t i = from; i < to; ++i) sum += values[i];
-  return sum / static_cast<double>(to - from);
+  return stats::mean(values.subspan(from, to - from));
 }
 
 // A change found at the head that stays a change point after newer points arrive.
@@ -392,46 +390,30 @@ Detection detect_history(const History& history, const DetectOptions& options,
                                (s.metric.direction == Direction::kLowerIsBetter);
         part.head.kept_id = newest_id;
         part.head.revert = stats::check_revert(before, after, newest, increased, ro);
-        // An alarm (a suspicion never measured again) closes itself when the newest commits
-        // undid it, or when the commits since it measure within the threshold of the level
-        // before it: the points after it do not support it. It is no longer kept then (a
-        // commit that brings the step back is a new change).
-        if (newest_kept->status == "alarm") {
-          if (!part.head.revert.undone) {
-            stats::SupportOptions so;
-            so.threshold = ho.threshold;
-            const std::vector<double> since(values.begin() + static_cast<std::ptrdiff_t>(at + 1),
-                                            values.end());
-            const auto support = stats::check_support(before, values[at], since, increased, so);
-            if (support.undone) {
-              part.head.revert = support;
-              part.head.unsupported = true;
-            }
-          }
-          if (part.head.revert.undone) newest_kept->status = "undone";
-        }
+        // An alarm the newest commits undid closes itself: it is no longer kept (a commit that
+        // brings the step back is a new change).
+        if (part.head.revert.undone && newest_kept->status == "alarm")
+          newest_kept->status = "undone";
       }
     }
-    // An older alarm (a newer change kept after it) is judged by the points between it and the
-    // next change point: the commits since it may no longer support it either.
+    // An alarm (a suspicion never measured again) also closes when the commits between it and
+    // the next change point (or the newest) measure within the threshold of the level before
+    // it: they do not support it (stats::check_support).
     for (auto& c : part.changes) {
       const auto at = static_cast<std::size_t>(c.index);
-      if (c.status != "alarm" || c.method != "head" || &c == newest_kept || at == 0 || at >= h)
-        continue;
+      if (c.status != "alarm" || c.method != "head" || at == 0 || at >= h) continue;
       std::size_t end = h + 1;
       for (const auto& next : part.changes)
         if (divides(next) && static_cast<std::size_t>(next.index) > at)
           end = std::min(end, static_cast<std::size_t>(next.index));
       const std::size_t start = segment_start(at);
-      const std::vector<double> before(values.begin() + static_cast<std::ptrdiff_t>(start),
-                                       values.begin() + static_cast<std::ptrdiff_t>(at));
-      const std::vector<double> since(values.begin() + static_cast<std::ptrdiff_t>(at + 1),
-                                      values.begin() + static_cast<std::ptrdiff_t>(end));
+      const std::span<const double> all(values);
       stats::SupportOptions so;
       so.threshold = ho.threshold;
       const bool increased =
           (c.kind == "regression") == (s.metric.direction == Direction::kLowerIsBetter);
-      const auto support = stats::check_support(before, values[at], since, increased, so);
+      const auto support = stats::check_support(all.subspan(start, at - start), values[at],
+                                                all.subspan(at + 1, end - at - 1), increased, so);
       if (support.undone) {
         c.status = "undone";
         part.head.closed.push_back({c.id, support});

@@ -69,11 +69,8 @@ struct HeadResult {
   // evidence.
   std::string kept_id;
   stats::RevertCheck revert;
-  // An alarm closed because the commits since it measure within the threshold of the level
-  // before it (stats::check_support; `revert` holds that check), not because they went back.
-  bool unsupported = false;
-  // Older alarms of the series (a newer change kept after each) closed at this detection: the
-  // commits between each and the next change point no longer support it (stats::check_support).
+  // Alarms of the series closed at this detection because the commits between each and the
+  // next change point (or the newest) no longer support it (stats::check_support).
   struct Closed {
     std::string id;
     stats::RevertCheck support;

@@ -317,13 +317,6 @@ Result<GateReport> gate_history(store::Store& store, const GateOptions& options,
     if (head != nullptr && head->kept_id == c.id && head->undoes_kept() &&
         (c.status == "confirmed" || c.status == "undone")) {
       const stats::RevertCheck& r = head->revert;
-      if (head->unsupported) {
-        g.notes.push_back(fmt::format(
-            "{} ({}): the {} commits since it measure {:+.1f}% against the {} points before it, "
-            "within the threshold (p = {:.2g}): they do not support it: closed, not failing",
-            c.id, c.benchmark, r.newest_points, 100 * r.from_old, r.old_points, r.p_value));
-        continue;
-      }
       g.notes.push_back(fmt::format(
           "{} ({}): the newest {} commits measure as before it ({:+.1f}% against the {} points "
           "before it, {:+.1f}% against the {} after it, p = {:.2g}): {}, not failing",

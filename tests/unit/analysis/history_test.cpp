@@ -659,20 +659,30 @@ TEST(AnalysisDetection, AnOlderAlarmTheCommitsAfterItDoNotSupportCloses) {
   newer.first_bad = "c41";
   newer.index = 40;
   const Detection d = detect_history(h, o, {}, {older, newer}, 7);
-  ASSERT_EQ(d.heads.at(0).closed.size(), 1u);
+  // Each judged by the commits up to the next change point: the older by c32..c40 (the newer
+  // still open then), the newer by c42..c50; both at the old level.
+  ASSERT_EQ(d.heads.at(0).closed.size(), 2u);
   EXPECT_EQ(d.heads[0].closed[0].id, older.id);
-  // c32 to the newest: the newer alarm, at the old level too, closed first.
-  EXPECT_EQ(d.heads[0].closed[0].support.newest_points, 19u);
+  EXPECT_EQ(d.heads[0].closed[0].support.newest_points, 9u);
+  EXPECT_EQ(d.heads[0].closed[1].id, newer.id);
+  EXPECT_EQ(d.heads[0].closed[1].support.newest_points, 9u);
   for (const auto& c : d.changes) {
     if (c.id == older.id) {
       EXPECT_EQ(c.status, "undone");
     }
   }
-  // Ten commits after it at +5%: they support it, and it stays open.
+  // Ten commits after it at +5%: they support it, and it stays open (the newer, whose commits
+  // since lie below the level before it, closes).
   std::vector<double> stepped(20, 1.0);
   std::fill(stepped.begin(), stepped.begin() + 10, 1.05);
   const Detection kept = detect_history(drifting(stepped), o, {}, {older, newer}, 7);
-  EXPECT_TRUE(kept.heads.at(0).closed.empty());
+  ASSERT_EQ(kept.heads.at(0).closed.size(), 1u);
+  EXPECT_EQ(kept.heads[0].closed[0].id, newer.id);
+  for (const auto& c : kept.changes) {
+    if (c.id == older.id) {
+      EXPECT_EQ(c.status, "alarm");
+    }
+  }
 }
 
 // A detector's change a commit away from an alarm of the same kind is that alarm: one id.
