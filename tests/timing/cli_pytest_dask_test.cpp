@@ -67,6 +67,12 @@ TEST(CliPytestDask, OneDaskSettingFromOneCommandToAVerdict) {
   EXPECT_NE(dask_row(j, "dask_worker_peak_bytes", "test_bag_fold"), nullptr) << r.out;
 }
 
+// A 2 ms Dask reduction's instance means fall on two levels some 40% apart on a 2-core machine,
+// each instance on one or the other at random: with 4 instances a side, all of A low and all of B
+// high happens in about 1 run of 100, and a t interval on 4 tight means then excludes 1 at any
+// level. 6 instances and a 99.9% level make an A/A that calls a change rare enough for a test
+// (about 2 in 1,000 runs by simulation of that mixture), while the 95% default stays the one users
+// get.
 TEST(CliPytestDask, AnAAOfOneEnvironmentCallsNoChange) {
   if (!dask_here()) GTEST_SKIP() << "no /usr/bin/python3 with pytest, dask and distributed";
   TempDir dir;
@@ -78,7 +84,9 @@ TEST(CliPytestDask, AnAAOfOneEnvironmentCallsNoChange) {
                           dir.file("py_a"),
                           "--null",
                           "--instances",
-                          "4",
+                          "6",
+                          "--confidence",
+                          "99.9%",
                           "--iterations",
                           "3",
                           "--db",
