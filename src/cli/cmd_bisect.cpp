@@ -49,8 +49,7 @@ Result<int> do_bisect(Context& ctx, const BisectFlags& f) {
   std::string good = f.good, bad = f.bad;
   if (!f.change.empty()) {
     if (!good.empty() || !bad.empty()) return Error{"give --change, or --good and --bad, not both"};
-    BG_ASSIGN(const store::ChangeRecord change,
-              find_change(ctx.db_name(), *store, f.change, /*prefix=*/true));
+    BG_ASSIGN(const store::ChangeRecord change, find_change(ctx.db_name(), *store, f.change));
     const auto* c = &change;
     good = c->last_good;
     bad = c->first_bad;

@@ -14,10 +14,19 @@
 namespace benchguard::cli {
 
 Result<store::ChangeRecord> find_change(const std::string& where, store::Store& store,
-                                        const std::string& id, bool prefix) {
+                                        const std::string& id) {
   BG_ASSIGN(const auto changes, store.load_changes());
-  for (const auto& c : changes)
-    if (prefix ? c.id.starts_with(id) : c.id == id) return c;
+  std::vector<const store::ChangeRecord*> matches;
+  for (const auto& c : changes) {
+    if (c.id == id) return c;
+    if (c.id.starts_with(id)) matches.push_back(&c);
+  }
+  if (matches.size() == 1) return *matches.front();
+  if (matches.size() > 1)
+    return Error{
+        fmt::format("change id '{}' is ambiguous in {}: {} and {} more start with it; give "
+                    "more of the id",
+                    id, where, matches.front()->id, matches.size() - 1)};
   return Error{fmt::format(
       "no change point '{}' in {} (ids are listed by `benchguard detect --all` and by `gate`)", id,
       where)};

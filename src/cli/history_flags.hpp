@@ -19,10 +19,11 @@ namespace benchguard::cli {
 // (seconds) when it is set.
 int64_t now_ns();
 
-// The change point `id` (with `prefix`, the one whose id starts with it) of the store, or an
-// Error naming the store and where ids are listed.
+// The change point `id` of the store, or the one change whose id starts with `id` (as git takes
+// a unique prefix of a hash); an Error names the store and where ids are listed, or, for a prefix
+// of several ids, one of them and how many more.
 Result<store::ChangeRecord> find_change(const std::string& where, store::Store& store,
-                                        const std::string& id, bool prefix = false);
+                                        const std::string& id);
 
 // Which series, over which commits: the flags history, detect and gate share.
 struct SelectFlags {

@@ -128,9 +128,11 @@ TEST(CliHistory, SlowdownAtCommit25IsOneConfirmedRegressionAndTheSpikeIsNot) {
   EXPECT_NE(r.out.find(id), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("<details>"), std::string::npos) << r.out;
 
-  // ack: the gate passes; acknowledging twice is harmless; detect hides it unless --all.
-  r = run_cli({"ack", id, "--reason", "accepted: new feature", "--db", db});
+  // ack, given a unique prefix of the id as git takes one: the gate passes; acknowledging twice
+  // is harmless; detect hides it unless --all.
+  r = run_cli({"ack", id.substr(0, 4), "--reason", "accepted: new feature", "--db", db});
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, id + ": acknowledged\n");
   r = run_cli({"ack", id, "--db", db});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("already acknowledged"), std::string::npos) << r.out;
@@ -145,9 +147,10 @@ TEST(CliHistory, SlowdownAtCommit25IsOneConfirmedRegressionAndTheSpikeIsNot) {
   ASSERT_EQ(changes.size(), 1u) << r.out;
   EXPECT_EQ(changes[0]["acknowledged"]["reason"], "accepted: new feature");
 
-  // unack: failing again.
-  r = run_cli({"unack", id, "--db", db});
+  // unack, by prefix too: failing again.
+  r = run_cli({"unack", id.substr(0, 6), "--db", db});
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, id + ": acknowledgement removed\n");
   r = run_cli({"gate", "--metric", "wall_time", "--db", db});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
 
@@ -171,6 +174,9 @@ TEST(CliHistory, SlowdownAtCommit25IsOneConfirmedRegressionAndTheSpikeIsNot) {
 
   // Unknown ids are a one-line error, exit 2.
   r = run_cli({"ack", "0000000000", "--db", db});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
+  r = run_cli({"unack", "0000000000", "--db", db});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
 }
