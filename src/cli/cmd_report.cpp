@@ -67,16 +67,21 @@ Action add_report(CLI::App& app, Context& ctx) {
   auto dir = std::make_shared<std::string>();
   auto issue = std::make_shared<std::string>();
   auto f = std::make_shared<DashboardFlags>();
-  auto* html =
-      c->add_option("--html", *dir, "Directory to write the site into (created when missing)");
+  auto force = std::make_shared<bool>(false);
+  auto* html = c->add_option("--html", *dir,
+                             "Directory to write the site into: new, empty, or holding a site "
+                             "written before (created when missing)");
+  c->add_flag("--force", *force, "Write the site into a folder that holds other files")
+      ->needs(html);
   c->add_option("--issue", *issue,
                 "Instead: a change (its id from detect or gate) as Markdown to paste into an "
                 "issue: size, commits, status, runs, how to reproduce")
       ->excludes(html);
   f->add_to(c, true);
-  return [&ctx, dir, issue, f]() -> Result<int> {
+  return [&ctx, dir, issue, f, force]() -> Result<int> {
     if (!issue->empty()) return report_issue(ctx, *issue);
     if (dir->empty()) return Error{"report needs --html DIR (or --issue ID)"};
+    if (!*force) BG_TRY(report::html::check_site_folder(*dir));
     BG_ASSIGN(auto options, f->options());
     options.open_reader = [&ctx] { return ctx.open_store_read_only(); };
     // Only ends when the site is written, before the line that says so.

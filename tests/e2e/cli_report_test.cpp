@@ -90,6 +90,42 @@ TEST_F(CliReport, ErrorsNameWhatIsWrong) {
   EXPECT_NE(r.err.find("999"), std::string::npos) << r.err;
 }
 
+// A site goes into a new or empty folder, or over a site benchguard wrote: a folder of the
+// user's own is refused, naming the file it would overwrite, and nothing in it changes;
+// --force writes anyway.
+TEST_F(CliReport, WritesOnlyIntoAnEmptyFolderOrItsOwnSiteUnlessForced) {
+  namespace fs = std::filesystem;
+  const std::string mine = dir_.file("mine");
+  fs::create_directories(mine);
+  testing::write_file(mine + "/index.html", "<h1>my page</h1>\n");
+  auto r = run_cli({"report", "--db", db_, "--html", mine});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(mine + "/index.html"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--force"), std::string::npos) << r.err;
+  EXPECT_EQ(testing::read_file(mine + "/index.html"), "<h1>my page</h1>\n");
+  int entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(mine)) ++entries;
+  EXPECT_EQ(entries, 1);
+  // Another file of the user's, not one the site writes, is named all the same.
+  const std::string notes = dir_.file("notes");
+  fs::create_directories(notes);
+  testing::write_file(notes + "/todo.txt", "x\n");
+  r = run_cli({"report", "--db", db_, "--html", notes});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("todo.txt"), std::string::npos) << r.err;
+  // An empty folder, and then the site it holds, are written as before.
+  const std::string empty = dir_.file("empty");
+  fs::create_directories(empty);
+  ASSERT_EQ(run_cli({"report", "--db", db_, "--html", empty}).exit_code, 0);
+  r = run_cli({"report", "--db", db_, "--html", empty});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // --force writes over the user's page.
+  r = run_cli({"report", "--db", db_, "--html", mine, "--force"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(testing::read_file(mine + "/index.html").find("id=\"bg-data\""), std::string::npos);
+}
+
 // A site folder may be shared, or come from a pull request's checkout: links planted in it
 // are replaced or refused, never written through, and the manifest it holds deletes only the
 // site's own regular files.

@@ -191,4 +191,9 @@ inline constexpr const char* kSiteManifest = ".benchguard-site";
 // keys are written to kSiteKeys.
 Result<SiteWrite> write_site(const Site& site, const std::string& dir);
 
+// Whether a site may be written into `dir`: a folder that does not exist yet, an empty one, or
+// one holding a site a build wrote (kSiteManifest). Anything else is an Error naming a file of
+// the user's that would be overwritten (index.html first) or one found there, and --force.
+Status check_site_folder(const std::string& dir);
+
 }  // namespace benchguard::report::html

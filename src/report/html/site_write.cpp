@@ -17,6 +17,32 @@
 
 namespace benchguard::report::html {
 
+Status check_site_folder(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path root(dir);
+  const auto status = fs::status(root, ec);
+  if (!fs::exists(status)) return ok_status();
+  if (!fs::is_directory(status))
+    return Error{fmt::format("{} is a file, not a folder: give a folder for the site", dir)};
+  if (fs::exists(root / kSiteManifest, ec)) return ok_status();
+  std::string found;
+  for (const auto& name : {"index.html", "data", "assets"})
+    if (fs::exists(root / name, ec)) {
+      found = name;
+      break;
+    }
+  if (found.empty()) {
+    fs::directory_iterator it(root, ec);
+    if (ec || it == fs::directory_iterator()) return ok_status();  // empty
+    found = it->path().filename().string();
+  }
+  return Error{fmt::format(
+      "{} holds {} and no site benchguard wrote: give an empty or new folder, or --force to "
+      "write the site over what is there",
+      dir, (root / found).string())};
+}
+
 Result<SiteWrite> write_site(const Site& site, const std::string& dir) {
   namespace fs = std::filesystem;
   SiteWrite done;
