@@ -110,6 +110,7 @@ Plan to_plan(std::span<const BenchmarkPlan> plans) {
       e.iterations = static_cast<int>(r.config.iterations);
       e.mds = r.mds;
       e.fpr = r.false_positive_rate;
+      e.reaches_target = r.meets_target;
     }
     plan.benchmarks.emplace(p.benchmark, e);
   }

@@ -135,6 +135,9 @@ struct PlanEntry {
   std::optional<int> iterations;
   // Informational, written by `plan`.
   std::optional<double> mean, cv, mds, fpr;
+  // Written by `plan`: whether the counts detect the target it planned for (false: the most
+  // sensitive configuration it tried, which does not).
+  std::optional<bool> reaches_target;
 };
 struct Plan {
   std::string path;

@@ -13,8 +13,8 @@ using yaml::Field;
 using yaml::Reader;
 
 const std::vector<std::string_view> kPlanKeys = {"benchmarks"};
-const std::vector<std::string_view> kEntryKeys = {"burn_in", "instances", "iterations", "mean",
-                                                  "cv",      "mds",       "fpr"};
+const std::vector<std::string_view> kEntryKeys = {
+    "burn_in", "instances", "iterations", "mean", "cv", "mds", "fpr", "reaches_target"};
 
 // null leaves the count unset: a planner may find no configuration for a benchmark.
 Status read_count(const Reader& r, const Field& f, int min, std::optional<int>& out) {
@@ -50,6 +50,10 @@ Result<PlanEntry> read_entry(const Reader& r, const Field& e) {
       BG_TRY(r.get_number(f, entry.cv));
       if (entry.cv && *entry.cv < 0)
         return r.error(f, "cv must be >= 0, got " + yaml::describe(f.value));
+    } else if (f.key == "reaches_target") {
+      bool reaches = false;
+      BG_TRY(r.get_bool(f, reaches));
+      entry.reaches_target = reaches;
     } else if (f.key == "fpr") {
       BG_TRY(r.get_number(f, entry.fpr));
       if (entry.fpr && !(*entry.fpr >= 0 && *entry.fpr <= 1))
@@ -120,6 +124,7 @@ std::string format_plan(const Plan& plan, const std::vector<std::string>& commen
     emit_optional(out, "cv", e.cv);
     emit_optional(out, "mds", e.mds);
     emit_optional(out, "fpr", e.fpr);
+    if (e.reaches_target) out << YAML::Key << "reaches_target" << YAML::Value << *e.reaches_target;
     out << YAML::EndMap;
   }
   out << YAML::EndMap << YAML::EndMap;

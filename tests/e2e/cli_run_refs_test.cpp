@@ -75,7 +75,9 @@ TEST(CliRunRefs, ShowSummaryExportAndPlanTakeEveryReferenceCompareTakes) {
     SCOPED_TRACE(ref);
     EXPECT_EQ(exported_uuid(db, ref, repo), uuid);
     for (const std::vector<std::string>& cmd :
-         {std::vector<std::string>{"show"}, {"summary"}, {"plan", "--experiments", "50"}}) {
+         {std::vector<std::string>{"show"},
+          {"summary"},
+          {"plan", "--experiments", "50", "--budget", "1h"}}) {
       std::vector<std::string> args = cmd;
       args.insert(args.end(), {"--db", db, "--format", "json", ref});
       const CliResult r = run_cli(args, repo);
