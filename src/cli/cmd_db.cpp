@@ -1,4 +1,5 @@
 // benchguard db status | check | migrate | merge OTHER... | prune --benchmark NAME [--before DATE]
+// [--dry-run]
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -17,6 +18,7 @@ struct DbFlags {
   std::vector<std::string> others;
   std::string benchmark;
   std::string before;
+  bool dry_run = false;
 };
 
 Result<int> status(Context& ctx) {
@@ -118,12 +120,20 @@ Result<int> prune(Context& ctx, const DbFlags& f) {
   if (!f.before.empty()) {
     BG_ASSIGN(filter.before, parse_date(f.before));
   }
+  filter.dry_run = f.dry_run;
   BG_ASSIGN(auto s, ctx.open_store());
   BG_ASSIGN(const auto c, s->prune(filter));
-  ctx.cache_all_series(*s);
+  if (!f.dry_run) ctx.cache_all_series(*s);
   ctx.out << fmt::format(
-      "pruned {}: {} variant(s), {} instance(s), {} iteration(s); {} run(s) removed\n", f.benchmark,
-      c.variants, c.instances, c.iterations, c.runs_emptied);
+      "{} {}: {} variant(s), {} instance(s), {} iteration(s); {} run(s) removed\n",
+      f.dry_run ? "would prune" : "pruned", f.benchmark, c.variants, c.instances, c.iterations,
+      c.runs_emptied);
+  if (f.dry_run) {
+    for (const auto& run : c.runs)
+      ctx.out << fmt::format("  run {}: {}\n", run.uuid,
+                             run.removed ? "removed" : "keeps its other benchmarks");
+    ctx.out << "nothing deleted (--dry-run)\n";
+  }
   return 0;
 }
 
@@ -145,6 +155,7 @@ Action add_db(CLI::App& app, Context& ctx) {
   auto* pr = db->add_subcommand("prune", "Delete a benchmark's data, optionally only older data");
   pr->add_option("--benchmark", f->benchmark, "Benchmark name")->required();
   pr->add_option("--before", f->before, "Only runs started before this date (UTC)");
+  pr->add_flag("--dry-run", f->dry_run, "List what would be deleted and delete nothing");
   return [&ctx, f, st, ck, mi, me, ca, pr]() -> Result<int> {
     if (ck->parsed()) return check(ctx);
     // The others say what they did, for people.

@@ -48,16 +48,23 @@ struct MergeCounts {
   int64_t instances_added = 0;
 };
 
+struct PrunedRun {
+  std::string uuid;
+  bool removed = false;  // left without measurements, so removed; otherwise it keeps others
+};
+
 struct PruneCounts {
   int64_t variants = 0;
   int64_t instances = 0;
   int64_t iterations = 0;
-  int runs_emptied = 0;  // runs left without measurements and removed
+  int runs_emptied = 0;         // runs left without measurements and removed
+  std::vector<PrunedRun> runs;  // every run the filter touched, oldest first
 };
 
 struct PruneFilter {
   std::string benchmark;  // exact name; required
   int64_t before = 0;     // unix ns; 0 = all time
+  bool dry_run = false;   // count and list, then roll back: nothing is deleted
 };
 
 // History (docs/history.md): a change point `detect` found in a series.
@@ -221,6 +228,11 @@ class Store {
   virtual Result<SchemaStatus> schema_status() = 0;
   virtual Result<MergeCounts> merge_from(const std::string& other_path) = 0;
   virtual Result<PruneCounts> prune(const PruneFilter& filter) = 0;
+
+  // Whether a run other than `except_run`, from the host `hostname`, stored the artifact `key`
+  // with `value`: what a note said once per database and machine asks before it is said again.
+  virtual Result<bool> artifact_seen(const std::string& hostname, const std::string& key,
+                                     const std::string& value, int64_t except_run) = 0;
 };
 
 struct OpenOptions {

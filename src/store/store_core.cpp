@@ -285,6 +285,26 @@ Result<std::vector<ChangeRecord>> StoreCore::load_changes() {
   return out;
 }
 
+Result<bool> StoreCore::artifact_seen(const std::string& hostname, const std::string& key,
+                                      const std::string& value, int64_t except_run) {
+  BG_TRY(require_readable());
+  // each_row takes no parameters: the texts go in as SQL literals, quotes doubled.
+  const auto literal = [](const std::string& text) {
+    std::string out = "'";
+    for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
+    return out + "'";
+  };
+  bool seen = false;
+  BG_TRY(
+      each_row("SELECT 1 FROM artifacts a JOIN artifacts h ON h.run_id = a.run_id WHERE a.key "
+               "= " +
+                   literal(key) + " AND a.value = " + literal(value) +
+                   " AND h.key = 'hostname' AND h.value = " + literal(hostname) +
+                   " AND a.run_id <> " + std::to_string(except_run) + " LIMIT 1",
+               [&](const SqlRow&) { seen = true; }));
+  return seen;
+}
+
 Result<std::vector<AckRecord>> StoreCore::load_acks() {
   BG_TRY(require_history());
   std::vector<AckRecord> out;

@@ -80,6 +80,8 @@ class StoreCore : public Store {
   Result<std::vector<SeriesState>> load_series_states() final;
   Result<std::vector<ChangeRecord>> load_changes() final;
   Result<std::vector<AckRecord>> load_acks() final;
+  Result<bool> artifact_seen(const std::string& hostname, const std::string& key,
+                             const std::string& value, int64_t except_run) final;
 
  protected:
   StoreCore(int schema_version, bool read_only)

@@ -158,7 +158,10 @@ Result<PruneCounts> PgStore::prune(const PruneFilter& filter) {
       counts.iterations = rows.int64(0, 2);
     }
   }
-  BG_ASSIGN(Rows runs, conn_->query("SELECT DISTINCT v.run_id" + variants + selected, params));
+  BG_ASSIGN(Rows runs, conn_->query("SELECT DISTINCT v.run_id, r.uuid, r.started_at" + variants +
+                                        selected + " ORDER BY r.started_at, v.run_id",
+                                    params));
+  for (int r = 0; r < runs.size(); ++r) counts.runs.push_back({runs.text(r, 1), false});
   // What history derived from those runs no longer holds (derived again from what is left).
   for (int r = 0; r < runs.size(); ++r)
     BG_TRY(conn_->query("DELETE FROM series_cache WHERE run_id = $1", {int8(runs.int64(r, 0))}));
@@ -171,7 +174,12 @@ Result<PruneCounts> PgStore::prune(const PruneFilter& filter) {
                                          "FROM variants WHERE run_id = $1)",
                                          {int8(runs.int64(r, 0))}));
     counts.runs_emptied += static_cast<int>(removed.affected());
+    counts.runs[static_cast<std::size_t>(r)].removed = removed.affected() > 0;
     if (removed.affected() == 0) BG_TRY(count_run(runs.int64(r, 0)));  // what is left of it
+  }
+  if (filter.dry_run) {
+    variant_keys_.clear();  // rolled back: the cache must not keep what the deletes changed
+    return counts;          // the transaction rolls back as it goes
   }
   BG_TRY(txn.commit());
   return counts;

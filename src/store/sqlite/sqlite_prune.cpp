@@ -43,12 +43,14 @@ Result<PruneCounts> SqliteStore::prune(const PruneFilter& filter) {
   }
   std::vector<int64_t> runs;
   {
-    BG_ASSIGN(Stmt stmt, db_->prepare("SELECT DISTINCT v.run_id" + kVariants + kSelected));
+    BG_ASSIGN(Stmt stmt, db_->prepare("SELECT DISTINCT v.run_id, r.uuid, r.started_at" + kVariants +
+                                      kSelected + " ORDER BY r.started_at, v.run_id"));
     stmt.bind_all(benchmark, filter.before);
     while (true) {
       BG_ASSIGN(bool row, stmt.step());
       if (!row) break;
       runs.push_back(stmt.int64(0));
+      counts.runs.push_back({stmt.text(1), false});
     }
   }
   // What history derived from those runs no longer holds (a run's entry is derived again
@@ -64,13 +66,18 @@ Result<PruneCounts> SqliteStore::prune(const PruneFilter& filter) {
     BG_TRY(stmt.bind_all(benchmark, filter.before).run());
     variant_keys_.clear();  // their ids may be given to new variants
   }
-  for (int64_t run : runs) {
+  for (std::size_t k = 0; k < runs.size(); ++k) {
     BG_ASSIGN(Stmt stmt, db_->prepare("DELETE FROM runs WHERE id = ?1 AND NOT EXISTS "
                                       "(SELECT 1 FROM variants WHERE run_id = ?1)"));
-    BG_TRY(stmt.bind(1, run).run());
+    BG_TRY(stmt.bind(1, runs[k]).run());
     const int64_t emptied = db_->changes();
     counts.runs_emptied += static_cast<int>(emptied);
-    if (emptied == 0) BG_TRY(count_run(run));  // what is left of it
+    counts.runs[k].removed = emptied > 0;
+    if (emptied == 0) BG_TRY(count_run(runs[k]));  // what is left of it
+  }
+  if (filter.dry_run) {
+    variant_keys_.clear();  // rolled back: the cache must not keep what the deletes changed
+    return counts;          // the transaction rolls back as it goes
   }
   BG_TRY(txn.commit());
   return counts;

@@ -60,6 +60,38 @@ TEST(Prune, BeforeTimeCountsAndCascades) {
   EXPECT_EQ(c->variants.size(), 2u);
 }
 
+TEST(Prune, DryRunCountsAndListsWhatWouldGoAndDeletesNothing) {
+  PruneDb p;
+  ASSERT_TRUE(p.store);
+  auto before = raw_db(p.path());
+  ASSERT_TRUE(before);
+  const int64_t iterations = *before->query_int("SELECT SUM(count) FROM iteration_blocks");
+  PruneFilter filter{"x", 2500};
+  filter.dry_run = true;
+  auto counts = p.store->prune(filter);
+  ASSERT_TRUE(counts.ok()) << counts.error().message;
+  // The counts a real prune gives (BeforeTimeCountsAndCascades), and the runs by name.
+  EXPECT_EQ(counts->variants, 2);
+  EXPECT_EQ(counts->instances, 3 + 2);
+  EXPECT_EQ(counts->runs_emptied, 1);
+  ASSERT_EQ(counts->runs.size(), 2u);
+  EXPECT_EQ(counts->runs[0].uuid, "aaaa");
+  EXPECT_FALSE(counts->runs[0].removed);  // keeps y
+  EXPECT_EQ(counts->runs[1].uuid, "bbbb");
+  EXPECT_TRUE(counts->runs[1].removed);
+  // Nothing went, and the store still works for the real thing afterwards.
+  auto db = raw_db(p.path());
+  ASSERT_TRUE(db);
+  EXPECT_EQ(count_rows(*db, "runs"), 3);
+  EXPECT_EQ(count_rows(*db, "variants"), 5);
+  EXPECT_EQ(*db->query_int("SELECT SUM(count) FROM iteration_blocks"), iterations);
+  EXPECT_TRUE(p.store->load_run(std::to_string(p.b)).ok());
+  auto real = p.store->prune(PruneFilter{"x", 2500});
+  ASSERT_TRUE(real.ok()) << real.error().message;
+  EXPECT_EQ(real->runs_emptied, 1);
+  EXPECT_FALSE(p.store->load_run(std::to_string(p.b)).ok());
+}
+
 TEST(Prune, AllTimeThenNothingLeft) {
   PruneDb p;
   ASSERT_TRUE(p.store);
