@@ -60,6 +60,9 @@ Result<int> do_run(Context& ctx, const RunFlags& f, const UntilDecidedFlags& unt
                              b.instances_failed, escape_text(b.last_failure));
   }
   for (const auto& note : outcome->notes) ctx.err << "benchguard: note: " << note << "\n";
+  if (outcome->nothing_measured())
+    ctx.err << "benchguard: every instance failed: the run is stored as failed (history and "
+               "compare leave it out)\n";
   ctx.err << fmt::format("benchguard: stored run {} ({}) in {}\n", outcome->uuid.substr(0, 8),
                          outcome->status, ctx.db_name());
   if (outcome->status == "interrupted") return 130;
@@ -75,6 +78,7 @@ Action add_run(CLI::App& app, Context& ctx) {
   c->add_option("suite", f->suite, "Suite YAML file");
   c->add_option("--name", f->name, "Benchmark name for `run -- CMD` (default: program name)");
   c->add_flag("--shell", f->shell, "Run the command after -- through /bin/sh -c");
+  add_parameter_flags(c, f->params);
   add_null(c, f->null);
   c->add_option("--null-variant", f->null_variant,
                 "With --null: the variant to run twice (default: each benchmark's first)")

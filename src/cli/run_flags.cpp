@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -85,15 +87,52 @@ Result<Suite> google_benchmark_suite(const RunFlags& f, const std::vector<std::s
   return s;
 }
 
+// The program a shell script starts with: its first word that is not a `NAME=value` assignment,
+// without quotes and without its folders (`FOO=1 ./bin/app --n 3 2>/dev/null` is `app`).
+std::string shell_program(const std::vector<std::string>& cmd) {
+  std::string script;
+  for (const auto& a : cmd) script += (script.empty() ? "" : " ") + a;
+  std::istringstream words(script);
+  std::string word;
+  while (words >> word) {
+    std::erase_if(word, [](char c) { return c == '\'' || c == '"'; });
+    const auto eq = word.find('=');
+    const bool assignment =
+        eq != std::string::npos && eq > 0 &&
+        std::all_of(word.begin(), word.begin() + static_cast<long>(eq), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+        });
+    if (!assignment && !word.empty()) return std::filesystem::path(word).filename().string();
+  }
+  return "command";
+}
+
 Result<Suite> suite_from_command(const RunFlags& f, const std::vector<std::string>& cmd) {
   if (cmd.empty()) return Error{"nothing to run: give a suite file or `-- COMMAND ARGS...`"};
-  if (!f.shell && is_google_benchmark(cmd[0])) return google_benchmark_suite(f, cmd);
+  if (!f.shell && !f.params.any() && is_google_benchmark(cmd[0]))
+    return google_benchmark_suite(f, cmd);
   Suite s;
   s.name = "command";
   BenchmarkSpec b;
-  b.name = f.name.empty() ? std::filesystem::path(cmd[0]).filename().string() : f.name;
+  b.name = !f.name.empty() ? f.name
+           : f.shell       ? shell_program(cmd)
+                           : std::filesystem::path(cmd[0]).filename().string();
   if (auto st = check_name("benchmark name", b.name); !st.ok())
     return Error{st.error().message + (f.name.empty() ? "; name it with --name" : "")};
+  if (f.params.any()) {
+    // Read as the suite file it stands for, so that each value is a parameter as a suite's is.
+    BG_ASSIGN(const ParamValues params, parameter_values(f.params));
+    for (const auto& [name, values] : params) {
+      const std::string mark = "{" + name + "}";
+      if (std::none_of(cmd.begin(), cmd.end(),
+                       [&](const std::string& a) { return a.find(mark) != std::string::npos; }))
+        return Error{
+            fmt::format("parameter '{}' is not used: write {} in the command", name, mark)};
+    }
+    return parse_suite(parameter_suite_yaml(b.name, cmd, f.shell,
+                                            std::filesystem::current_path().string(), params),
+                       "");
+  }
   b.base_name = b.name;
   b.instances = 10;
   VariantSpec v;
@@ -191,6 +230,10 @@ Result<Suite> prepare_suite(Context& ctx, const RunFlags& f) {
   Suite suite;
   if (!f.suite.empty()) {
     if (!ctx.trailing.empty()) return Error{"give either a suite file or `-- COMMAND`, not both"};
+    if (f.params.any())
+      return Error{
+          "--parameter-scan and --parameter-list are for `run -- COMMAND`; a suite file "
+          "declares its params"};
     BG_ASSIGN(suite, load_suite(f.suite));
   } else {
     BG_ASSIGN(suite, suite_from_command(f, ctx.trailing));

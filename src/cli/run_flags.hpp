@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/app.hpp"
+#include "cli/command_params.hpp"
 #include "core/model.hpp"
 #include "schedule/runner.hpp"
 
@@ -33,6 +34,7 @@ struct RunFlags {
   // The A/A form: each benchmark's variant `null_variant` (its first when empty) against itself.
   bool null = false;
   std::string null_variant;
+  ParameterFlags params;  // run -- CMD: --parameter-scan, --parameter-list
 };
 
 // --plan, --schedule, --instances, --iterations, --burn-in, --warmup, --timeout,

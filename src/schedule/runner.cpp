@@ -93,19 +93,19 @@ uint64_t layout_seed(uint64_t seed, int benchmark, int variant, int instance) {
   return x;
 }
 
+// `counters_said`: an earlier run of this machine in this database was told already.
 std::vector<std::string> run_notes(const Suite& suite, const RunOptions& options,
-                                   const KeyValues& host) {
+                                   const KeyValues& host, bool counters_said) {
   std::vector<std::string> notes;
   const bool reads_counters =
       std::any_of(suite.benchmarks.begin(), suite.benchmarks.end(),
                   [](const BenchmarkSpec& b) { return !b.counts_instructions(); });
-  if (options.counters && reads_counters) {
+  if (options.counters && reads_counters && !counters_said) {
     if (const std::string why = measure::counters_refusal(); !why.empty())
       notes.push_back("hardware counters refused: " + why +
                       "; instructions, cycles, branch and cache misses are not measured "
-                      "(`--measure instructions` "
-                      "counts instructions under Valgrind; --no-counters leaves them out "
-                      "without this note)");
+                      "(`--measure instructions` counts instructions under Valgrind). Said once "
+                      "per database and machine; `benchguard system check` says it again");
   }
   const bool native = std::any_of(suite.benchmarks.begin(), suite.benchmarks.end(),
                                   [](const BenchmarkSpec& b) { return b.layout.empty(); });
@@ -130,6 +130,15 @@ bool RunOutcome::any_failure() const {
   for (const auto& b : benchmarks)
     if (b.instances_failed > 0 || b.abandoned) return true;
   return false;
+}
+
+bool RunOutcome::nothing_measured() const {
+  bool failed = false;
+  for (const auto& b : benchmarks) {
+    if (b.instances_ok > 0) return false;
+    failed = failed || b.instances_failed > 0;
+  }
+  return failed;
 }
 
 void request_stop() {
@@ -383,7 +392,12 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
   }
 
   RunOutcome outcome;
-  outcome.notes = run_notes(suite, options, run.artifacts);
+  bool counters_said = false;
+  for (const auto& [k, v] : run.artifacts)
+    if (k == "hostname") {
+      BG_ASSIGN(counters_said, store.artifact_seen(v, "hardware_counters", "unavailable", run_id));
+    }
+  outcome.notes = run_notes(suite, options, run.artifacts, counters_said);
   outcome.run_id = run_id;
   outcome.uuid = run.uuid;
   outcome.status = "complete";
@@ -526,7 +540,8 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
     if (options.after_step && !bo.abandoned && options.after_step(bi)) bo.decided = true;
   }
   if (progress) progress({done, total, nullptr, nullptr, 0, true});
-  if (options.failed_on_failure && outcome.status == "complete" && outcome.any_failure())
+  if (outcome.status == "complete" &&
+      (outcome.nothing_measured() || (options.failed_on_failure && outcome.any_failure())))
     outcome.status = "failed";
   BG_TRY(store.finish_run(run_id, measure::realtime_ns(), outcome.status,
                           options.final_artifacts ? options.final_artifacts() : KeyValues{}));

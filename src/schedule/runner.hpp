@@ -79,12 +79,14 @@ struct BenchmarkOutcome {
 struct RunOutcome {
   int64_t run_id = 0;
   std::string uuid;
-  std::string status;  // complete | interrupted
+  std::string status;  // complete | failed (nothing measured, or failed_on_failure) | interrupted
   std::vector<BenchmarkOutcome> benchmarks;
   // What the run could not measure, or measured under a condition that can mislead, each in
   // one line with what to do (hardware counters refused, address randomization off).
   std::vector<std::string> notes;
   bool any_failure() const;
+  // Every instance that ran failed (and at least one ran): such a run is stored `failed`.
+  bool nothing_measured() const;
 };
 
 // Fails before anything is stored when a command cannot be run.

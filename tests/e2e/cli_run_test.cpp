@@ -168,8 +168,8 @@ TEST(CliRun, RunsStartingTogetherOnANewDatabaseAreAllStored) {
 }
 
 // Where the kernel refuses hardware counters, run says so once, in one line with the reason and
-// what to do; --no-counters asks for none and gets no note. On a machine with counters there
-// is no note at all.
+// what to do, at the first run of the machine in a database, not at every run; --no-counters
+// asks for none and gets no note. On a machine with counters there is no note at all.
 TEST(CliRun, RefusedCountersAreSaidOnce) {
   TempDir dir;
   const auto r = run_cli({"run", "--instances", "3", "--db", dir.file("bg.db"), "--", "/bin/true"});
@@ -184,7 +184,18 @@ TEST(CliRun, RefusedCountersAreSaidOnce) {
     const std::string line = r.err.substr(at, r.err.find('\n', at) - at);
     EXPECT_NE(line.find(measure::counters_refusal()), std::string::npos) << line;
     EXPECT_NE(line.find("--measure instructions"), std::string::npos) << line;
+    EXPECT_NE(line.find("system check"), std::string::npos) << line;
   }
+  // The second run of this machine into this database has been told.
+  const auto again =
+      run_cli({"run", "--instances", "1", "--db", dir.file("bg.db"), "--", "/bin/true"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.err.find("hardware counters"), std::string::npos) << again.err;
+  // A new database is told again.
+  const auto fresh =
+      run_cli({"run", "--instances", "1", "--db", dir.file("new.db"), "--", "/bin/true"});
+  ASSERT_EQ(fresh.exit_code, 0) << fresh.err;
+  EXPECT_EQ(fresh.err.find(note) != std::string::npos, !measure::counters_available()) << fresh.err;
   const auto quiet = run_cli(
       {"run", "--no-counters", "--instances", "1", "--db", dir.file("bg.db"), "--", "/bin/true"});
   ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
@@ -287,6 +298,97 @@ TEST(CliRun, FailingBenchmarkIsAbandonedAndSuiteGoesOn) {
   EXPECT_EQ(run->variants[0].instances.size(), 2u);
   EXPECT_EQ(run->variants[0].instances[0].failure, "exit code 1");
   EXPECT_EQ(run->variants[1].instances.size(), 6u);
+}
+
+TEST(CliRun, ARunWhoseEveryInstanceFailedIsStoredFailedAndSaysSo) {
+  TempDir dir;
+  const auto r =
+      run_cli({"run", "--instances", "3", "--db", dir.file("bg.db"), "--", "/bin/false"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("every instance failed: the run is stored as failed"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("(failed)"), std::string::npos) << r.err;
+  auto store = store::open_store(dir.file("bg.db"));
+  ASSERT_TRUE(store.ok());
+  auto run = (*store)->load_run("latest");
+  ASSERT_TRUE(run.ok());
+  EXPECT_EQ(run->run.status, "failed");
+  // One instance that worked keeps a run complete: its failures are said, and it is measured.
+  write_file(dir.file("s.yml"),
+             "instances: 2\nbenchmarks:\n  - name: fails\n    command: [/bin/false]\n"
+             "  - name: works\n    command: [/bin/true]\n");
+  const auto mixed = run_cli({"run", dir.file("s.yml"), "--db", dir.file("bg.db")});
+  EXPECT_EQ(mixed.exit_code, 3) << mixed.err;
+  EXPECT_NE(mixed.err.find("(complete)"), std::string::npos) << mixed.err;
+  EXPECT_EQ(mixed.err.find("every instance failed"), std::string::npos) << mixed.err;
+}
+
+TEST(CliRun, AShellCommandIsNamedByItsFirstWord) {
+  TempDir dir;
+  // Not `null`, the last path of a redirection, nor the assignment before the program.
+  const auto r = run_cli({"run", "--instances", "1", "--shell", "--db", dir.file("bg.db"), "--",
+                          "LC_ALL=C '/bin/true' --x 2>/dev/null"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto store = store::open_store(dir.file("bg.db"));
+  ASSERT_TRUE(store.ok());
+  auto run = (*store)->load_run("latest");
+  ASSERT_TRUE(run.ok());
+  ASSERT_EQ(run->variants.size(), 1u);
+  EXPECT_EQ(run->variants[0].variant.benchmark, "true");
+}
+
+TEST(CliRun, AParameterScanOfACommandStoresOneBenchmarkPerValueAsASuiteWould) {
+  TempDir dir;
+  const std::string db = dir.file("bg.db");
+  for (int round = 0; round < 2; ++round) {
+    const auto r = run_cli({"run", "--instances", "2", "--parameter-scan", "n", "1", "3", "--db",
+                            db, "--", "/bin/sh", "-c", "exit 0 # {n}"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  auto store = store::open_store(db);
+  ASSERT_TRUE(store.ok());
+  auto run = (*store)->load_run("latest");
+  ASSERT_TRUE(run.ok());
+  ASSERT_EQ(run->variants.size(), 3u);
+  for (int n = 1; n <= 3; ++n) {
+    const auto& v = run->variants[static_cast<std::size_t>(n - 1)].variant;
+    EXPECT_EQ(v.benchmark, "sh/n=" + std::to_string(n));
+    EXPECT_EQ(v.params, (KeyValues{{"n", std::to_string(n)}}));
+    EXPECT_EQ(v.command.back(), "exit 0 # " + std::to_string(n));
+  }
+  // compare of the two runs: a row per value, as for a suite's params.
+  const auto c =
+      run_cli({"--format", "json", "compare", "1", "2", "--metric", "wall_time", "--db", db});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  const auto rows = nlohmann::json::parse(c.out)["metrics"][0]["rows"];
+  ASSERT_EQ(rows.size(), 3u) << c.out;
+  EXPECT_EQ(rows[2]["benchmark"], "sh/n=3");
+
+  // Lists give their product; a step gives the step's decimals; mistakes are one line, exit 2.
+  auto r = run_cli({"run", "--instances", "1", "--parameter-list", "a", "x,y", "--parameter-scan",
+                    "t", "0", "0.5", "--parameter-step-size", "0.25", "--db", dir.file("l.db"),
+                    "--", "/bin/echo", "{a}", "{t}"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  store = store::open_store(dir.file("l.db"));
+  ASSERT_TRUE(store.ok());
+  run = (*store)->load_run("latest");
+  ASSERT_TRUE(run.ok());
+  std::vector<std::string> names;
+  for (const auto& v : run->variants) names.push_back(v.variant.benchmark);
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"echo/t=0.00/a=x", "echo/t=0.00/a=y", "echo/t=0.25/a=x",
+                                      "echo/t=0.25/a=y", "echo/t=0.50/a=x", "echo/t=0.50/a=y"}));
+  for (const auto& bad : std::vector<std::vector<std::string>>{
+           {"--parameter-scan", "n", "3", "1", "--", "/bin/echo", "{n}"},
+           {"--parameter-scan", "n", "1", "3", "--", "/bin/echo", "n"},
+           {"--parameter-scan", "n", "1", "1e9", "--", "/bin/echo", "{n}"},
+           {"--parameter-list", "n", "1,,2", "--", "/bin/echo", "{n}"}}) {
+    std::vector<std::string> args = {"run", "--db", dir.file("bad.db")};
+    args.insert(args.end(), bad.begin(), bad.end());
+    r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << bad[3] << r.err;
+    EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
+  }
 }
 
 TEST(CliRun, ExportFormats) {
