@@ -124,6 +124,7 @@ TEST_F(PgStoreTest, RunsVariantsInstancesComeBackBitForBit) {
       EXPECT_EQ(got.cycles, expected_in.cycles);
       EXPECT_EQ(got.failure, expected_in.failure);
       expect_same_double(got.mem_avg_bytes, expected_in.mem_avg_bytes, "mem_avg_bytes");
+      EXPECT_EQ(got.mem_source, expected_in.mem_source);
       expect_same_double(got.sys_s, expected_in.sys_s, "sys_s");
       for (size_t k = 0; k < got.iterations.size(); ++k) {
         const auto& a = expected_in.iterations[k];
@@ -425,14 +426,15 @@ TEST_F(PgStoreTest, MigrationsAreIdempotentAndSafeUnderConcurrentOpeners) {
     EXPECT_EQ(st->current, st->latest);
     EXPECT_EQ(st->latest, sqlite::latest_schema_version());  // the same schema versions
     EXPECT_TRUE(st->pending.empty());
-    ASSERT_EQ(st->applied.size(), 5u);
+    ASSERT_EQ(st->applied.size(), 6u);
     EXPECT_EQ(st->applied[0].second, "initial");
     EXPECT_EQ(st->applied[1].second, "rss_floor");
     EXPECT_EQ(st->applied[2].second, "series_cache");
     EXPECT_EQ(st->applied[3].second, "instance_counts");
     EXPECT_EQ(st->applied[4].second, "run_counts");
+    EXPECT_EQ(st->applied[5].second, "mem_source");
   }
-  EXPECT_EQ(count("SELECT COUNT(*) FROM schema_migrations"), 5);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM schema_migrations"), 6);
   // A newer schema than this binary knows is refused, not written to.
   {
     auto conn = raw();
