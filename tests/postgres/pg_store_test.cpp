@@ -578,13 +578,23 @@ TEST_F(PgStoreTest, TheRunCountsMigrationCountsEveryEndedRun) {
     store_run(*store, "d0000000-0000-4000-8000-000000000002", 200, {"a"}, 0);
     auto conn = raw();
     ASSERT_TRUE(conn);
-    ASSERT_TRUE(conn->exec("DROP TABLE run_counts; DELETE FROM schema_migrations WHERE version "
-                           "= 13")
+    // As before 0013 (and so before 0014's column).
+    ASSERT_TRUE(conn->exec("DROP TABLE run_counts; ALTER TABLE instances DROP COLUMN mem_source; "
+                           "DELETE FROM schema_migrations WHERE version >= 13")
                     .ok());
   }
   auto store = open_or_die(url());
   ASSERT_TRUE(store);
-  EXPECT_EQ(count("SELECT COUNT(*) FROM schema_migrations"), 5);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM schema_migrations"), 6);
+  {
+    // 0014 added the column back empty: the fixture's sources again, which the rows'
+    // checksums cover.
+    auto conn = raw();
+    ASSERT_TRUE(conn);
+    ASSERT_TRUE(conn->exec("UPDATE instances SET mem_source = CASE idx % 3 WHEN 1 THEN 'cgroup1' "
+                           "WHEN 2 THEN 'sampled' ELSE '' END")
+                    .ok());
+  }
   EXPECT_EQ(count("SELECT benchmarks * 1000 + instances FROM run_counts WHERE run_id = 1"), 2004);
   EXPECT_EQ(count("SELECT benchmarks * 1000 + instances FROM run_counts WHERE run_id = 2"), 0);
   EXPECT_EQ(count("SELECT COUNT(*) FROM run_counts"), 2);
