@@ -21,7 +21,7 @@ median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+
 if want overhead; then
 echo "== harness overhead: /bin/true x 1000 instances (median of ${ROUNDS:-5} rounds, interleaved)"
 rounds=${ROUNDS:-5}
-: >"$tmp/floor"; : >"$tmp/bg"; : >"$tmp/bgnc"; : >"$tmp/hf"
+: >"$tmp/floor"; : >"$tmp/bg"; : >"$tmp/bgnc"; : >"$tmp/bgs"; : >"$tmp/hf"
 have_hf=0
 command -v hyperfine >/dev/null && have_hf=1
 for r in $(seq $rounds); do
@@ -32,6 +32,10 @@ for r in $(seq $rounds); do
   { calc "$t1 - $t0"; echo; } >>"$tmp/bg"
   t0=$(now); "$bg" -q run --no-counters --instances 1000 --db "$tmp/n$r.db" -- /bin/true 2>/dev/null; t1=$(now)
   { calc "$t1 - $t0"; echo; } >>"$tmp/bgnc"
+  # Today's launch without the exact memory source (a memory cgroup per instance, where one
+  # can be made): what that source costs an instance is the difference.
+  t0=$(now); BENCHGUARD_MEMORY_SOURCE=sampled "$bg" -q run --instances 1000 --db "$tmp/s$r.db" -- /bin/true 2>/dev/null; t1=$(now)
+  { calc "$t1 - $t0"; echo; } >>"$tmp/bgs"
   if [ $have_hf = 1 ]; then
     t0=$(now); hyperfine -N --runs 1000 --warmup 0 --style none true >/dev/null 2>&1; t1=$(now)
     { calc "$t1 - $t0"; echo; } >>"$tmp/hf"
@@ -74,6 +78,18 @@ printf "fastest rounds: benchguard/floor %.3f" "$(calc "$(fastest "$tmp/bg") / $
 [ $have_hf = 1 ] && printf ", benchguard/hyperfine %.3f" "$(calc "$(fastest "$tmp/bg") / $(fastest "$tmp/hf")")"
 echo
 echo "(targets: benchguard <= 1.05x floor, and no slower than hyperfine -N)"
+# The exact memory source beside it: the same run with and without it, interleaved, per
+# instance. Where no memory cgroup can be made both are the sampled launch (cost ~0).
+source=$("$bg" show --db "$tmp/r1.db" --format json 2>/dev/null |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["benchmarks"][0].get("memory_source") or "none")' 2>/dev/null || echo unknown)
+bgs=$(median <"$tmp/bgs")
+costs=$(paste "$tmp/bg" "$tmp/bgs" | awk '{ print ($1 - $2) * 1e6 / 1000 }')
+printf "exact memory source (%s): %+.1f us an instance (median of per-round differences; %+.1f us between the medians), " \
+  "$source" "$(median <<<"$costs")" "$(calc "($bgt - $bgs) * 1e6 / 1000")"
+report_ratio "run/run with BENCHGUARD_MEMORY_SOURCE=sampled" "$tmp/bg" "$tmp/bgs"
+echo
+printf "the sampled launch alone: %.3fx floor (median of per-round ratios %s)\n" "$(calc "$bgs / $floor")" \
+  "$(ratios "$tmp/bgs" "$tmp/floor" | median)"
 # What the instructions channel costs an instance: the program under callgrind, whose start-up
 # and translation dominate a short program (median instance wall time, as stored).
 if command -v valgrind >/dev/null; then

@@ -131,7 +131,7 @@ class InstanceTable {
     for (auto* c : {&t.instructions_, &t.cycles_}) f(*c);
     f(t.flags_);
     f(t.counts_end_);
-    for (auto* c : {&t.failure_, &t.cpus_, &t.schedule_, &t.schedule_tag_}) f(*c);
+    for (auto* c : {&t.failure_, &t.cpus_, &t.schedule_, &t.schedule_tag_, &t.mem_source_}) f(*c);
   }
   void add_range(std::size_t count);
   std::pair<std::size_t, std::size_t> range(std::size_t i) const;
@@ -142,7 +142,7 @@ class InstanceTable {
   UniformColumn<double> user_s_, sys_s_, mem_avg_;
   UniformColumn<std::optional<int64_t>> instructions_, cycles_;
   UniformColumn<uint8_t> flags_;
-  TextColumn failure_, cpus_, schedule_, schedule_tag_;
+  TextColumn failure_, cpus_, schedule_, schedule_tag_, mem_source_;
   // InstanceRecord::counts of every instance, one after another: instance i holds
   // [counts_end_[i - 1], counts_end_[i]) (a formula while each holds as many), names by number.
   UniformColumn<uint32_t> counts_end_;

@@ -74,9 +74,14 @@ bool is_outside_iteration(const InstanceRecord& in, const IterationRecord& it) {
 bool at_launch_floor(const InstanceRecord& in, std::string_view metric) {
   const bool rss_bound = in.rss_floor_bytes > 0 && in.max_rss_bytes <= in.rss_floor_bytes;
   if (metric == "max_rss") return rss_bound;
+  if (metric == "peak_memory" && exact_peak_memory(in)) return false;
   if (metric == "peak_memory" || metric == "avg_memory")
     return rss_bound && in.mem_samples < kMinTreeSamples;
   return false;
+}
+
+bool exact_peak_memory(const InstanceRecord& in) {
+  return in.mem_source == "cgroup2" || in.mem_source == "cgroup1";
 }
 
 Status check_counts(const BenchmarkSpec& b) {

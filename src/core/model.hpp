@@ -201,6 +201,11 @@ struct InstanceRecord {
   // the launcher's size into the child's ru_maxrss, so a max_rss_bytes at or below it is only
   // an upper bound (docs/measurement.md); see at_launch_floor().
   int64_t rss_floor_bytes = 0;
+  // Where mem_peak_bytes came from: "cgroup2" or "cgroup1" (the kernel's peak of a memory
+  // cgroup of the instance's own: exact however short the instance), "sampled" (the tree
+  // sampled from /proc, and ru_maxrss above the floor), "" (not recorded: stored before
+  // schema 14, or imported). See exact_peak_memory().
+  std::string mem_source;
   std::optional<int64_t> instructions;  // unset: counters unavailable
   std::optional<int64_t> cycles;
   // Further counts of the whole process tree, by name, in the order measured: l1_misses,
@@ -246,8 +251,12 @@ inline constexpr int kMinTreeSamples = 3;
 // True when the instance's own value of `metric` (as outside_metrics gives it) says nothing
 // about the benchmark but only bounds it from above: max_rss at or below the launch floor, and
 // peak_memory and avg_memory of such an instance whose tree was sampled fewer than
-// kMinTreeSamples times. False for every other metric and when the floor was not recorded.
+// kMinTreeSamples times, unless that peak is exact (exact_peak_memory). False for every other
+// metric and when the floor was not recorded.
 bool at_launch_floor(const InstanceRecord& in, std::string_view metric);
+// True when the instance's peak_memory is the kernel's own (mem_source cgroup2 or cgroup1):
+// never at the launch floor, however few samples were taken.
+bool exact_peak_memory(const InstanceRecord& in);
 
 struct VariantRecord {
   std::string benchmark;  // BenchmarkSpec::name

@@ -1,7 +1,8 @@
 // Hail's benchmark JSONL (and `benchguard export --format jsonl`, which writes the same
 // records): one line per instance, {path, name, version, start, end, iterations: [{time,
 // is_burn_in, timed_out, failure, task_memory}]}. Hail's newer writer calls the list "runs"
-// and adds uname, batch_id, job_id, trial; benchguard adds variant, instance, run, failure.
+// and adds uname, batch_id, job_id, trial; benchguard adds variant, instance, run, failure,
+// mem_source.
 #include <fmt/format.h>
 #include <simdjson.h>
 
@@ -25,8 +26,8 @@ bool is_record(const json& j) {
 
 // Members that describe the instance rather than the machine or the suite.
 bool per_instance(const std::string& key) {
-  for (const char* k :
-       {"name", "start", "end", "iterations", "runs", "variant", "instance", "run", "failure"})
+  for (const char* k : {"name", "start", "end", "iterations", "runs", "variant", "instance", "run",
+                        "failure", "mem_source"})
     if (key == k) return true;
   return false;
 }
@@ -212,6 +213,8 @@ Status read_record(const JsonField& record, bool first, RunBuilder& b, FastRecor
   inst.start_ns = start;
   inst.end_ns = end;
   if (auto failure = record.find("failure")) inst.failure = scalar_text(failure->json());
+  BG_ASSIGN(auto mem_source, record.opt_string("mem_source"));
+  if (mem_source) inst.mem_source = std::move(*mem_source);
   for (const auto& it : iterations) BG_TRY(read_iteration(it, inst));
   if (fast != nullptr) {
     inst.iterations = std::move(fast->iterations);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "measure/counters.hpp"
+#include "measure/memory_group.hpp"
 #include "measure/memory_sampler.hpp"
 #include "measure/process.hpp"
 
@@ -25,6 +26,8 @@ struct LaunchOptions {
   std::optional<std::vector<CounterEvent>> events;
   // How often the tree's memory is sampled while wait() waits.
   std::chrono::nanoseconds sample_interval = kMemorySampleInterval;
+  // Where the peak memory comes from. Unset: BENCHGUARD_MEMORY_SOURCE (auto when unset).
+  std::optional<MemorySourceRequest> memory_source;
 };
 
 Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchOptions& options);

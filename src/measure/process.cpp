@@ -20,6 +20,7 @@
 #include "measure/environment.hpp"
 #include "measure/exec_resolve.hpp"
 #include "measure/launch_options.hpp"
+#include "measure/memory_group.hpp"
 #include "measure/memory_sampler.hpp"
 #include "measure/spawn.hpp"
 #include "measure/valgrind_count.hpp"
@@ -39,12 +40,13 @@ double seconds(const timeval& tv) {
 class ProcessChild final : public Child {
  public:
   ProcessChild(Spawned spawned, const LaunchSpec& spec, std::optional<TreeSampler> sampler,
-               std::optional<ValgrindRun> valgrind)
+               std::optional<ValgrindRun> valgrind, std::optional<MemoryLease> memory)
       : s_(std::move(spawned)),
         timeout_s_(spec.timeout_s),
         grace_s_(spec.kill_grace_s),
         sampler_(sampler),
-        valgrind_(std::move(valgrind)) {
+        valgrind_(std::move(valgrind)),
+        memory_(std::move(memory)) {
     // A timeout or memory sampling needs a waitable handle (a plain wait blocks in waitid):
     // the one the child came with, or one asked for now.
     if (s_.pidfd.get() < 0 && (timeout_s_ > 0 || sampler_.has_value()))
@@ -125,6 +127,16 @@ class ProcessChild final : public Child {
       r.mem_peak_bytes = r.max_rss_bytes;
       r.mem_avg_bytes = static_cast<double>(r.max_rss_bytes);
     }
+    r.mem_source = memory_source_name(MemorySource::kSampled);
+    if (memory_.has_value()) {
+      // The kernel's own peak of everything the instance started: exact however short it was
+      // (the average stays the sampler's, or ru_maxrss).
+      if (const auto peak = memory_->peak_bytes()) {
+        r.mem_peak_bytes = *peak;
+        r.mem_source = memory_source_name(memory_->kind());
+      }
+      memory_.reset();  // back to the pool, or retired if a process is left in it
+    }
     if (valgrind_.has_value() && !r.timed_out) {
       auto counted = valgrind_->counts();
       if (counted.ok()) {
@@ -148,6 +160,7 @@ class ProcessChild final : public Child {
   double grace_s_ = 0;
   std::optional<TreeSampler> sampler_;
   std::optional<ValgrindRun> valgrind_;
+  std::optional<MemoryLease> memory_;
   bool reaped_ = false;
 };
 
@@ -227,6 +240,14 @@ Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchO
     }
   }
 
+  // A memory group of the instance's own (memory_group.hpp); not under Valgrind, whose memory
+  // is the simulator's.
+  std::optional<MemoryLease> memory;
+  if (spec.sample_memory && !spec.count_instructions) {
+    memory = MemoryLease::acquire(options.memory_source.value_or(memory_source_from_environment()));
+    if (memory.has_value()) req.cgroup_procs_fd = memory->procs_fd();
+  }
+
   const bool fork_path =
       options.method == LaunchMethod::kFork || (options.method == LaunchMethod::kAuto && hardware);
   Result<Spawned> spawned = Error{};
@@ -243,8 +264,8 @@ Result<std::unique_ptr<Child>> start_child(const LaunchSpec& spec, const LaunchO
   if (!spawned.ok()) return spawned.error();
   std::optional<TreeSampler> sampler;
   if (spec.sample_memory) sampler.emplace(spawned->pid, spawned->start_ns, options.sample_interval);
-  return std::unique_ptr<Child>(std::make_unique<ProcessChild>(std::move(spawned.value()), spec,
-                                                               sampler, std::move(valgrind)));
+  return std::unique_ptr<Child>(std::make_unique<ProcessChild>(
+      std::move(spawned.value()), spec, sampler, std::move(valgrind), std::move(memory)));
 }
 
 Result<std::unique_ptr<Child>> Child::start(const LaunchSpec& spec) {

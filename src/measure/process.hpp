@@ -51,9 +51,13 @@ struct LaunchResult {
   // space a child execs from into its ru_maxrss, so a max_rss_bytes at or below this floor
   // is only an upper bound (docs/measurement.md).
   int64_t rss_floor_bytes = 0;
+  // The tree's peak: the kernel's for a memory cgroup of the instance's own where benchguard
+  // may make one (mem_source "cgroup2" or "cgroup1", memory_group.hpp), else sampled from /proc
+  // and ru_maxrss where it is above the floor ("sampled").
   int64_t mem_peak_bytes = 0;
   double mem_avg_bytes = 0;
   int mem_samples = 0;
+  std::string mem_source;
   std::optional<int64_t> instructions;
   std::optional<int64_t> cycles;
   // Further counts, as InstanceRecord::counts: Valgrind's simulated caches, or the hardware's

@@ -35,6 +35,7 @@ constexpr int kStageChdir = 2;
 constexpr int kStageAffinity = 3;
 constexpr int kStageExec = 4;
 constexpr int kStageLayout = 5;
+constexpr int kStageCgroup = 6;
 
 // The signal mask as the kernel takes it: 64 bits, every signal (glibc's own two included,
 // which sigprocmask would leave unblocked).
@@ -63,6 +64,10 @@ __attribute__((always_inline)) inline long as_long(const void* p) {
 // library state, no sanitizer interceptors). 0, or the stage that failed with errno set.
 __attribute__((no_sanitize("address", "undefined"))) int set_up_child(const SpawnRequest& req) {
   if (raw(SYS_setpgid, 0, 0) != 0) return kStageSetup;
+  // First, so that whatever the set-up allocates in the kernel is charged to the group too.
+  static constexpr char kSelf[] = "0";  // cgroup.procs reads 0 as the writer
+  if (req.cgroup_procs_fd >= 0 && raw(SYS_write, req.cgroup_procs_fd, as_long(kSelf), 1) != 1)
+    return kStageCgroup;
   // Every disposition back to the default, ignored ones included (SIG_IGN survives exec; a
   // handler of ours must not run here). SIGKILL and SIGSTOP cannot be changed.
   const KernelSigaction dfl;
@@ -137,6 +142,9 @@ Error failure_error(const SpawnRequest& req, const ChildFailure& f) {
       return Error{"cannot run '" + *req.program +
                    "' with a fixed layout (address randomization off): personality: " +
                    std::strerror(f.err)};
+    case kStageCgroup:
+      return Error{"cannot run '" + *req.program + "' in a memory cgroup of its own: " +
+                   std::strerror(f.err) + " (BENCHGUARD_MEMORY_SOURCE=sampled measures without)"};
     case kStageExec:
       return spawn_error(req, f.err);
     default:

@@ -28,6 +28,9 @@ struct SpawnRequest {
   int stderr_fd = -1;
   const cpu_set_t* cpus = nullptr;  // nullptr: inherit the launching thread's affinity
   bool fixed_layout = false;        // the child without address space layout randomization
+  // A cgroup's cgroup.procs open for writing: the child joins that group before it execs
+  // (memory_group.hpp). -1: it stays in ours.
+  int cgroup_procs_fd = -1;
 };
 
 // A descriptor closed when its owner goes.

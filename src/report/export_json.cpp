@@ -171,6 +171,7 @@ json instance_columns(const InstanceRecord& inst) {
               {"mem_avg_bytes", inst.mem_avg_bytes},
               {"mem_samples", inst.mem_samples},
               {"rss_floor_bytes", inst.rss_floor_bytes},
+              {"mem_source", inst.mem_source},
               {"instructions", inst.instructions ? json(*inst.instructions) : json(nullptr)},
               {"cycles", inst.cycles ? json(*inst.cycles) : json(nullptr)},
               {"cpus", inst.cpus},
@@ -241,8 +242,9 @@ void export_json(const std::vector<RunData>& runs, std::ostream& out) {
 }
 
 // Hail's instance record: {path, name, version, start, end, iterations: [{time, is_burn_in,
-// timed_out, failure, task_memory}]}; benchguard adds variant, instance, run and the
-// instance's own failure. time is seconds; task_memory is the instance's peak memory in bytes.
+// timed_out, failure, task_memory}]}; benchguard adds variant, instance, run, the
+// instance's own failure, and where its memory came from (mem_source, where recorded). time
+// is seconds; task_memory is the instance's peak memory in bytes.
 void export_jsonl(const std::vector<RunData>& runs, std::ostream& out) {
   Writer w(out, -1);
   for (const auto& r : runs) {
@@ -251,15 +253,16 @@ void export_jsonl(const std::vector<RunData>& runs, std::ostream& out) {
         const auto peak = instance_peak_memory(inst);
         const json mem = peak ? json(*peak) : json(nullptr);
         const int64_t dur = inst.end_ns - inst.start_ns;
-        const json j = {{"path", r.run.suite_path.empty() ? r.run.suite : r.run.suite_path},
-                        {"name", v.variant.benchmark},
-                        {"version", kVersion},
-                        {"start", format_iso8601(inst.started_at)},
-                        {"end", format_iso8601(inst.started_at + dur)},
-                        {"variant", v.variant.name},
-                        {"instance", inst.index},
-                        {"run", r.run.uuid},
-                        {"failure", inst.failure.empty() ? json(nullptr) : json(inst.failure)}};
+        json j = {{"path", r.run.suite_path.empty() ? r.run.suite : r.run.suite_path},
+                  {"name", v.variant.benchmark},
+                  {"version", kVersion},
+                  {"start", format_iso8601(inst.started_at)},
+                  {"end", format_iso8601(inst.started_at + dur)},
+                  {"variant", v.variant.name},
+                  {"instance", inst.index},
+                  {"run", r.run.uuid},
+                  {"failure", inst.failure.empty() ? json(nullptr) : json(inst.failure)}};
+        if (!inst.mem_source.empty()) j["mem_source"] = inst.mem_source;
         w.object(j, 0, "iterations", [&](int d) {
           w.array(inst.iterations.size(), d, [&](std::size_t k, int d) {
             const IterationRecord& it = inst.iterations[k];

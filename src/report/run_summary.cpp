@@ -21,6 +21,8 @@ std::optional<double> instance_peak_memory(const InstanceRecord& inst) {
   if (at_launch_floor(inst, "peak_memory")) return std::nullopt;
   // Nothing measured it (an imported instance).
   if (inst.mem_peak_bytes <= 0 && inst.max_rss_bytes <= 0) return std::nullopt;
+  // The kernel's peak of the instance's own memory cgroup, exact.
+  if (exact_peak_memory(inst)) return static_cast<double>(inst.mem_peak_bytes);
   // ru_maxrss carries the launcher's own high-water mark across exec (docs/measurement.md),
   // so the sampled tree peak is the better figure whenever the sampler saw the instance.
   if (inst.mem_samples > 0) return static_cast<double>(inst.mem_peak_bytes);
@@ -46,6 +48,8 @@ std::vector<VariantSummary> summarize_run(const RunData& run, const std::string&
       else if (at_launch_floor(inst, "peak_memory"))
         ++s.memory_at_floor;
       s.launch_floor = std::max(s.launch_floor, static_cast<double>(inst.rss_floor_bytes));
+      if (!inst.mem_source.empty() && s.memory_source != inst.mem_source)
+        s.memory_source = s.memory_source.empty() ? inst.mem_source : "mixed";
       const IterationsView its(inst);
       for (std::size_t k = 0; k < its.size(); ++k) s.burn_in += its.burn_in(k) ? 1 : 0;
     }
@@ -131,7 +135,8 @@ nlohmann::json show_json(const RunData& run, const std::vector<VariantSummary>& 
                                {"stdev", value(s.stdev)},
                                {"cv", value(s.cv)},
                                {"peak_memory_bytes", json_number(s.peak_memory)},
-                               {"instances_memory_at_launch_floor", s.memory_at_floor}});
+                               {"instances_memory_at_launch_floor", s.memory_at_floor},
+                               {"memory_source", s.memory_source}});
   }
   return j;
 }
@@ -143,6 +148,23 @@ std::string launch_floor_note(int at_floor, int instances, double floor_bytes) {
       "peak memory: {} of {} instances ended before their memory was sampled {} times and "
       "stayed below benchguard's own size at launch ({}): not shown (docs/measurement.md)",
       at_floor, instances, kMinTreeSamples, format_bytes(floor_bytes));
+}
+
+std::string memory_source_note(const std::vector<std::string>& sources) {
+  bool v1 = false, v2 = false, other = false;
+  for (const auto& s : sources) {
+    v1 = v1 || s == "cgroup1";
+    v2 = v2 || s == "cgroup2";
+    other = other || (s != "cgroup1" && s != "cgroup2");
+  }
+  if (!v1 && !v2) return "";
+  const char* files = v1 && v2 ? "memory.peak, memory.max_usage_in_bytes"
+                      : v2     ? "cgroup v2 memory.peak"
+                               : "cgroup v1 memory.max_usage_in_bytes";
+  return fmt::format(
+      "peak memory: the kernel's peak of a memory cgroup of each instance's own ({}), exact "
+      "however short the instance{} (docs/measurement.md)",
+      files, other ? "; other rows: sampled or not recorded" : "");
 }
 
 Document run_document(const RunData& run) {
@@ -179,7 +201,9 @@ Document run_document(const RunData& run) {
   if (!named) t.columns[2].shown = Column::For::kScripts;
   int at_floor = 0, instances = 0;
   double floor = 0;
+  std::vector<std::string> sources;
   for (const auto& s : rows) {
+    sources.push_back(s.memory_source);
     const bool empty = s.iterations == 0;
     const auto v = [&](double x) {
       return empty ? Cell::none() : Cell::value(x, format_value(x, s.unit));
@@ -197,6 +221,7 @@ Document run_document(const RunData& run) {
     floor = std::max(floor, s.launch_floor);
   }
   if (at_floor > 0) t.notes.push_back(launch_floor_note(at_floor, instances, floor));
+  if (auto note = memory_source_note(sources); !note.empty()) t.notes.push_back(std::move(note));
   d.table(std::move(t), true);
   // Statistics a source kept without its measurements (docs/history.md, summary points).
   Table summaries = summary_records_table(run);

@@ -28,7 +28,14 @@ struct VariantSummary {
   double peak_memory = std::numeric_limits<double>::quiet_NaN();
   int memory_at_floor = 0;  // instances whose peak is only bounded by the launch floor
   double launch_floor = 0;  // bytes, the largest launch floor recorded
+  // Where its instances' peak memory came from (InstanceRecord::mem_source): "" when none was
+  // recorded, "mixed" when they differ.
+  std::string memory_source;
 };
+
+// The note said once under a table some of whose peak memory is exact: where it came from.
+// "" when no row's memory is the kernel's (`sources`: the rows' memory_source).
+std::string memory_source_note(const std::vector<std::string>& sources);
 
 // The instance's peak memory: the sampled process-tree peak when there are samples, else the
 // largest of what was seen; nothing when that is at benchguard's launch floor (at_launch_floor

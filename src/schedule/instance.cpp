@@ -68,6 +68,7 @@ InstanceRecord make_instance_record(const BenchmarkSpec& b, int instance,
   rec.mem_peak_bytes = launch.mem_peak_bytes;
   rec.mem_avg_bytes = launch.mem_avg_bytes;
   rec.mem_samples = launch.mem_samples;
+  rec.mem_source = launch.mem_source;
   rec.instructions = launch.instructions;
   rec.cycles = launch.cycles;
   rec.counts = launch.counts;

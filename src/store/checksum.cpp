@@ -145,6 +145,11 @@ int64_t instance_checksum(const std::string& variant_key, const InstanceRecord& 
     h.str("rss_floor_bytes");
     h.i64(in.rss_floor_bytes);
   }
+  // The same for where the peak memory came from (0014).
+  if (!in.mem_source.empty()) {
+    h.str("mem_source");
+    h.str(in.mem_source);
+  }
   // The same for counts (0012).
   if (!in.counts.empty()) {
     h.str("counts");

@@ -157,6 +157,7 @@ void write_instance(Writer& w, int64_t variant_id, const InstanceRecord& in) {
     w.str(name);
     w.i64(count);
   }
+  w.str(in.mem_source);  // after the counts, for the same reason ("": not recorded)
 }
 
 bool read_instance(Reader& r, int64_t& variant_id, InstanceRecord& in) {
@@ -192,6 +193,7 @@ bool read_instance(Reader& r, int64_t& variant_id, InstanceRecord& in) {
     if (!(r.str(name) && r.i64(count))) return false;
     in.counts.emplace_back(std::move(name), count);
   }
+  if (!r.done() && !r.str(in.mem_source)) return false;
   return r.done();
 }
 

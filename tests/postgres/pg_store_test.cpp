@@ -124,6 +124,7 @@ TEST_F(PgStoreTest, RunsVariantsInstancesComeBackBitForBit) {
       EXPECT_EQ(got.cycles, expected_in.cycles);
       EXPECT_EQ(got.failure, expected_in.failure);
       expect_same_double(got.mem_avg_bytes, expected_in.mem_avg_bytes, "mem_avg_bytes");
+      EXPECT_EQ(got.mem_source, expected_in.mem_source);
       expect_same_double(got.sys_s, expected_in.sys_s, "sys_s");
       for (size_t k = 0; k < got.iterations.size(); ++k) {
         const auto& a = expected_in.iterations[k];
@@ -425,14 +426,15 @@ TEST_F(PgStoreTest, MigrationsAreIdempotentAndSafeUnderConcurrentOpeners) {
     EXPECT_EQ(st->current, st->latest);
     EXPECT_EQ(st->latest, sqlite::latest_schema_version());  // the same schema versions
     EXPECT_TRUE(st->pending.empty());
-    ASSERT_EQ(st->applied.size(), 5u);
+    ASSERT_EQ(st->applied.size(), 6u);
     EXPECT_EQ(st->applied[0].second, "initial");
     EXPECT_EQ(st->applied[1].second, "rss_floor");
     EXPECT_EQ(st->applied[2].second, "series_cache");
     EXPECT_EQ(st->applied[3].second, "instance_counts");
     EXPECT_EQ(st->applied[4].second, "run_counts");
+    EXPECT_EQ(st->applied[5].second, "mem_source");
   }
-  EXPECT_EQ(count("SELECT COUNT(*) FROM schema_migrations"), 5);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM schema_migrations"), 6);
   // A newer schema than this binary knows is refused, not written to.
   {
     auto conn = raw();
@@ -576,13 +578,23 @@ TEST_F(PgStoreTest, TheRunCountsMigrationCountsEveryEndedRun) {
     store_run(*store, "d0000000-0000-4000-8000-000000000002", 200, {"a"}, 0);
     auto conn = raw();
     ASSERT_TRUE(conn);
-    ASSERT_TRUE(conn->exec("DROP TABLE run_counts; DELETE FROM schema_migrations WHERE version "
-                           "= 13")
+    // As before 0013 (and so before 0014's column).
+    ASSERT_TRUE(conn->exec("DROP TABLE run_counts; ALTER TABLE instances DROP COLUMN mem_source; "
+                           "DELETE FROM schema_migrations WHERE version >= 13")
                     .ok());
   }
   auto store = open_or_die(url());
   ASSERT_TRUE(store);
-  EXPECT_EQ(count("SELECT COUNT(*) FROM schema_migrations"), 5);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM schema_migrations"), 6);
+  {
+    // 0014 added the column back empty: the fixture's sources again, which the rows'
+    // checksums cover.
+    auto conn = raw();
+    ASSERT_TRUE(conn);
+    ASSERT_TRUE(conn->exec("UPDATE instances SET mem_source = CASE idx % 3 WHEN 1 THEN 'cgroup1' "
+                           "WHEN 2 THEN 'sampled' ELSE '' END")
+                    .ok());
+  }
   EXPECT_EQ(count("SELECT benchmarks * 1000 + instances FROM run_counts WHERE run_id = 1"), 2004);
   EXPECT_EQ(count("SELECT benchmarks * 1000 + instances FROM run_counts WHERE run_id = 2"), 0);
   EXPECT_EQ(count("SELECT COUNT(*) FROM run_counts"), 2);

@@ -74,6 +74,9 @@ std::vector<ColumnTypes> column_types(int version) {
   if (version >= kRssFloorVersion)
     for (auto& table : out)
       if (table.table == "instances") table.columns.push_back({"rss_floor_bytes", kInt});
+  if (version >= kMemSourceVersion)
+    for (auto& table : out)
+      if (table.table == "instances") table.columns.push_back({"mem_source", kText});
   if (version >= kIterationColumnsVersion) {
     out.push_back({"iteration_blocks",
                    "instance_id",

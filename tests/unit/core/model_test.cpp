@@ -98,5 +98,26 @@ TEST(Model, AtLaunchFloorIsMemoryNoBetterThanTheLaunchersSize) {
   EXPECT_FALSE(at_launch_floor(in, "max_rss"));
 }
 
+TEST(Model, TheKernelsPeakIsNeverAtTheFloor) {
+  InstanceRecord in;
+  in.rss_floor_bytes = 1000;
+  in.max_rss_bytes = 1000;
+  in.mem_peak_bytes = 300;
+  in.mem_samples = 0;  // never sampled
+  for (const char* source : {"", "sampled"}) {
+    in.mem_source = source;
+    EXPECT_FALSE(exact_peak_memory(in));
+    EXPECT_TRUE(at_launch_floor(in, "peak_memory")) << source;
+  }
+  for (const char* source : {"cgroup1", "cgroup2"}) {
+    in.mem_source = source;
+    EXPECT_TRUE(exact_peak_memory(in));
+    EXPECT_FALSE(at_launch_floor(in, "peak_memory")) << source;
+    // ru_maxrss and the sampled average are what they were.
+    EXPECT_TRUE(at_launch_floor(in, "max_rss")) << source;
+    EXPECT_TRUE(at_launch_floor(in, "avg_memory")) << source;
+  }
+}
+
 }  // namespace
 }  // namespace benchguard

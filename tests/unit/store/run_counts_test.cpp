@@ -196,10 +196,12 @@ TEST(RunCounts, TheMigrationKeepsWhatCountingTheRowsGave) {
   {
     auto db = raw_db(path);
     ASSERT_TRUE(db);
-    // As benchguard wrote them before 0013: applied at any nanosecond.
-    ASSERT_TRUE(db->exec("DROP TABLE run_counts; DELETE FROM schema_migrations WHERE version = "
-                         "13; PRAGMA user_version = 12; UPDATE schema_migrations SET applied_at "
-                         "= applied_at - 123456789 * (13 - version)")
+    // As benchguard wrote them before 0013: applied at any nanosecond (and without 0014's
+    // column).
+    ASSERT_TRUE(db->exec("DROP TABLE run_counts; ALTER TABLE instances DROP COLUMN mem_source; "
+                         "DELETE FROM schema_migrations WHERE version >= 13; PRAGMA user_version "
+                         "= 12; UPDATE schema_migrations SET applied_at = applied_at - 123456789 "
+                         "* (13 - version)")
                     .ok());
   }
   std::map<int64_t, Counts> counted;
@@ -211,6 +213,15 @@ TEST(RunCounts, TheMigrationKeepsWhatCountingTheRowsGave) {
   EXPECT_EQ(counted, (std::map<int64_t, Counts>{{1, {2, 6}}, {2, {0, 0}}, {3, {3, 3}}}));
   auto store = open_or_die(path);
   ASSERT_TRUE(store);
+  {
+    // 0014 added the column back empty: the fixture's sources again, which the rows'
+    // checksums cover.
+    auto db = raw_db(path);
+    ASSERT_TRUE(db);
+    ASSERT_TRUE(db->exec("UPDATE instances SET mem_source = CASE idx % 3 WHEN 1 THEN 'cgroup1' "
+                         "WHEN 2 THEN 'sampled' ELSE '' END")
+                    .ok());
+  }
   EXPECT_EQ(kept_rows(path), counted);
   EXPECT_EQ(listed(*store), counted);
   EXPECT_EQ(problems_of(path), "");
@@ -220,7 +231,7 @@ TEST(RunCounts, TheMigrationKeepsWhatCountingTheRowsGave) {
   EXPECT_EQ(*db->query_int("SELECT COUNT(*) FROM schema_migrations WHERE applied_at % "
                            "1000000000 <> 0"),
             0);
-  EXPECT_EQ(*db->query_int("SELECT COUNT(*) FROM schema_migrations"), 13);
+  EXPECT_EQ(*db->query_int("SELECT COUNT(*) FROM schema_migrations"), 14);
   ASSERT_TRUE(db->exec("UPDATE schema_migrations SET applied_at = applied_at + 512 WHERE "
                        "version = 1")
                   .ok());

@@ -64,7 +64,8 @@ inline InstanceRecord sample_instance(int index, int iterations = 2) {
   in.mem_peak_bytes = 42;
   in.mem_avg_bytes = 41.75;
   in.mem_samples = 7;
-  in.rss_floor_bytes = index % 2 ? 0 : 17'000'000;  // 0: not recorded
+  in.rss_floor_bytes = index % 2 ? 0 : 17'000'000;                               // 0: not recorded
+  in.mem_source = index % 3 == 0 ? "" : index % 3 == 1 ? "cgroup1" : "sampled";  // "": not recorded
   if (index % 2 == 0) {
     in.instructions = std::numeric_limits<int64_t>::max();
     in.cycles = 0;  // set, but zero: must not come back unset
@@ -152,6 +153,7 @@ inline void expect_same_fields(const InstanceRecord& a, const InstanceRecord& b)
   expect_same_double(a.mem_avg_bytes, b.mem_avg_bytes, "mem_avg_bytes");
   EXPECT_EQ(a.mem_samples, b.mem_samples);
   EXPECT_EQ(a.rss_floor_bytes, b.rss_floor_bytes);
+  EXPECT_EQ(a.mem_source, b.mem_source);
   EXPECT_EQ(a.instructions, b.instructions);
   EXPECT_EQ(a.cycles, b.cycles);
   EXPECT_EQ(a.counts, b.counts);
