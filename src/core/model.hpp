@@ -213,6 +213,10 @@ struct InstanceRecord {
   // the launcher's size into the child's ru_maxrss, so a max_rss_bytes at or below it is only
   // an upper bound (docs/measurement.md); see at_launch_floor().
   int64_t rss_floor_bytes = 0;
+  // Wall seconds of the prepare hook run before it and the conclude hook run after it
+  // (VariantSpec::hooks): recorded beside the instance, never part of its times. 0: none.
+  double prepare_s = 0;
+  double conclude_s = 0;
   std::optional<int64_t> instructions;  // unset: counters unavailable
   std::optional<int64_t> cycles;
   // Further counts of the whole process tree, by name, in the order measured: l1_misses,
