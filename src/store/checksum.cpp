@@ -145,6 +145,11 @@ int64_t instance_checksum(const std::string& variant_key, const InstanceRecord& 
     h.str("rss_floor_bytes");
     h.i64(in.rss_floor_bytes);
   }
+  if (in.prepare_s != 0 || in.conclude_s != 0) {
+    h.str("hook_times");
+    h.f64(in.prepare_s);
+    h.f64(in.conclude_s);
+  }
   // The same for counts (0012).
   if (!in.counts.empty()) {
     h.str("counts");

@@ -157,6 +157,8 @@ void write_instance(Writer& w, int64_t variant_id, const InstanceRecord& in) {
     w.str(name);
     w.i64(count);
   }
+  w.f64(in.prepare_s);
+  w.f64(in.conclude_s);
 }
 
 bool read_instance(Reader& r, int64_t& variant_id, InstanceRecord& in) {
@@ -192,6 +194,7 @@ bool read_instance(Reader& r, int64_t& variant_id, InstanceRecord& in) {
     if (!(r.str(name) && r.i64(count))) return false;
     in.counts.emplace_back(std::move(name), count);
   }
+  if (!r.done() && !(r.f64(in.prepare_s) && r.f64(in.conclude_s))) return false;
   return r.done();
 }
 

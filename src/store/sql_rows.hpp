@@ -104,7 +104,8 @@ Result<VariantRecord> variant_from(const Row& row) {
 // The instance's own columns, from "i.id, i.variant_id, i.idx, i.schedule_order, i.start_ns,
 // i.end_ns, i.started_at, i.exit_code, i.signal, i.timed_out, i.failure, i.user_s, i.sys_s,
 // i.max_rss_bytes, i.mem_peak_bytes, i.mem_avg_bytes, i.mem_samples, i.instructions,
-// i.cycles, i.cpus, i.schedule_tag, i.schedule, i.timed_outside, i.rss_floor_bytes".
+// i.cycles, i.cpus, i.schedule_tag, i.schedule, i.timed_outside, i.rss_floor_bytes,
+// i.prepare_s, i.conclude_s".
 template <class Row>
 InstanceRecord instance_from(const Row& row) {
   InstanceRecord in;
@@ -130,6 +131,8 @@ InstanceRecord instance_from(const Row& row) {
   in.schedule = row.text(21);
   in.timed_outside = row.int64(22) != 0;
   in.rss_floor_bytes = row.int64(23);
+  in.prepare_s = row.real(24);
+  in.conclude_s = row.real(25);
   return in;
 }
 

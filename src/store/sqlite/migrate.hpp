@@ -68,6 +68,8 @@ inline constexpr int kSeriesCacheVersion = 11;
 inline constexpr int kInstanceCountsVersion = 12;
 // The version from which ended runs keep their counts (0013, store/run_counts.hpp).
 inline constexpr int kRunCountsVersion = 13;
+// The version from which instances record their hooks' times, prepare_s and conclude_s (0014).
+inline constexpr int kHookTimesVersion = 14;
 
 Result<SchemaStatus> read_schema_status(Db& db);
 

@@ -216,7 +216,9 @@ Status SqliteStore::read_instance_rows(int64_t run_id,
         "i.started_at, i.exit_code, i.signal, i.timed_out, i.failure, i.user_s, i.sys_s, "
         "i.max_rss_bytes, i.mem_peak_bytes, i.mem_avg_bytes, i.mem_samples, i.instructions, "
         "i.cycles, i.cpus, i.schedule_tag, i.schedule, i.timed_outside, " +
-        std::string(schema_version_ >= kRssFloorVersion ? "i.rss_floor_bytes" : "0");
+        std::string(schema_version_ >= kRssFloorVersion ? "i.rss_floor_bytes" : "0") +
+        std::string(schema_version_ >= kHookTimesVersion ? ", i.prepare_s, i.conclude_s"
+                                                         : ", 0.0, 0.0");
     // A slice walks the instances' primary key (CROSS JOIN keeps it the outer loop).
     BG_ASSIGN(
         Stmt stmt,
