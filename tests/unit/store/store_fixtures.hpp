@@ -224,8 +224,16 @@ inline void make_version1_database(const std::string& path) {
   ASSERT_EQ(*version, 1);
 }
 
-// Stores a run with `variants` variants of `instances` instances each; returns the run id. Its
-// instances have no hook times, so that a test may take the database back to before 0014.
+// The instance store_run stores at `index`: sample_instance without hook times, so that a test
+// may take the database back to before 0014.
+inline InstanceRecord run_instance(int index) {
+  InstanceRecord in = sample_instance(index);
+  in.prepare_s = in.conclude_s = 0;
+  return in;
+}
+
+// Stores a run with `variants` variants of `instances` instances each (run_instance); returns
+// the run id.
 inline int64_t store_run(Store& store, const std::string& uuid, int64_t started_at,
                          const std::vector<std::string>& benchmarks, int instances) {
   auto run = store.begin_run(sample_run(uuid, started_at));
@@ -236,9 +244,7 @@ inline int64_t store_run(Store& store, const std::string& uuid, int64_t started_
     EXPECT_TRUE(v.ok()) << v.error().message;
     if (!v.ok()) return 0;
     for (int i = 0; i < instances; ++i) {
-      InstanceRecord in = sample_instance(i);
-      in.prepare_s = in.conclude_s = 0;
-      auto s = store.add_instance(*v, in);
+      auto s = store.add_instance(*v, run_instance(i));
       EXPECT_TRUE(s.ok()) << s.error().message;
     }
   }
