@@ -93,8 +93,8 @@ Outcome measure(const std::string& spin, const std::string& schedule, const char
   b.instances = concurrent(schedule) ? kPairs : kInstances;
   b.iterations = kIterations;
   b.burn_in = kBurnIn;
-  b.variants = {bg::VariantSpec{"A", {spin, "--work", kWorkA}, "", {}},
-                bg::VariantSpec{"B", {spin, "--work", work_b}, "", {}}};
+  b.variants = {bg::VariantSpec{"A", {spin, "--work", kWorkA}, "", {}, {}},
+                bg::VariantSpec{"B", {spin, "--work", work_b}, "", {}, {}}};
   suite.benchmarks.push_back(b);
 
   const std::string db = (dir / (schedule + std::to_string(rep) + work_b + ".db")).string();

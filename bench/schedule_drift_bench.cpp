@@ -89,8 +89,8 @@ void trial(const std::string& sched, Drift drift, double effect, int instances, 
   benchguard::BenchmarkSpec b;
   b.name = std::string(1, 'x');
   b.instances = instances;
-  b.variants = {benchguard::VariantSpec{"A", {"a"}, "", {}},
-                benchguard::VariantSpec{"B", {"b"}, "", {}}};
+  b.variants = {benchguard::VariantSpec{"A", {"a"}, "", {}, {}},
+                benchguard::VariantSpec{"B", {"b"}, "", {}, {}}};
   suite.benchmarks.push_back(b);
   const auto order = schedule::make_order(suite, sched, stats::derive_seed(seed, t));
   if (!order.ok()) std::abort();

@@ -52,6 +52,8 @@ Result<int> do_run(Context& ctx, const RunFlags& f, const UntilDecidedFlags& unt
     print_run(ctx, data);
   }
   for (const auto& b : outcome->benchmarks) {
+    for (const auto& stopped : b.stopped)
+      ctx.err << fmt::format("benchguard: {}: {}\n", b.name, escape_text(stopped));
     if (b.abandoned)
       ctx.err << fmt::format("benchguard: {}: abandoned after {} failed instances in a row: {}\n",
                              b.name, b.instances_failed, escape_text(b.last_failure));

@@ -13,6 +13,7 @@
 #include "cli/shared_flags.hpp"
 #include "core/names.hpp"
 #include "core/suite.hpp"
+#include "core/suite_raw.hpp"
 #include "core/units.hpp"
 #include "measure/affinity.hpp"
 #include "measure/capture.hpp"
@@ -182,6 +183,16 @@ Status apply_flags(const RunFlags& f, Suite& s) {
       if (std::find(b.measure.begin(), b.measure.end(), m) == b.measure.end())
         b.measure.push_back(m);
     if (!f.layout.empty()) b.layout = f.layout == "native" ? "" : f.layout;
+    for (auto& v : b.variants) {
+      // A hook flag replaces the suite's hook of that name, {param} substituted as there.
+      const auto set = [&](const std::string& flag, std::string& hook) {
+        if (!flag.empty()) hook = suite_detail::substitute(flag, b.params, /*shell_words=*/true);
+      };
+      set(f.hooks.setup, v.hooks.setup);
+      set(f.hooks.prepare, v.hooks.prepare);
+      set(f.hooks.conclude, v.hooks.conclude);
+      set(f.hooks.cleanup, v.hooks.cleanup);
+    }
   }
   if (!f.schedule.empty()) s.schedule = f.schedule;
   return ok_status();
@@ -222,6 +233,18 @@ void add_run_flags(CLI::App* c, RunFlags& f) {
   c->add_flag_callback(
        "--randomize-layout", [&f] { f.layout = "randomized"; }, "Same as --layout randomized")
       ->excludes(layout);
+  c->add_option("--setup", f.hooks.setup,
+                "Shell command run once before the first instance of each benchmark variant, "
+                "not measured; if it fails, that variant is not run");
+  c->add_option("--prepare", f.hooks.prepare,
+                "Shell command run before each instance, not measured; if it fails, the "
+                "instance fails");
+  c->add_option("--conclude", f.hooks.conclude,
+                "Shell command run after each instance, not measured; if it fails, the "
+                "instance fails");
+  c->add_option("--cleanup", f.hooks.cleanup,
+                "Shell command run once after the last instance of each benchmark variant, not "
+                "measured");
   c->add_flag("--no-counters", f.no_counters, "Do not read hardware counters");
   c->add_flag("--show-output", f.show_output, "Let benchmarks write to the terminal");
 }

@@ -25,6 +25,7 @@ struct RunFlags {
   std::vector<std::string> measure;  // --measure: channels added to every benchmark
   std::string layout;                // --layout (--randomize-layout): every benchmark's
   std::string burn_in;               // --burn-in: a count (empty: the suite's)
+  Hooks hooks;  // --setup, --prepare, --conclude, --cleanup: every variant's (empty: the suite's)
   int instances = 0, iterations = 0, warmup = -1, max_failures = 0;
   uint64_t seed = 0;
   bool seed_set = false;
@@ -39,10 +40,11 @@ struct RunFlags {
 
 // --plan, --schedule, --instances, --iterations, --burn-in, --warmup, --timeout,
 // --max-failures, --cpus, --label, --seed, --measure, --layout (--randomize-layout),
-// --no-counters, --show-output.
+// --no-counters, --show-output, --setup, --prepare, --conclude, --cleanup.
 void add_run_flags(CLI::App* c, RunFlags& f);
 
-// The count, timeout, channel, layout and schedule flags applied to every benchmark of `s`.
+// The count, timeout, channel, layout, hook and schedule flags applied to every benchmark of
+// `s` (a hook flag's {param} substituted per benchmark as in a suite's hooks).
 Status apply_run_flags(const RunFlags& f, Suite& s);
 
 // The suite file (or `-- CMD` from ctx.trailing), with the plan, the count flags and, with

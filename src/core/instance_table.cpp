@@ -132,6 +132,8 @@ void InstanceTable::push_back(const InstanceRecord& in) {
   mem_samples_.push_back(in.mem_samples);
   rss_floor_.push_back(in.rss_floor_bytes);
   mem_source_.push_back(in.mem_source);
+  prepare_s_.push_back(in.prepare_s);
+  conclude_s_.push_back(in.conclude_s);
   instructions_.push_back(in.instructions);
   cycles_.push_back(in.cycles);
   for (const auto& [name, count] : in.counts) {
@@ -184,6 +186,8 @@ void InstanceTable::read(std::size_t i, InstanceRecord& out) const {
   out.mem_samples = mem_samples_[i];
   out.rss_floor_bytes = rss_floor_[i];
   out.mem_source = mem_source_[i];
+  out.prepare_s = prepare_s_[i];
+  out.conclude_s = conclude_s_[i];
   out.instructions = instructions_[i];
   out.cycles = cycles_[i];
   out.counts.clear();

@@ -127,7 +127,7 @@ class InstanceTable {
     for (auto* c : {&t.order_, &t.start_ns_, &t.end_ns_, &t.started_at_, &t.max_rss_, &t.mem_peak_,
                     &t.rss_floor_})
       f(*c);
-    for (auto* c : {&t.user_s_, &t.sys_s_, &t.mem_avg_}) f(*c);
+    for (auto* c : {&t.user_s_, &t.sys_s_, &t.mem_avg_, &t.prepare_s_, &t.conclude_s_}) f(*c);
     for (auto* c : {&t.instructions_, &t.cycles_}) f(*c);
     f(t.flags_);
     f(t.counts_end_);
@@ -139,7 +139,7 @@ class InstanceTable {
   std::size_t count_ = 0;
   UniformColumn<int> index_, exit_code_, signal_, mem_samples_;
   UniformColumn<int64_t> order_, start_ns_, end_ns_, started_at_, max_rss_, mem_peak_, rss_floor_;
-  UniformColumn<double> user_s_, sys_s_, mem_avg_;
+  UniformColumn<double> user_s_, sys_s_, mem_avg_, prepare_s_, conclude_s_;
   UniformColumn<std::optional<int64_t>> instructions_, cycles_;
   UniformColumn<uint8_t> flags_;
   TextColumn failure_, cpus_, schedule_, schedule_tag_, mem_source_;

@@ -44,12 +44,27 @@ const std::vector<MetricInfo>& builtin_metrics();
 
 // ---------------------------------------------------------------- specs (from a suite)
 
+// Shell commands (each run by /bin/sh -c, in the variant's cwd with its env) around the
+// instances of a variant, never measured (docs/suite.md, "Hooks"), as hyperfine's options of
+// the same names: `setup` once before its first instance and `cleanup` once after its last,
+// `prepare` before each instance and `conclude` after each. Empty: none.
+struct Hooks {
+  std::string setup;
+  std::string prepare;
+  std::string conclude;
+  std::string cleanup;
+  bool any() const {
+    return !setup.empty() || !prepare.empty() || !conclude.empty() || !cleanup.empty();
+  }
+};
+
 // One side of a comparison. After suite resolution a variant carries the full command.
 struct VariantSpec {
   std::string name = "default";
   std::vector<std::string> command;  // argv; with shell, {"/bin/sh", "-c", script}
   std::string cwd;                   // empty: the suite file's directory
   KeyValues env;                     // set on top of the inherited environment
+  Hooks hooks;                       // params substituted
 };
 
 // Upper limits on counts: a typo must not ask for more than any machine holds, and
@@ -206,6 +221,10 @@ struct InstanceRecord {
   // sampled from /proc, and ru_maxrss above the floor), "" (not recorded: stored before
   // schema 14, or imported). See exact_peak_memory().
   std::string mem_source;
+  // Wall seconds of the prepare hook run before it and the conclude hook run after it
+  // (VariantSpec::hooks): recorded beside the instance, never part of its times. 0: none.
+  double prepare_s = 0;
+  double conclude_s = 0;
   std::optional<int64_t> instructions;  // unset: counters unavailable
   std::optional<int64_t> cycles;
   // Further counts of the whole process tree, by name, in the order measured: l1_misses,

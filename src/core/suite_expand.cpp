@@ -93,6 +93,13 @@ Result<VariantSpec> resolve_variant(const Reader& r, const RawBenchmark& b, cons
   for (const auto& kv : v.env) set_env(out.env, kv.first, kv.second);
   for (auto& kv : out.env) kv.second = substitute(kv.second, params);
   out.cwd = resolve_dir(base_dir, substitute(v.cwd.value_or(b.settings.cwd), params));
+  // Hooks are shell text: each value goes in as one shell word, as in a shell command.
+  auto hook = [&](const std::optional<std::string>& own, const std::string& inherited) {
+    return substitute(own.value_or(inherited), params, /*shell_words=*/true);
+  };
+  const Hooks& h = b.settings.hooks;
+  out.hooks = {hook(v.hooks.setup, h.setup), hook(v.hooks.prepare, h.prepare),
+               hook(v.hooks.conclude, h.conclude), hook(v.hooks.cleanup, h.cleanup)};
   return out;
 }
 

@@ -15,14 +15,49 @@ using yaml::Reader;
 
 const std::vector<std::string_view> kSchedules = {"interleaved", "sequential", "alternate",
                                                   "randomized",  "duet",       "sync-duet"};
-const std::vector<std::string_view> kVariantKeys = {"command", "args", "env", "cwd"};
+const std::vector<std::string_view> kVariantKeys = {"command", "args",    "env",      "cwd",
+                                                    "setup",   "prepare", "conclude", "cleanup"};
+
+// The hook named `key` of `hooks`; nullptr when `key` names none.
+template <typename H>
+auto* hook_of(H& hooks, const std::string& key) {
+  if (key == "setup") return &hooks.setup;
+  if (key == "prepare") return &hooks.prepare;
+  if (key == "conclude") return &hooks.conclude;
+  return key == "cleanup" ? &hooks.cleanup : nullptr;
+}
+
+// A hook: one shell command, as a string (empty: none, so a variant can drop an inherited one).
+Result<std::string> read_hook(const Reader& r, const Field& f) {
+  if (!f.value.IsScalar())
+    return r.error(f, f.key + " must be a shell command (a string run by /bin/sh -c), got " +
+                          yaml::describe(f.value));
+  return f.value.Scalar();
+}
 
 // Keys a benchmark inherits from the top level.
 std::vector<std::string_view> with_settings(std::vector<std::string_view> keys) {
-  for (std::string_view k :
-       {"instances", "iterations", "burn_in", "warmup", "timeout", "max_failures", "metrics",
-        "measure", "layout", "env", "cwd", "shell", "format", "variants", "duet_repetitions",
-        "sync_repetitions", "sequential_repetitions"})
+  for (std::string_view k : {"instances",
+                             "iterations",
+                             "burn_in",
+                             "warmup",
+                             "timeout",
+                             "max_failures",
+                             "metrics",
+                             "measure",
+                             "layout",
+                             "env",
+                             "cwd",
+                             "shell",
+                             "format",
+                             "variants",
+                             "duet_repetitions",
+                             "sync_repetitions",
+                             "sequential_repetitions",
+                             "setup",
+                             "prepare",
+                             "conclude",
+                             "cleanup"})
     keys.push_back(k);
   return keys;
 }
@@ -165,6 +200,8 @@ Result<std::vector<RawVariant>> read_variants(const Reader& r, const Field& f) {
         std::string cwd;
         BG_TRY(r.get_string(k, cwd));
         v.cwd = std::move(cwd);
+      } else if (auto* hook = hook_of(v.hooks, k.key)) {
+        BG_ASSIGN(*hook, read_hook(r, k));
       }
     }
     out.push_back(std::move(v));
@@ -245,6 +282,8 @@ Result<bool> read_setting(const Reader& r, const Field& f, RawSettings& s) {
       return r.error(
           f, "format is protocol (the default) or google-benchmark, not '" + protocol + "'");
     s.spec.format = protocol == "protocol" ? "" : protocol;
+  } else if (auto* hook = hook_of(s.hooks, k)) {
+    BG_ASSIGN(*hook, read_hook(r, f));
   } else if (k == "variants") {
     // A benchmark's own variants replace the suite-wide ones rather than adding to them.
     BG_ASSIGN(s.variants, read_variants(r, f));

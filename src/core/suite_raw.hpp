@@ -21,12 +21,18 @@ struct RawCommand {
   int line = 0;
 };
 
+// Hooks as written (Hooks, before {param} substitution); unset ones are inherited.
+struct RawHooks {
+  std::optional<std::string> setup, prepare, conclude, cleanup;
+};
+
 struct RawVariant {
   std::string name;
   std::optional<RawCommand> command;  // replaces the benchmark's
   std::vector<std::string> args;      // appended to the command
   KeyValues env;                      // merged over the benchmark's
   std::optional<std::string> cwd;
+  RawHooks hooks;  // each set one replaces the benchmark's
   int line = 0;
 };
 
@@ -37,6 +43,7 @@ struct RawSettings {
   bool shell = false;
   KeyValues env;
   std::string cwd = ".";             // relative to the suite file's directory
+  Hooks hooks;                       // a benchmark's replace the top level's, hook by hook
   std::vector<RawVariant> variants;  // empty: the single variant "default"
 };
 

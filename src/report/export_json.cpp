@@ -172,6 +172,8 @@ json instance_columns(const InstanceRecord& inst) {
               {"mem_samples", inst.mem_samples},
               {"rss_floor_bytes", inst.rss_floor_bytes},
               {"mem_source", inst.mem_source},
+              {"prepare_s", inst.prepare_s},
+              {"conclude_s", inst.conclude_s},
               {"instructions", inst.instructions ? json(*inst.instructions) : json(nullptr)},
               {"cycles", inst.cycles ? json(*inst.cycles) : json(nullptr)},
               {"cpus", inst.cpus},

@@ -4,9 +4,43 @@
 
 #include <csignal>
 #include <cstring>
+#include <nlohmann/json.hpp>
 #include <random>
 
+#include "core/json_error.hpp"
+
 namespace benchguard::schedule {
+
+std::string variant_config_json(const BenchmarkSpec& b, const VariantSpec& v,
+                                const std::string& sched) {
+  nlohmann::json j;
+  j["instances"] = b.instances;
+  j["iterations"] = b.iterations;
+  j["burn_in"] = b.burn_in;
+  j["warmup"] = b.warmup;
+  j["timeout_s"] = b.timeout_s;
+  j["max_failures"] = b.max_failures;
+  j["metrics"] = b.metrics;
+  if (!b.measure.empty()) j["measure"] = b.measure;
+  if (!b.layout.empty()) j["layout"] = b.layout;
+  j["schedule"] = sched;
+  if (b.mixed_plan()) {
+    j["duet_repetitions"] = b.duet_repetitions;
+    j["sync_repetitions"] = b.sync_repetitions;
+    j["sequential_repetitions"] = b.sequential_repetitions;
+  }
+  j["cwd"] = v.cwd;
+  if (v.hooks.any()) {
+    nlohmann::json hooks = nlohmann::json::object();
+    for (const auto& [name, hook] : {std::pair{"setup", &v.hooks.setup},
+                                     {"prepare", &v.hooks.prepare},
+                                     {"conclude", &v.hooks.conclude},
+                                     {"cleanup", &v.hooks.cleanup}})
+      if (!hook->empty()) hooks[name] = *hook;
+    j["hooks"] = std::move(hooks);
+  }
+  return json_text(j);
+}
 
 KeyValues instance_env(const BenchmarkSpec& b, const VariantSpec& v, int instance,
                        const std::string& results_path) {
@@ -101,6 +135,12 @@ InstanceRecord make_instance_record(const BenchmarkSpec& b, int instance,
     rec.iterations = std::move(reported);
   }
   return rec;
+}
+
+void add_hook_failure(InstanceRecord& rec, const std::string& failure, bool ran) {
+  rec.failure = !ran || rec.failure.empty() ? failure : rec.failure + "; " + failure;
+  // The iteration timed from outside carries the instance's failure (outside_iteration).
+  if (rec.timed_outside && rec.iterations.size() == 1) rec.iterations.front().failure = rec.failure;
 }
 
 }  // namespace benchguard::schedule

@@ -13,6 +13,11 @@
 
 namespace benchguard::schedule {
 
+// What a variant is run with, for the record (VariantRecord::config_json): its benchmark's
+// counts and options, the schedule `sched`, its cwd and hooks.
+std::string variant_config_json(const BenchmarkSpec& b, const VariantSpec& v,
+                                const std::string& sched);
+
 // Environment benchguard gives every instance.
 KeyValues instance_env(const BenchmarkSpec& b, const VariantSpec& v, int instance,
                        const std::string& results_path);
@@ -38,6 +43,10 @@ InstanceRecord make_instance_record(const BenchmarkSpec& b, int instance,
                                     const measure::LaunchResult& launch,
                                     std::vector<IterationRecord> reported,
                                     const std::string& protocol_error, double timeout_s);
+
+// `failure` of a hook (measure::HookResult::failure) on the instance: its only failure when
+// the instance never ran (`ran` false: its prepare failed), else after its own, if any.
+void add_hook_failure(InstanceRecord& rec, const std::string& failure, bool ran);
 
 // "killed by signal 9 (SIGKILL)" style text.
 std::string describe_signal(int sig);

@@ -30,6 +30,7 @@
 #include "measure/process.hpp"
 #include "measure/protocol.hpp"
 #include "measure/valgrind_count.hpp"
+#include "schedule/hooks.hpp"
 #include "schedule/instance.hpp"
 #include "schedule/order.hpp"
 
@@ -59,27 +60,6 @@ class ScratchDir {
  private:
   std::string path_;
 };
-
-std::string config_json(const BenchmarkSpec& b, const VariantSpec& v, const std::string& sched) {
-  nlohmann::json j;
-  j["instances"] = b.instances;
-  j["iterations"] = b.iterations;
-  j["burn_in"] = b.burn_in;
-  j["warmup"] = b.warmup;
-  j["timeout_s"] = b.timeout_s;
-  j["max_failures"] = b.max_failures;
-  j["metrics"] = b.metrics;
-  if (!b.measure.empty()) j["measure"] = b.measure;
-  if (!b.layout.empty()) j["layout"] = b.layout;
-  j["schedule"] = sched;
-  if (b.mixed_plan()) {
-    j["duet_repetitions"] = b.duet_repetitions;
-    j["sync_repetitions"] = b.sync_repetitions;
-    j["sequential_repetitions"] = b.sequential_repetitions;
-  }
-  j["cwd"] = v.cwd;
-  return json_text(j);
-}
 
 // The seed of one instance's layout: distinct per benchmark, variant and instance.
 uint64_t layout_seed(uint64_t seed, int benchmark, int variant, int instance) {
@@ -128,7 +108,7 @@ std::string resolve_in(const std::string& program, const std::string& cwd) {
 
 bool RunOutcome::any_failure() const {
   for (const auto& b : benchmarks)
-    if (b.instances_failed > 0 || b.abandoned) return true;
+    if (b.instances_failed > 0 || b.abandoned || !b.stopped.empty()) return true;
   return false;
 }
 
@@ -204,7 +184,31 @@ struct Measured {
   std::vector<IterationRecord> reported;
   std::string protocol_error;
   std::vector<MetricInfo> declared;  // metric units and directions the results file declared
+  // Hooks around it (RunHooks): their times and the failure of one, if any.
+  double prepare_s = 0;
+  double conclude_s = 0;
+  std::string hook_failure;
+  bool ran = true;    // false: its prepare failed and it was not launched
+  bool store = true;  // false: the other side of a pair whose prepare failed
 };
+
+// The instance that did not run because its prepare failed.
+Measured not_run(const measure::HookResult& prepare) {
+  Measured m;
+  m.launch.start_ns = m.launch.end_ns = measure::monotonic_ns();
+  m.launch.started_at = measure::realtime_ns();
+  m.prepare_s = prepare.seconds;
+  m.hook_failure = prepare.failure("prepare");
+  m.ran = false;
+  return m;
+}
+
+// The conclude hook's time and failure on what it followed.
+void concluded(Measured& m, const std::optional<measure::HookResult>& conclude) {
+  if (!conclude) return;
+  m.conclude_s = conclude->seconds;
+  if (!conclude->ok()) m.hook_failure = conclude->failure("conclude");
+}
 
 // Where a Google Benchmark binary is told to write its JSON, beside the protocol file.
 std::string gbench_out(const std::string& results_path) {
@@ -215,7 +219,8 @@ std::string gbench_out(const std::string& results_path) {
 // one. A benchmark that reports nothing leaves no file: nothing to remove.
 Measured collect(const measure::LaunchResult& launch, const std::string& results_path,
                  bool google_benchmark) {
-  Measured m{launch, {}, {}, {}};
+  Measured m;
+  m.launch = launch;
   if (google_benchmark) {
     // Whatever the binary wrote; nothing when it died before writing (the instance failed).
     const std::string out = gbench_out(results_path);
@@ -373,6 +378,9 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
 
   ScratchDir scratch;
   if (scratch.path().empty()) return Error{"cannot create a temporary directory"};
+  // Declared after the suite and before any early return: the cleanups due run however the
+  // run ends.
+  RunHooks hooks(suite, order, options.show_output);
 
   const RunRecord run = new_record(suite, options, sched);
   BG_ASSIGN(const int64_t run_id, store.begin_run(run));
@@ -385,7 +393,8 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
   for (size_t bi = 0; bi < suite.benchmarks.size(); ++bi) {
     const auto& b = suite.benchmarks[bi];
     for (const auto& v : b.variants) {
-      VariantRecord vr{b.name, v.name, v.command, b.params, v.env, config_json(b, v, sched)};
+      VariantRecord vr{b.name,   v.name, v.command,
+                       b.params, v.env,  variant_config_json(b, v, sched)};
       BG_ASSIGN(const int64_t id, store.add_variant(run_id, vr));
       variant_ids[bi].push_back(id);
     }
@@ -455,6 +464,25 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
       done += slots;
       continue;
     }
+    // A variant's setup before its first instance; one whose setup failed runs no instance,
+    // nor does a pair with it.
+    std::vector<Slot> live;
+    for (const Slot& slot : step.slots) {
+      const std::string failed = hooks.setup(slot);
+      if (failed.empty()) {
+        live.push_back(slot);
+        continue;
+      }
+      const std::string what =
+          fmt::format("variant '{}' not run: {}", b.variants[slot.variant].name, failed);
+      if (std::find(bo.stopped.begin(), bo.stopped.end(), what) == bo.stopped.end())
+        bo.stopped.push_back(what);
+    }
+    if (live.empty() || (live.size() < step.slots.size() && step.concurrent())) {
+      for (const Slot& slot : step.slots) hooks.done(slot);
+      done += slots;
+      continue;
+    }
     if (progress)
       progress({done, total, &b, &b.variants[step.slots.front().variant],
                 step.slots.front().instance, false, bi, static_cast<int>(suite.benchmarks.size()),
@@ -462,11 +490,25 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
 
     std::vector<Measured> measured;
     std::vector<std::string> pins;
-    if (step.concurrent()) {
+    // Both sides of a pair prepared first; when one side's prepare fails, that instance
+    // fails and the pair does not run.
+    std::vector<std::optional<measure::HookResult>> prepared;
+    if (step.concurrent())
+      for (const Slot& slot : live) prepared.push_back(hooks.prepare(slot));
+    const auto prepare_failed = [](const std::optional<measure::HookResult>& h) {
+      return h && !h->ok();
+    };
+    if (step.concurrent() && std::any_of(prepared.begin(), prepared.end(), prepare_failed)) {
+      for (const auto& h : prepared) {
+        measured.push_back(prepare_failed(h) ? not_run(*h) : Measured{});
+        measured.back().store = prepare_failed(h);
+        pins.push_back("");
+      }
+    } else if (step.concurrent()) {
       std::vector<measure::LaunchSpec> specs;
       std::vector<std::string> results;
-      for (int k = 0; k < slots; ++k) {
-        const Slot& slot = step.slots[k];
+      for (std::size_t k = 0; k < live.size(); ++k) {
+        const Slot& slot = live[k];
         // A on the first CPU set and B on the second, or swapped (balanced over the pairs).
         const bool first_set = (slot.variant == 0) != step.swap_cpus;
         const auto& pin = first_set ? side_cpus.first : side_cpus.second;
@@ -480,15 +522,27 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
       auto together = run_together(std::move(specs), results, formats, barrier);
       if (!together.ok()) return abort_run(b, together.error());
       measured = std::move(together.value());
+      for (std::size_t k = 0; k < live.size(); ++k) {
+        if (prepared[k]) measured[k].prepare_s = prepared[k]->seconds;
+        concluded(measured[k], hooks.conclude(live[k]));
+      }
     } else {
       const std::string results = scratch.path() + "/results.jsonl";
-      for (const Slot& slot : step.slots) {
+      for (const Slot& slot : live) {
+        pins.push_back(cpus);
+        const auto prepare = hooks.prepare(slot);
+        if (prepare_failed(prepare)) {
+          measured.push_back(not_run(*prepare));
+          continue;
+        }
         auto launched = measure::launch(spec_for(slot, results, options.cpus));
         if (!launched.ok()) return abort_run(b, launched.error());
         measured.push_back(collect(launched.value(), results, b.google_benchmark()));
-        pins.push_back(cpus);
+        if (prepare) measured.back().prepare_s = prepare->seconds;
+        concluded(measured.back(), hooks.conclude(slot));
       }
     }
+    for (const Slot& slot : step.slots) hooks.done(slot);
     done += slots;
     // A SIGTERM benchguard did not send (no timeout) is the stop's, even when it reached the
     // benchmark before benchguard's own handler ran.
@@ -502,8 +556,9 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
     }
     if (step.warmup()) continue;
 
-    for (int k = 0; k < slots; ++k) {
-      const Slot& slot = step.slots[k];
+    for (std::size_t k = 0; k < live.size(); ++k) {
+      const Slot& slot = live[k];
+      if (!measured[k].store) continue;
       // Units and directions go in before the first values of their metrics: the store keeps
       // the first it is told.
       std::vector<MetricInfo> fresh;
@@ -518,6 +573,10 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
       InstanceRecord rec = make_instance_record(b, slot.instance, measured[k].launch,
                                                 std::move(measured[k].reported),
                                                 measured[k].protocol_error, b.timeout_s);
+      if (!measured[k].hook_failure.empty())
+        add_hook_failure(rec, measured[k].hook_failure, measured[k].ran);
+      rec.prepare_s = measured[k].prepare_s;
+      rec.conclude_s = measured[k].conclude_s;
       rec.order = pos;
       rec.schedule = step.schedule;
       rec.schedule_tag = step.start_order();
@@ -538,7 +597,10 @@ Result<RunOutcome> run_suite(const Suite& declared, store::Store& store, const R
       }
     }
     if (options.after_step && !bo.abandoned && options.after_step(bi)) bo.decided = true;
+    if (bo.abandoned || bo.decided) hooks.end_benchmark(bi);
   }
+  hooks.finish();
+  for (const auto& w : hooks.warnings()) outcome.notes.push_back(w);
   if (progress) progress({done, total, nullptr, nullptr, 0, true});
   if (outcome.status == "complete" &&
       (outcome.nothing_measured() || (options.failed_on_failure && outcome.any_failure())))

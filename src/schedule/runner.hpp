@@ -74,6 +74,9 @@ struct BenchmarkOutcome {
   bool abandoned = false;  // hit max_failures consecutive failures
   bool decided = false;    // after_step ended it
   std::string last_failure;
+  // Variants whose setup hook failed, so that none of their instances ran: one line each,
+  // "variant 'B' not run: setup exited 1: no server".
+  std::vector<std::string> stopped;
 };
 
 struct RunOutcome {
@@ -82,7 +85,8 @@ struct RunOutcome {
   std::string status;  // complete | failed (nothing measured, or failed_on_failure) | interrupted
   std::vector<BenchmarkOutcome> benchmarks;
   // What the run could not measure, or measured under a condition that can mislead, each in
-  // one line with what to do (hardware counters refused, address randomization off).
+  // one line with what to do (hardware counters refused, address randomization off), and the
+  // cleanup hooks that failed.
   std::vector<std::string> notes;
   bool any_failure() const;
   // Every instance that ran failed (and at least one ran): such a run is stored `failed`.

@@ -150,6 +150,12 @@ int64_t instance_checksum(const std::string& variant_key, const InstanceRecord& 
     h.str("mem_source");
     h.str(in.mem_source);
   }
+  // The same for the hooks' times (0015).
+  if (in.prepare_s != 0 || in.conclude_s != 0) {
+    h.str("hook_times");
+    h.f64(in.prepare_s);
+    h.f64(in.conclude_s);
+  }
   // The same for counts (0012).
   if (!in.counts.empty()) {
     h.str("counts");

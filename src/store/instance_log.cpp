@@ -158,6 +158,8 @@ void write_instance(Writer& w, int64_t variant_id, const InstanceRecord& in) {
     w.i64(count);
   }
   w.str(in.mem_source);  // after the counts, for the same reason ("": not recorded)
+  w.f64(in.prepare_s);
+  w.f64(in.conclude_s);
 }
 
 bool read_instance(Reader& r, int64_t& variant_id, InstanceRecord& in) {
@@ -194,6 +196,7 @@ bool read_instance(Reader& r, int64_t& variant_id, InstanceRecord& in) {
     in.counts.emplace_back(std::move(name), count);
   }
   if (!r.done() && !r.str(in.mem_source)) return false;
+  if (!r.done() && !(r.f64(in.prepare_s) && r.f64(in.conclude_s))) return false;
   return r.done();
 }
 

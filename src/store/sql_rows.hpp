@@ -105,7 +105,7 @@ Result<VariantRecord> variant_from(const Row& row) {
 // i.end_ns, i.started_at, i.exit_code, i.signal, i.timed_out, i.failure, i.user_s, i.sys_s,
 // i.max_rss_bytes, i.mem_peak_bytes, i.mem_avg_bytes, i.mem_samples, i.instructions,
 // i.cycles, i.cpus, i.schedule_tag, i.schedule, i.timed_outside, i.rss_floor_bytes,
-// i.mem_source".
+// i.mem_source, i.prepare_s, i.conclude_s".
 template <class Row>
 InstanceRecord instance_from(const Row& row) {
   InstanceRecord in;
@@ -132,6 +132,8 @@ InstanceRecord instance_from(const Row& row) {
   in.timed_outside = row.int64(22) != 0;
   in.rss_floor_bytes = row.int64(23);
   in.mem_source = row.text(24);
+  in.prepare_s = row.real(25);
+  in.conclude_s = row.real(26);
   return in;
 }
 

@@ -426,15 +426,16 @@ TEST_F(PgStoreTest, MigrationsAreIdempotentAndSafeUnderConcurrentOpeners) {
     EXPECT_EQ(st->current, st->latest);
     EXPECT_EQ(st->latest, sqlite::latest_schema_version());  // the same schema versions
     EXPECT_TRUE(st->pending.empty());
-    ASSERT_EQ(st->applied.size(), 6u);
+    ASSERT_EQ(st->applied.size(), 7u);
     EXPECT_EQ(st->applied[0].second, "initial");
     EXPECT_EQ(st->applied[1].second, "rss_floor");
     EXPECT_EQ(st->applied[2].second, "series_cache");
     EXPECT_EQ(st->applied[3].second, "instance_counts");
     EXPECT_EQ(st->applied[4].second, "run_counts");
     EXPECT_EQ(st->applied[5].second, "mem_source");
+    EXPECT_EQ(st->applied[6].second, "hook_times");
   }
-  EXPECT_EQ(count("SELECT COUNT(*) FROM schema_migrations"), 6);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM schema_migrations"), 7);
   // A newer schema than this binary knows is refused, not written to.
   {
     auto conn = raw();
@@ -578,14 +579,15 @@ TEST_F(PgStoreTest, TheRunCountsMigrationCountsEveryEndedRun) {
     store_run(*store, "d0000000-0000-4000-8000-000000000002", 200, {"a"}, 0);
     auto conn = raw();
     ASSERT_TRUE(conn);
-    // As before 0013 (and so before 0014's column).
-    ASSERT_TRUE(conn->exec("DROP TABLE run_counts; ALTER TABLE instances DROP COLUMN mem_source; "
-                           "DELETE FROM schema_migrations WHERE version >= 13")
+    // As before 0013 (and so before the columns of 0014 and 0015).
+    ASSERT_TRUE(conn->exec("DROP TABLE run_counts; ALTER TABLE instances DROP COLUMN mem_source, "
+                           "DROP COLUMN prepare_s, DROP COLUMN conclude_s; DELETE FROM "
+                           "schema_migrations WHERE version >= 13")
                     .ok());
   }
   auto store = open_or_die(url());
   ASSERT_TRUE(store);
-  EXPECT_EQ(count("SELECT COUNT(*) FROM schema_migrations"), 6);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM schema_migrations"), 7);
   {
     // 0014 added the column back empty: the fixture's sources again, which the rows'
     // checksums cover.

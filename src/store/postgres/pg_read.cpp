@@ -180,7 +180,8 @@ Status PgStore::read_instances(int64_t run_id, const std::vector<int64_t>& varia
                            "i.end_ns, i.started_at, i.exit_code, i.signal, i.timed_out, i.failure, "
                            "i.user_s, i.sys_s, i.max_rss_bytes, i.mem_peak_bytes, i.mem_avg_bytes, "
                            "i.mem_samples, i.instructions, i.cycles, i.cpus, i.schedule_tag, "
-                           "i.schedule, i.timed_outside, i.rss_floor_bytes, i.mem_source "
+                           "i.schedule, i.timed_outside, i.rss_floor_bytes, i.mem_source, "
+                           "i.prepare_s, i.conclude_s "
                            "FROM instances i JOIN variants v ON v.id = i.variant_id "
                            "WHERE v.run_id = $1 ORDER BY v.benchmark_id, v.name, i.id",
                            {int8(run_id)}));

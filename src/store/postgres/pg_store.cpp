@@ -26,26 +26,26 @@ constexpr const char* kInstanceColumns =
     "variant_id, idx, schedule_order, start_ns, end_ns, started_at, exit_code, signal, "
     "timed_out, failure, user_s, sys_s, max_rss_bytes, mem_peak_bytes, mem_avg_bytes, "
     "mem_samples, instructions, cycles, cpus, schedule_tag, schedule, timed_outside, checksum, "
-    "rss_floor_bytes, mem_source";
+    "rss_floor_bytes, mem_source, prepare_s, conclude_s";
 
 // The statement storing an instance, its iteration block (when `block`), `metrics`
 // iteration_values rows and `counts` instance_counts rows, and removing its run's run_counts
-// row, at once: one round trip, one transaction of its own. Parameters: the instance's 25, the
+// row, at once: one round trip, one transaction of its own. Parameters: the instance's 27, the
 // block's 6, then a triple for each metric and each count.
 std::string instance_sql(bool block, size_t metrics, size_t counts) {
   std::string values;
-  for (int i = 1; i <= 25; ++i) values += (i > 1 ? ",$" : "$") + std::to_string(i);
+  for (int i = 1; i <= 27; ++i) values += (i > 1 ? ",$" : "$") + std::to_string(i);
   // The run's kept counts (0013) no longer hold: its rows count it until it is counted again.
   std::string sql =
       "WITH u AS (DELETE FROM run_counts WHERE run_id = (SELECT run_id FROM "
       "variants WHERE id = $1)), i AS (INSERT INTO instances(" +
       std::string(kInstanceColumns) + ") VALUES(" + values + ") RETURNING id)";
-  int n = 26;
+  int n = 28;
   if (block) {
     sql +=
         ", b AS (INSERT INTO iteration_blocks(instance_id, count, idx, start_ns, end_ns, flags, "
-        "failures) SELECT id, $26, $27, $28, $29, $30, $31 FROM i RETURNING instance_id)";
-    n = 32;
+        "failures) SELECT id, $28, $29, $30, $31, $32, $33 FROM i RETURNING instance_id)";
+    n = 34;
   }
   const auto triples = [&](size_t k_count, const char* t1, const char* t2, const char* t3) {
     std::string rows;
@@ -223,7 +223,9 @@ Status PgStore::insert_instance(int64_t variant_id, const InstanceRecord& in) {
                                int8(int64_t{in.timed_outside ? 1 : 0}),
                                int8(instance_checksum(key, in)),
                                int8(in.rss_floor_bytes),
-                               text(in.mem_source)};
+                               text(in.mem_source),
+                               float8(in.prepare_s),
+                               float8(in.conclude_s)};
   // Timed from outside: the one iteration is rebuilt from the instance's columns on reading.
   const bool outside_only =
       in.timed_outside && in.iterations.size() == 1 && is_outside_iteration(in, in.iterations[0]);

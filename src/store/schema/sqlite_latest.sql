@@ -73,7 +73,7 @@ CREATE TABLE instances (
   cycles INTEGER,
   cpus TEXT NOT NULL DEFAULT '',
   schedule_tag TEXT NOT NULL DEFAULT ''
-, schedule TEXT NOT NULL DEFAULT '', timed_outside INTEGER NOT NULL DEFAULT 0, checksum INTEGER, rss_floor_bytes INTEGER NOT NULL DEFAULT 0, mem_source TEXT NOT NULL DEFAULT '');
+, schedule TEXT NOT NULL DEFAULT '', timed_outside INTEGER NOT NULL DEFAULT 0, checksum INTEGER, rss_floor_bytes INTEGER NOT NULL DEFAULT 0, mem_source TEXT NOT NULL DEFAULT '', prepare_s REAL NOT NULL DEFAULT 0, conclude_s REAL NOT NULL DEFAULT 0);
 CREATE INDEX instances_variant ON instances(variant_id);
 CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL);
 CREATE INDEX runs_started_at ON runs(started_at);

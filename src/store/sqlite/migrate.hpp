@@ -70,6 +70,8 @@ inline constexpr int kInstanceCountsVersion = 12;
 inline constexpr int kRunCountsVersion = 13;
 // The version from which instances record where their peak memory came from (0014).
 inline constexpr int kMemSourceVersion = 14;
+// The version from which instances record their hooks' times, prepare_s and conclude_s (0015).
+inline constexpr int kHookTimesVersion = 15;
 
 Result<SchemaStatus> read_schema_status(Db& db);
 

@@ -77,6 +77,10 @@ std::vector<ColumnTypes> column_types(int version) {
   if (version >= kMemSourceVersion)
     for (auto& table : out)
       if (table.table == "instances") table.columns.push_back({"mem_source", kText});
+  if (version >= kHookTimesVersion)
+    for (auto& table : out)
+      if (table.table == "instances")
+        for (const char* c : {"prepare_s", "conclude_s"}) table.columns.push_back({c, kReal});
   if (version >= kIterationColumnsVersion) {
     out.push_back({"iteration_blocks",
                    "instance_id",
@@ -284,6 +288,11 @@ std::vector<Invariant> invariants(int version) {
     out.push_back({"instances",
                    "SELECT id, rss_floor_bytes FROM instances WHERE rss_floor_bytes < 0",
                    "rss_floor_bytes is negative ({})"});
+  if (version >= kHookTimesVersion)
+    out.push_back({"instances",
+                   "SELECT id, min(prepare_s, conclude_s) FROM instances WHERE prepare_s < 0 OR "
+                   "conclude_s < 0",
+                   "a hook's time is negative ({})"});
   if (version >= kInstanceCountsVersion)
     out.push_back({"instance_counts",
                    "SELECT instance_id || '/' || metric_id, value FROM instance_counts WHERE "

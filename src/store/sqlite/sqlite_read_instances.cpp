@@ -217,7 +217,9 @@ Status SqliteStore::read_instance_rows(int64_t run_id,
         "i.max_rss_bytes, i.mem_peak_bytes, i.mem_avg_bytes, i.mem_samples, i.instructions, "
         "i.cycles, i.cpus, i.schedule_tag, i.schedule, i.timed_outside, " +
         std::string(schema_version_ >= kRssFloorVersion ? "i.rss_floor_bytes" : "0") +
-        std::string(schema_version_ >= kMemSourceVersion ? ", i.mem_source" : ", ''");
+        std::string(schema_version_ >= kMemSourceVersion ? ", i.mem_source" : ", ''") +
+        std::string(schema_version_ >= kHookTimesVersion ? ", i.prepare_s, i.conclude_s"
+                                                         : ", 0.0, 0.0");
     // A slice walks the instances' primary key (CROSS JOIN keeps it the outer loop).
     BG_ASSIGN(
         Stmt stmt,

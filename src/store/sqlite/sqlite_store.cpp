@@ -142,15 +142,15 @@ Status SqliteStore::insert_instance(int64_t variant_id, const InstanceRecord& in
                          "started_at, exit_code, signal, timed_out, failure, user_s, sys_s, "
                          "max_rss_bytes, mem_peak_bytes, mem_avg_bytes, mem_samples, instructions, "
                          "cycles, cpus, schedule_tag, schedule, timed_outside, checksum, "
-                         "rss_floor_bytes, mem_source) "
-                         "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+                         "rss_floor_bytes, mem_source, prepare_s, conclude_s) "
+                         "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
   BG_TRY(instance
              .bind_all(variant_id, in.index, in.order, in.start_ns, in.end_ns, in.started_at,
                        in.exit_code, in.signal, in.timed_out, null_if_empty(in.failure), in.user_s,
                        in.sys_s, in.max_rss_bytes, in.mem_peak_bytes, in.mem_avg_bytes,
                        in.mem_samples, in.instructions, in.cycles, in.cpus, in.schedule_tag,
                        in.schedule, in.timed_outside, instance_checksum(key, in),
-                       in.rss_floor_bytes, in.mem_source)
+                       in.rss_floor_bytes, in.mem_source, in.prepare_s, in.conclude_s)
              .run());
   const int64_t instance_id = db_->last_insert_rowid();
   if (!in.counts.empty()) {

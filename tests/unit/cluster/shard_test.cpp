@@ -16,7 +16,7 @@ Suite suite_of(std::vector<int> instances, int variants = 2) {
     b.instances = instances[k];
     for (int v = 0; v < variants; ++v)
       b.variants.push_back(
-          VariantSpec{std::string(1, static_cast<char>('A' + v)), {"/bin/true"}, "", {}});
+          VariantSpec{std::string(1, static_cast<char>('A' + v)), {"/bin/true"}, "", {}, {}});
     s.benchmarks.push_back(b);
   }
   return s;

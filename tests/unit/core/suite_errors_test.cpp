@@ -26,6 +26,18 @@ TEST(SuiteErrors, MalformedYamlUsesTheParserPosition) {
                "(line 2 indents with a tab; YAML allows only spaces)");
 }
 
+TEST(SuiteErrors, AHookIsOneShellCommand) {
+  expect_error("prepare: [reset, db]\n" + kBenchmarks, 1,
+               "prepare must be a shell command (a string run by /bin/sh -c), got a list");
+  expect_error("benchmarks:\n  - name: a\n    command: [x]\n    setup: {a: b}\n", 4,
+               "setup must be a shell command");
+  expect_error(
+      "benchmarks:\n  - name: a\n    command: [x]\n    variants:\n      A: {cleanup: [x]}\n", 5,
+      "cleanup must be a shell command");
+  expect_error("benchmarks:\n  - name: a\n    command: [x]\n    prepar: sync\n", 4,
+               "did you mean 'prepare'?");
+}
+
 TEST(SuiteErrors, UntilDecidedNamesTheBadSetting) {
   const std::string list = "benchmarks:\n  - {name: t, command: [x]}\n";
   expect_error("until_decided: {round: 0}\n" + list, 1, "round");

@@ -27,6 +27,44 @@ TEST(SuiteExpand, SubstituteReplacesOnlyDeclaredParams) {
   EXPECT_EQ(substitute("{n}", {}), "{n}");
 }
 
+TEST(SuiteExpand, HooksAreInheritedHookByHookAndTakeParamsAsShellWords) {
+  const Suite s = parse(
+      "setup: start-server\n"
+      "prepare: sync\n"
+      "cleanup: stop-server\n"
+      "benchmarks:\n"
+      "  - name: q\n"
+      "    params: {db: [small, \"it's big\"]}\n"
+      "    command: [query, '{db}']\n"
+      "    prepare: reset {db}\n"
+      "    conclude: check {db}\n"
+      "    variants:\n"
+      "      A:\n"
+      "      B: {prepare: 'reset --fast {db}', cleanup: ''}\n"
+      "  - name: plain\n"
+      "    command: [x]\n");
+  ASSERT_EQ(s.benchmarks.size(), 3u);
+  const auto& small = s.benchmarks[0];
+  ASSERT_EQ(small.variants.size(), 2u);
+  const Hooks& a = small.variants[0].hooks;
+  EXPECT_EQ(a.setup, "start-server");
+  EXPECT_EQ(a.prepare, "reset small");
+  EXPECT_EQ(a.conclude, "check small");
+  EXPECT_EQ(a.cleanup, "stop-server");
+  const Hooks& b = small.variants[1].hooks;
+  EXPECT_EQ(b.prepare, "reset --fast small");
+  EXPECT_EQ(b.conclude, "check small");
+  EXPECT_EQ(b.cleanup, "");  // "" drops the inherited hook
+  EXPECT_FALSE(Hooks{}.any());
+  EXPECT_TRUE(b.any());
+  // A value goes into the shell text as one word, as in a shell: true command.
+  EXPECT_EQ(s.benchmarks[1].variants[0].hooks.prepare, "reset 'it'\\''s big'");
+  const Hooks& plain = s.benchmarks[2].variants[0].hooks;
+  EXPECT_EQ(plain.setup, "start-server");
+  EXPECT_EQ(plain.prepare, "sync");
+  EXPECT_EQ(plain.conclude, "");
+}
+
 TEST(SuiteExpand, SuiteWideVariantsApplyUnlessBenchmarkDeclaresItsOwn) {
   const Suite s = parse(
       "variants:\n"

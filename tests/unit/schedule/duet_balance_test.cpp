@@ -25,7 +25,8 @@ Suite one_duet() {
   BenchmarkSpec b;
   b.name = "spin";
   b.instances = kPairs;
-  b.variants = {VariantSpec{"A", {"/bin/true"}, "", {}}, VariantSpec{"B", {"/bin/true"}, "", {}}};
+  b.variants = {VariantSpec{"A", {"/bin/true"}, "", {}, {}},
+                VariantSpec{"B", {"/bin/true"}, "", {}, {}}};
   s.benchmarks.push_back(b);
   return s;
 }

@@ -16,7 +16,8 @@ Suite two_by_two(int instances, int warmup) {
     b.name = name;
     b.instances = instances;
     b.warmup = warmup;
-    b.variants = {VariantSpec{"A", {"/bin/true"}, "", {}}, VariantSpec{"B", {"/bin/true"}, "", {}}};
+    b.variants = {VariantSpec{"A", {"/bin/true"}, "", {}, {}},
+                  VariantSpec{"B", {"/bin/true"}, "", {}, {}}};
     s.benchmarks.push_back(b);
   }
   return s;
@@ -249,7 +250,7 @@ TEST(ScheduleOrder, SingleVariantRunsAgainstItselfInADuet) {
   BenchmarkSpec b;
   b.name = "solo";
   b.instances = 2;
-  b.variants = {VariantSpec{"default", {"/bin/echo", "hi"}, "/tmp", {{"K", "V"}}}};
+  b.variants = {VariantSpec{"default", {"/bin/echo", "hi"}, "/tmp", {{"K", "V"}}, {}}};
   s.benchmarks.push_back(b);
   auto paired = pair_variants(s, "duet");
   ASSERT_TRUE(paired.ok());
@@ -269,7 +270,7 @@ TEST(ScheduleOrder, SingleVariantRunsAgainstItselfInADuet) {
 
 TEST(ScheduleOrder, DuetOfThreeVariantsIsAnError) {
   Suite s = two_by_two(1, 0);
-  s.benchmarks[0].variants.push_back(VariantSpec{"C", {"/bin/true"}, "", {}});
+  s.benchmarks[0].variants.push_back(VariantSpec{"C", {"/bin/true"}, "", {}, {}});
   auto r = pair_variants(s, "duet");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("'x' has 3 variants"), std::string::npos) << r.error().message;

@@ -79,7 +79,7 @@ TEST(ReadOnlyOpen, ReadsAndWritesNothing) {
     EXPECT_EQ((*runs)[0].instances, 6);
     auto run = store->load_run("latest");
     ASSERT_TRUE(run.ok()) << run.error().message;
-    expect_same(run->variants.at(1).instances.at(2), sample_instance(2));
+    expect_same(run->variants.at(1).instances.at(2), run_instance(2));
     auto status = store->schema_status();
     ASSERT_TRUE(status.ok());
     EXPECT_EQ(status->current, sqlite::latest_schema_version());

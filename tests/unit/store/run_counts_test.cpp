@@ -196,12 +196,13 @@ TEST(RunCounts, TheMigrationKeepsWhatCountingTheRowsGave) {
   {
     auto db = raw_db(path);
     ASSERT_TRUE(db);
-    // As benchguard wrote them before 0013: applied at any nanosecond (and without 0014's
-    // column).
+    // As benchguard wrote them before 0013: applied at any nanosecond (and without the
+    // columns of 0014 and 0015).
     ASSERT_TRUE(db->exec("DROP TABLE run_counts; ALTER TABLE instances DROP COLUMN mem_source; "
-                         "DELETE FROM schema_migrations WHERE version >= 13; PRAGMA user_version "
-                         "= 12; UPDATE schema_migrations SET applied_at = applied_at - 123456789 "
-                         "* (13 - version)")
+                         "ALTER TABLE instances DROP COLUMN prepare_s; ALTER TABLE instances DROP "
+                         "COLUMN conclude_s; DELETE FROM schema_migrations WHERE version >= 13; "
+                         "PRAGMA user_version = 12; UPDATE schema_migrations SET applied_at = "
+                         "applied_at - 123456789 * (13 - version)")
                     .ok());
   }
   std::map<int64_t, Counts> counted;

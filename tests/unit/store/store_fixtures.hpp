@@ -66,6 +66,8 @@ inline InstanceRecord sample_instance(int index, int iterations = 2) {
   in.mem_samples = 7;
   in.rss_floor_bytes = index % 2 ? 0 : 17'000'000;                               // 0: not recorded
   in.mem_source = index % 3 == 0 ? "" : index % 3 == 1 ? "cgroup1" : "sampled";  // "": not recorded
+  in.prepare_s = index % 2 ? 0 : 0.05 + 1e-9;                                    // 0: no hook
+  in.conclude_s = index % 2 ? 0 : 1.0 / 3;
   if (index % 2 == 0) {
     in.instructions = std::numeric_limits<int64_t>::max();
     in.cycles = 0;  // set, but zero: must not come back unset
@@ -154,6 +156,8 @@ inline void expect_same_fields(const InstanceRecord& a, const InstanceRecord& b)
   EXPECT_EQ(a.mem_samples, b.mem_samples);
   EXPECT_EQ(a.rss_floor_bytes, b.rss_floor_bytes);
   EXPECT_EQ(a.mem_source, b.mem_source);
+  expect_same_double(a.prepare_s, b.prepare_s, "prepare_s");
+  expect_same_double(a.conclude_s, b.conclude_s, "conclude_s");
   EXPECT_EQ(a.instructions, b.instructions);
   EXPECT_EQ(a.cycles, b.cycles);
   EXPECT_EQ(a.counts, b.counts);
@@ -222,7 +226,16 @@ inline void make_version1_database(const std::string& path) {
   ASSERT_EQ(*version, 1);
 }
 
-// Stores a run with `variants` variants of `instances` instances each; returns the run id.
+// The instance store_run stores at `index`: sample_instance without hook times, so that a test
+// may take the database back to before 0014.
+inline InstanceRecord run_instance(int index) {
+  InstanceRecord in = sample_instance(index);
+  in.prepare_s = in.conclude_s = 0;
+  return in;
+}
+
+// Stores a run with `variants` variants of `instances` instances each (run_instance); returns
+// the run id.
 inline int64_t store_run(Store& store, const std::string& uuid, int64_t started_at,
                          const std::vector<std::string>& benchmarks, int instances) {
   auto run = store.begin_run(sample_run(uuid, started_at));
@@ -233,7 +246,7 @@ inline int64_t store_run(Store& store, const std::string& uuid, int64_t started_
     EXPECT_TRUE(v.ok()) << v.error().message;
     if (!v.ok()) return 0;
     for (int i = 0; i < instances; ++i) {
-      auto s = store.add_instance(*v, sample_instance(i));
+      auto s = store.add_instance(*v, run_instance(i));
       EXPECT_TRUE(s.ok()) << s.error().message;
     }
   }
