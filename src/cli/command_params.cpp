@@ -1,6 +1,7 @@
 #include "cli/command_params.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
@@ -124,8 +125,7 @@ std::string parameter_suite_yaml(const std::string& name, const std::vector<std:
   y << YAML::Key << "instances" << YAML::Value << 10;
   y << YAML::Key << "cwd" << YAML::Value << YAML::DoubleQuoted << cwd;
   if (shell) {
-    std::string script;
-    for (const auto& a : command) script += (script.empty() ? "" : " ") + a;
+    const std::string script = fmt::format("{}", fmt::join(command, " "));
     y << YAML::Key << "shell" << YAML::Value << true;
     y << YAML::Key << "command" << YAML::Value << YAML::DoubleQuoted << script;
   } else {

@@ -1,6 +1,7 @@
 #include "cli/run_flags.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -91,8 +92,7 @@ Result<Suite> google_benchmark_suite(const RunFlags& f, const std::vector<std::s
 // The program a shell script starts with: its first word that is not a `NAME=value` assignment,
 // without quotes and without its folders (`FOO=1 ./bin/app --n 3 2>/dev/null` is `app`).
 std::string shell_program(const std::vector<std::string>& cmd) {
-  std::string script;
-  for (const auto& a : cmd) script += (script.empty() ? "" : " ") + a;
+  const std::string script = fmt::format("{}", fmt::join(cmd, " "));
   std::istringstream words(script);
   std::string word;
   while (words >> word) {
@@ -138,8 +138,7 @@ Result<Suite> suite_from_command(const RunFlags& f, const std::vector<std::strin
   b.instances = 10;
   VariantSpec v;
   if (f.shell) {
-    std::string script;
-    for (const auto& a : cmd) script += (script.empty() ? "" : " ") + a;
+    const std::string script = fmt::format("{}", fmt::join(cmd, " "));
     v.command = {"/bin/sh", "-c", script};
   } else {
     v.command = cmd;
